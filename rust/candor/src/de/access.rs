@@ -1,0 +1,393 @@
+//! serde's access traits for records (as structs and as tuples), vectors, maps and
+//! variants. Each holds its own iteration state; fast-path decisions (text keys,
+//! bignum values) are fields of the access that made them, so they end with it.
+
+use super::core::Core;
+use super::key::{KeyDe, TextKeyDe};
+use super::value::{De, NULL, RESERVED};
+use crate::error::{Error, PathSegment};
+use crate::wire::header::{FieldLabel, Node, Ref, Span};
+use crate::Result;
+use serde::de::{self, DeserializeSeed, Visitor};
+
+/// Attaches the path segment of a record field to an error leaving it.
+#[cold]
+fn field_path(core: &Core<'_>, ef: Option<usize>, id: u32, err: Error) -> Error {
+    let seg = match ef.and_then(|k| core.exp.fields.get(k)).map(|f| &f.label) {
+        Some(FieldLabel::Named(n)) => PathSegment::Field(n.to_string()),
+        _ => PathSegment::FieldId(id),
+    };
+    err.at(core.pos).within(seg)
+}
+
+/// A record decoded as a struct: wire and expected fields merged by id.
+pub(crate) struct StructAccess<'a, 'de> {
+    core: &'a mut Core<'de>,
+    wf: Span,
+    ef: Span,
+    i: u32,
+    j: u32,
+    /// The (wire, expected) types of the value whose key was just returned, and the
+    /// expected field index and id for the error path.
+    pending: (Ref, Ref, Option<usize>, u32),
+}
+
+impl<'a, 'de> StructAccess<'a, 'de> {
+    pub fn new(core: &'a mut Core<'de>, wf: Span, ef: Span) -> Self {
+        StructAccess {
+            core,
+            wf,
+            ef,
+            i: 0,
+            j: 0,
+            pending: (NULL, RESERVED, None, 0),
+        }
+    }
+
+    /// Skips wire fields the visitor did not ask for (a visitor that stops early).
+    pub fn finish(&mut self) -> Result<()> {
+        while self.j < self.wf.len {
+            let w = self.core.wire.fields.get((self.wf.start + self.j) as usize).map(|f| f.ty);
+            self.j += 1;
+            if let Some(w) = w {
+                self.core.skip(w)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        loop {
+            self.core.charge(4)?;
+            let e = (self.i < self.ef.len)
+                .then(|| (self.ef.start + self.i) as usize)
+                .and_then(|k| self.core.exp.fields.get(k).map(|f| (k, f.id, f.ty)));
+            let w = (self.j < self.wf.len)
+                .then(|| (self.wf.start + self.j) as usize)
+                .and_then(|k| self.core.wire.fields.get(k).map(|f| (f.id, f.ty)));
+            match (e, w) {
+                (Some((k, eid, ety)), Some((wid, wty))) if eid == wid => {
+                    self.i += 1;
+                    self.j += 1;
+                    self.pending = (wty, ety, Some(k), eid);
+                    return seed.deserialize(KeyDe::new(&mut *self.core, k)).map(Some);
+                }
+                (Some((k, eid, ety)), w) if w.is_none_or(|(wid, _)| eid < wid) => {
+                    // Only in the expected type: must be opt, null or reserved, and
+                    // decodes from an implicit null.
+                    self.i += 1;
+                    let ety = if w.is_some() {
+                        let resolved = ety.resolved();
+                        if !super::subtype::is_optional(&self.core.exp, resolved) {
+                            let label = match self.core.exp.fields.get(k).map(|f| &f.label) {
+                                Some(FieldLabel::Named(n)) => n.to_string(),
+                                _ => eid.to_string(),
+                            };
+                            return Err(Error::subtype(format!(
+                                "field {label} is not optional field"
+                            ))
+                            .at(self.core.pos));
+                        }
+                        resolved
+                    } else {
+                        ety
+                    };
+                    self.pending = (NULL, ety, Some(k), eid);
+                    return seed.deserialize(KeyDe::new(&mut *self.core, k)).map(Some);
+                }
+                (_, Some((wid, wty))) => {
+                    // Only on the wire: skipped here, charged as candid charges the
+                    // `_` key, its value call and the skipped value.
+                    self.j += 1;
+                    self.core.charge(2)?;
+                    self.core
+                        .skip(wty)
+                        .map_err(|err| err.within(PathSegment::FieldId(wid)))?;
+                }
+                (_, None) => return Ok(None),
+            }
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.core.charge(1)?;
+        let (w, e, k, id) = self.pending;
+        seed.deserialize(De::new(&mut *self.core, w, e))
+            .map_err(|err| field_path(self.core, k, id, err))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.ef.len.saturating_sub(self.i).min(self.wf.len.saturating_sub(self.j)) as usize)
+    }
+}
+
+/// A tuple record decoded as a sequence: fields paired by position.
+pub(crate) struct TupleAccess<'a, 'de> {
+    core: &'a mut Core<'de>,
+    wf: Span,
+    ef: Span,
+    i: u32,
+}
+
+impl<'a, 'de> TupleAccess<'a, 'de> {
+    pub fn new(core: &'a mut Core<'de>, wf: Span, ef: Span) -> Self {
+        TupleAccess { core, wf, ef, i: 0 }
+    }
+    /// Skips wire fields beyond the ones the visitor read, so the next value starts
+    /// at the right byte.
+    pub fn finish(&mut self) -> Result<()> {
+        while self.i < self.wf.len {
+            let w = self.core.wire.fields.get((self.wf.start + self.i) as usize).map(|f| f.ty);
+            self.i += 1;
+            if let Some(w) = w {
+                self.core.skip(w)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        self.core.charge(3)?;
+        let i = self.i;
+        if i >= self.ef.len && i >= self.wf.len {
+            return Ok(None);
+        }
+        let e = if i < self.ef.len {
+            self.core.exp.fields.get((self.ef.start + i) as usize).map_or(RESERVED, |f| f.ty)
+        } else {
+            RESERVED
+        };
+        let w = if i < self.wf.len {
+            self.core.wire.fields.get((self.wf.start + i) as usize).map_or(NULL, |f| f.ty)
+        } else {
+            NULL
+        };
+        self.i += 1;
+        seed.deserialize(De::new(&mut *self.core, w, e))
+            .map(Some)
+            .map_err(|err| err.at(self.core.pos).within(PathSegment::FieldId(i)))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.ef.len.saturating_sub(self.i).min(self.wf.len.saturating_sub(self.i)) as usize)
+    }
+}
+
+/// The elements of a vector.
+pub(crate) struct VecAccess<'a, 'de> {
+    core: &'a mut Core<'de>,
+    len: usize,
+    done: usize,
+    w: Ref,
+    e: Ref,
+    per_elem: usize,
+}
+
+impl<'a, 'de> VecAccess<'a, 'de> {
+    pub fn new(core: &'a mut Core<'de>, len: usize, w: Ref, e: Ref, per_elem: usize) -> Self {
+        VecAccess {
+            core,
+            len,
+            done: 0,
+            w,
+            e,
+            per_elem,
+        }
+    }
+    /// Skips elements the visitor did not read.
+    pub fn finish(&mut self) -> Result<()> {
+        while self.done < self.len {
+            self.done += 1;
+            self.core.skip(self.w)?;
+        }
+        Ok(())
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for VecAccess<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.done >= self.len {
+            return Ok(None);
+        }
+        let i = self.done;
+        self.done += 1;
+        if self.per_elem != 0 {
+            self.core.charge(self.per_elem)?;
+        }
+        seed.deserialize(De::new(&mut *self.core, self.w, self.e))
+            .map(Some)
+            .map_err(|err| err.at(self.core.pos).within(PathSegment::Index(i)))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.len - self.done)
+    }
+}
+
+/// A `vec record { K; V }` decoded as a map.
+pub(crate) struct MapAccess<'a, 'de> {
+    core: &'a mut Core<'de>,
+    len: usize,
+    done: usize,
+    wire: (Ref, Ref),
+    exp: (Ref, Ref),
+    /// Keys are text on both sides: they are read without a per-entry type check.
+    text_keys: bool,
+    /// A fast path was taken and its per-entry cost charged up front.
+    fast: bool,
+}
+
+impl<'a, 'de> MapAccess<'a, 'de> {
+    pub fn new(
+        core: &'a mut Core<'de>,
+        len: usize,
+        wire: (Ref, Ref),
+        exp: (Ref, Ref),
+        text_keys: bool,
+        fast: bool,
+    ) -> Self {
+        MapAccess {
+            core,
+            len,
+            done: 0,
+            wire,
+            exp,
+            text_keys,
+            fast,
+        }
+    }
+    /// Skips entries the visitor did not read.
+    pub fn finish(&mut self) -> Result<()> {
+        while self.done < self.len {
+            self.done += 1;
+            self.core.skip(self.wire.0)?;
+            self.core.skip(self.wire.1)?;
+        }
+        Ok(())
+    }
+}
+
+impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        self.core.charge(4)?;
+        if self.done >= self.len {
+            return Ok(None);
+        }
+        let i = self.done;
+        self.done += 1;
+        let out = if self.text_keys {
+            seed.deserialize(TextKeyDe::new(&mut *self.core))
+        } else {
+            self.core.charge(if self.fast { 0 } else { 4 })?;
+            seed.deserialize(De::new(&mut *self.core, self.wire.0, self.exp.0))
+        };
+        out.map(Some)
+            .map_err(|err| err.at(self.core.pos).within(PathSegment::Index(i)))
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        if !self.fast {
+            self.core.charge(3)?;
+        }
+        let i = self.done.saturating_sub(1);
+        seed.deserialize(De::new(&mut *self.core, self.wire.1, self.exp.1))
+            .map_err(|err| err.at(self.core.pos).within(PathSegment::Index(i)))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.len - self.done)
+    }
+}
+
+/// A variant: the case was chosen by the caller from the wire index.
+pub(crate) struct EnumAccess<'a, 'de> {
+    core: &'a mut Core<'de>,
+    ef: Span,
+    /// Index of the case within the expected fields.
+    case: usize,
+    w: Ref,
+    e: Ref,
+}
+
+impl<'a, 'de> EnumAccess<'a, 'de> {
+    pub fn new(core: &'a mut Core<'de>, ef: Span, case: usize, w: Ref, e: Ref) -> Self {
+        EnumAccess { core, ef, case, w, e }
+    }
+    #[cold]
+    fn path(&self, err: Error) -> Error {
+        let seg = match self.core.exp.fields(self.ef).get(self.case).map(|f| (&f.label, f.id)) {
+            Some((FieldLabel::Named(n), _)) => PathSegment::Case(n.to_string()),
+            Some((_, id)) => PathSegment::Case(id.to_string()),
+            None => PathSegment::Case(String::new()),
+        };
+        err.at(self.core.pos).within(seg)
+    }
+}
+
+impl<'a, 'de> de::EnumAccess<'de> for EnumAccess<'a, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        self.core.charge(4)?;
+        let k = (self.ef.start as usize) + self.case;
+        let v = seed.deserialize(KeyDe::new(&mut *self.core, k))?;
+        Ok((v, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        let unit = self.core.wnode(self.w) == Node::Prim(crate::wire::header::Prim::Null)
+            && self.core.enode(self.e) == Node::Prim(crate::wire::header::Prim::Null);
+        if !unit {
+            let err = Error::mismatch(
+                super::describe::describe(&self.core.exp, self.e),
+                super::describe::describe(&self.core.wire, self.w),
+                self.core.pos,
+            );
+            return Err(self.path(err));
+        }
+        self.core.charge(1)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        self.core.charge(1)?;
+        let out = seed.deserialize(De::new(&mut *self.core, self.w, self.e));
+        out.map_err(|err| self.path(err))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        self.core.charge(1)?;
+        let out = de::Deserializer::deserialize_tuple(De::new(&mut *self.core, self.w, self.e), len, visitor);
+        out.map_err(|err| self.path(err))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(self, fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
+        self.core.charge(1)?;
+        let out = de::Deserializer::deserialize_struct(
+            De::new(&mut *self.core, self.w, self.e),
+            "_",
+            fields,
+            visitor,
+        );
+        out.map_err(|err| self.path(err))
+    }
+}

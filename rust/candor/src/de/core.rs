@@ -1,0 +1,264 @@
+//! The state one message's decode shares: the input and position, the wire and
+//! expected arenas, the quotas, the depth and the subtype memo.
+//!
+//! Per-value state (which wire type, which expected type) is not here: it travels in
+//! the `De` frame handed to each value (`value.rs`), so no flag can outlive the value
+//! that set it.
+
+use super::subtype::{Memo, Sides};
+use crate::error::Error;
+use crate::wire::header::{Arena, Node, Ref};
+use crate::wire::leb::{self, LebError};
+use crate::Result;
+use std::rc::Rc;
+
+/// Cost multiplier for values skipped or decoded without a Rust type (candid's 50×
+/// penalty), which also count against the skipping quota.
+pub(crate) const UNTYPED: usize = 50;
+
+pub(crate) struct Core<'de> {
+    pub input: &'de [u8],
+    pub pos: usize,
+    pub wire: Arena,
+    pub exp: Rc<Arena>,
+    /// Number of wire type table entries: the cost of a func/service subtype check.
+    pub table_len: usize,
+    pub decoding_quota: Option<usize>,
+    pub skipping_quota: Option<usize>,
+    /// True while decoding an argument with no Rust type (`IDLValue`): every cost is
+    /// multiplied and counts against the skipping quota.
+    pub untyped: bool,
+    /// True during the value-level `opt` check, whose walk is charged as a whole.
+    pub silent: bool,
+    depth: u32,
+    max_depth: u32,
+    pub memo: Memo,
+}
+
+impl<'de> Core<'de> {
+    pub fn new(
+        input: &'de [u8],
+        pos: usize,
+        wire: Arena,
+        table_len: usize,
+        config: &super::DecoderConfig,
+    ) -> Self {
+        Core {
+            input,
+            pos,
+            wire,
+            exp: Rc::new(Arena::new()),
+            table_len,
+            decoding_quota: config.decoding_quota,
+            skipping_quota: config.skipping_quota,
+            untyped: false,
+            silent: false,
+            depth: 0,
+            max_depth: config.max_depth,
+            memo: Memo::default(),
+        }
+    }
+
+    // ---- cost ------------------------------------------------------------------
+
+    /// Charges `cost` units of typed work (multiplied in untyped mode).
+    #[inline(always)]
+    pub fn charge(&mut self, cost: usize) -> Result<()> {
+        if self.untyped {
+            return self.charge_untyped(cost);
+        }
+        if let Some(q) = self.decoding_quota {
+            if q < cost {
+                return Err(self.quota_error("Decoding cost exceeds the limit"));
+            }
+            self.decoding_quota = Some(q - cost);
+        }
+        Ok(())
+    }
+
+    /// Charges `cost` units of skipped (untyped) work: 50× on the decoding quota and
+    /// 1× on the skipping quota.
+    #[inline]
+    pub fn charge_untyped(&mut self, cost: usize) -> Result<()> {
+        if let Some(q) = self.decoding_quota {
+            let c = cost.saturating_mul(UNTYPED);
+            if q < c {
+                return Err(self.quota_error("Decoding cost exceeds the limit"));
+            }
+            self.decoding_quota = Some(q - c);
+        }
+        if let Some(q) = self.skipping_quota {
+            if q < cost {
+                return Err(self.quota_error("Skipping cost exceeds the limit"));
+            }
+            self.skipping_quota = Some(q - cost);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn quota_error(&self, msg: &str) -> Error {
+        Error::limit(msg, self.pos)
+    }
+
+    // ---- depth -----------------------------------------------------------------
+
+    /// Enters one level of nesting; the same limit on every target, wasm included.
+    #[inline(always)]
+    pub fn enter(&mut self) -> Result<()> {
+        if self.depth >= self.max_depth {
+            return Err(self.depth_error());
+        }
+        self.depth += 1;
+        Ok(())
+    }
+    /// Forgets the nesting of an argument that failed half-way.
+    pub fn reset_depth(&mut self) {
+        self.depth = 0;
+    }
+    #[inline(always)]
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+    #[cold]
+    fn depth_error(&self) -> Error {
+        Error::limit(
+            format!("nesting deeper than {} levels", self.max_depth),
+            self.pos,
+        )
+    }
+
+    // ---- types -----------------------------------------------------------------
+
+    #[inline(always)]
+    pub fn wnode(&self, r: Ref) -> Node {
+        self.wire.node(r)
+    }
+    #[inline(always)]
+    pub fn enode(&self, r: Ref) -> Node {
+        self.exp.node(r)
+    }
+    /// Type-level subtype check between a wire and an expected type.
+    #[inline]
+    pub fn subtype(&mut self, w: Ref, e: Ref) -> bool {
+        let sides = Sides {
+            wire: &self.wire,
+            exp: &self.exp,
+        };
+        self.memo.check(sides, w, e)
+    }
+
+    // ---- input -----------------------------------------------------------------
+
+    #[inline(always)]
+    pub fn remaining(&self) -> usize {
+        self.input.len().saturating_sub(self.pos)
+    }
+
+    #[cold]
+    pub fn eof(&self, what: &str) -> Error {
+        Error::binary(format!("unexpected end of input reading {what}"), self.pos)
+    }
+
+    #[cold]
+    fn leb_error(&self, e: LebError, what: &str) -> Error {
+        match e {
+            LebError::Truncated => self.eof(what),
+            LebError::Overflow => Error::binary(format!("{what}: LEB128 overflow"), self.pos),
+        }
+    }
+
+    /// A LEB128 value that must fit u64 (lengths, indices).
+    #[inline(always)]
+    pub fn leb_u64(&mut self, what: &str) -> Result<u64> {
+        leb::read_u64(self.input, &mut self.pos).map_err(|e| self.leb_error(e, what))
+    }
+
+    /// A length, checked against the remaining input divided by the least bytes one
+    /// element takes: a length larger than the input could hold is rejected before
+    /// anything is allocated or iterated.
+    #[inline(always)]
+    pub fn len(&mut self, min_elem_bytes: usize) -> Result<usize> {
+        let at = self.pos;
+        let n = self.leb_u64("length")?;
+        let n = usize::try_from(n).map_err(|_| Error::binary("length out of usize range", at))?;
+        if min_elem_bytes > 0 && n > self.remaining() / min_elem_bytes {
+            return Err(Error::binary(
+                format!(
+                    "length {n} exceeds the {} bytes left in the message",
+                    self.remaining()
+                ),
+                at,
+            ));
+        }
+        Ok(n)
+    }
+
+    #[inline(always)]
+    pub fn byte(&mut self, what: &str) -> Result<u8> {
+        match self.input.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.eof(what)),
+        }
+    }
+
+    #[inline(always)]
+    pub fn bool(&mut self) -> Result<bool> {
+        let at = self.pos;
+        match self.byte("bool")? {
+            0 => Ok(false),
+            1 => Ok(true),
+            b => Err(Error::binary(format!("expected bool 00 or 01, found {b:02x}"), at)),
+        }
+    }
+
+    /// The next `n` bytes, borrowed from the input.
+    #[inline(always)]
+    pub fn take(&mut self, n: usize, what: &str) -> Result<&'de [u8]> {
+        let input: &'de [u8] = self.input;
+        match self.pos.checked_add(n).and_then(|end| input.get(self.pos..end)) {
+            Some(s) => {
+                self.pos += n;
+                Ok(s)
+            }
+            None => Err(self.eof(what)),
+        }
+    }
+
+    #[inline(always)]
+    pub fn fixed<const N: usize>(&mut self, what: &str) -> Result<[u8; N]> {
+        let s = self.take(N, what)?;
+        let mut out = [0u8; N];
+        out.copy_from_slice(s);
+        Ok(out)
+    }
+
+    /// Text: a length then UTF-8 bytes, borrowed.
+    #[inline]
+    pub fn text(&mut self) -> Result<&'de str> {
+        let n = self.len(1)?;
+        self.charge(n.saturating_add(1))?;
+        let at = self.pos;
+        let bytes = self.take(n, "text")?;
+        std::str::from_utf8(bytes).map_err(|e| Error::binary(format!("invalid UTF-8 in text: {e}"), at))
+    }
+
+    /// A principal: flag byte 1, a length of at most 29, the bytes.
+    pub fn principal_bytes(&mut self) -> Result<&'de [u8]> {
+        let at = self.pos;
+        match self.byte("principal flag")? {
+            1 => {}
+            0 => return Err(Error::binary("opaque reference not supported", at)),
+            b => return Err(Error::binary(format!("expected principal flag 01, found {b:02x}"), at)),
+        }
+        let at = self.pos;
+        let n = self.leb_u64("principal length")?;
+        if n > 29 {
+            return Err(Error::binary("principal is longer than 29 bytes", at));
+        }
+        self.take(n as usize, "principal")
+    }
+}

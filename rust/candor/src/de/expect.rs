@@ -1,0 +1,225 @@
+//! Expected types, flattened once per Rust type into the same arena layout as wire
+//! types.
+//!
+//! `T::ty()` is an `Rc` tree whose recursion goes through `Knot`s; walking it on
+//! every value would cost more than decoding. Instead each expected type is interned
+//! once per thread into an append-only [`Arena`]; the decoder holds an `Rc` of it.
+//! Interning a type nobody has seen yet, while a decode holds the arena, copies it
+//! (`Rc::make_mut`): that happens once per new type, never on the steady path.
+
+use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
+use crate::wire::header::{Arena, FieldEntry, FieldLabel, FuncEntry, Node, Prim, Ref, Span};
+use crate::{Error, Result};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+#[derive(Default)]
+struct Interner {
+    arena: Rc<Arena>,
+    /// Root reference per Rust type.
+    roots: HashMap<TypeId, Ref>,
+    /// Node per `Rc<TypeInner>` address; `keep` holds the `Rc`s so an address is
+    /// never reused for another type while it is in this map.
+    by_ptr: HashMap<usize, u32>,
+    keep: Vec<Type>,
+}
+
+thread_local! {
+    static INTERNER: RefCell<Interner> = RefCell::new(Interner {
+        arena: Rc::new(Arena::new()),
+        ..Default::default()
+    });
+}
+
+/// The arena and root reference of `T`'s expected type.
+pub(crate) fn of<T: crate::CandidType + ?Sized>() -> Result<(Rc<Arena>, Ref)> {
+    let id = TypeId::of::<T>();
+    INTERNER.with(|cell| {
+        let mut it = cell.borrow_mut();
+        if let Some(r) = it.roots.get(&id).copied() {
+            return Ok((it.arena.clone(), r));
+        }
+        let ty = T::ty();
+        let r = it.intern(&ty, None)?;
+        it.roots.insert(id, r);
+        Ok((it.arena.clone(), r))
+    })
+}
+
+/// The arena and root reference of a type given at run time (with the definitions
+/// of its `Var`s in `env`). Not cached by Rust type.
+pub(crate) fn of_type(env: &TypeEnv, ty: &Type) -> Result<(Rc<Arena>, Ref)> {
+    INTERNER.with(|cell| {
+        let mut it = cell.borrow_mut();
+        let r = it.intern(ty, Some(env))?;
+        Ok((it.arena.clone(), r))
+    })
+}
+
+impl Interner {
+    fn intern(&mut self, t: &Type, env: Option<&TypeEnv>) -> Result<Ref> {
+        let mut vars: HashMap<String, u32> = HashMap::new();
+        self.go(t, env, &mut vars, 0)
+    }
+
+    fn push(&mut self, node: Node) -> u32 {
+        let arena = Rc::make_mut(&mut self.arena);
+        arena.nodes.push(node);
+        arena.nodes.len() as u32 - 1
+    }
+
+    fn set(&mut self, idx: u32, node: Node) {
+        let arena = Rc::make_mut(&mut self.arena);
+        if let Some(n) = arena.nodes.get_mut(idx as usize) {
+            *n = node;
+        }
+    }
+
+    fn go(
+        &mut self,
+        t: &Type,
+        env: Option<&TypeEnv>,
+        vars: &mut HashMap<String, u32>,
+        depth: usize,
+    ) -> Result<Ref> {
+        if depth > 10_000 {
+            return Err(Error::msg("expected type nests too deeply"));
+        }
+        use TypeInner::*;
+        let prim = |p: Prim| Ok(Ref::prim(p));
+        match t.as_ref() {
+            Null => return prim(Prim::Null),
+            Bool => return prim(Prim::Bool),
+            Nat => return prim(Prim::Nat),
+            Int => return prim(Prim::Int),
+            Nat8 => return prim(Prim::Nat8),
+            Nat16 => return prim(Prim::Nat16),
+            Nat32 => return prim(Prim::Nat32),
+            Nat64 => return prim(Prim::Nat64),
+            Int8 => return prim(Prim::Int8),
+            Int16 => return prim(Prim::Int16),
+            Int32 => return prim(Prim::Int32),
+            Int64 => return prim(Prim::Int64),
+            Float32 => return prim(Prim::Float32),
+            Float64 => return prim(Prim::Float64),
+            Text => return prim(Prim::Text),
+            Reserved => return prim(Prim::Reserved),
+            Empty => return prim(Prim::Empty),
+            Principal => return prim(Prim::Principal),
+            Knot(id) => {
+                let target = internal::find_type(id)
+                    .ok_or_else(|| Error::msg(format!("recursive type {id} not computed")))?;
+                let r = self.go(&target, env, vars, depth + 1)?;
+                return Ok(Ref::new(r.idx(), true));
+            }
+            Var(name) => {
+                if let Some(&idx) = vars.get(name) {
+                    return Ok(Ref::new(idx, true));
+                }
+                let env = env.ok_or_else(|| Error::msg(format!("unbound type {name}")))?;
+                let def = env.find_type(name)?.clone();
+                // Aliases of primitives resolve to the primitive itself.
+                if let Ok(resolved) = env.rec_find_type(name) {
+                    if crate::types::is_primitive(resolved) {
+                        let r = self.go(&resolved.clone(), Some(env), vars, depth + 1)?;
+                        return Ok(Ref::new(r.idx(), true));
+                    }
+                }
+                // Reserve the node first so recursive mentions point back to it.
+                let idx = self.push(Node::Prim(Prim::Empty));
+                vars.insert(name.clone(), idx);
+                let r = self.go(&def, Some(env), vars, depth + 1)?;
+                let node = self.arena.node(r);
+                self.set(idx, node);
+                return Ok(Ref::new(idx, true));
+            }
+            Unknown | Future | Class(..) => {
+                return Err(Error::msg(format!("{t} cannot be an expected type")))
+            }
+            _ => {}
+        }
+        let key = Rc::as_ptr(&t.0) as usize;
+        if let Some(&idx) = self.by_ptr.get(&key) {
+            return Ok(Ref::new(idx, false));
+        }
+        // Reserve first: a knot inside points back here through `by_ptr`.
+        let idx = self.push(Node::Prim(Prim::Empty));
+        self.by_ptr.insert(key, idx);
+        self.keep.push(t.clone());
+        let node = match t.as_ref() {
+            Opt(inner) => Node::Opt(self.go(inner, env, vars, depth + 1)?),
+            Vec(inner) => Node::Vec(self.go(inner, env, vars, depth + 1)?),
+            Record(fs) | Variant(fs) => {
+                let mut entries = std::vec::Vec::with_capacity(fs.len());
+                for f in fs {
+                    let ty = self.go(&f.ty, env, vars, depth + 1)?;
+                    let label = match f.id.as_ref() {
+                        Label::Named(n) => FieldLabel::Named(n.as_str().into()),
+                        Label::Id(_) => FieldLabel::Id,
+                        Label::Unnamed(_) => FieldLabel::Unnamed,
+                    };
+                    entries.push(FieldEntry {
+                        id: f.id.get_id(),
+                        ty,
+                        label,
+                    });
+                }
+                entries.sort_by_key(|e| e.id);
+                if entries.windows(2).any(|w| w.first().map(|a| a.id) == w.get(1).map(|b| b.id)) {
+                    return Err(Error::msg(format!("field id collision in {t}")));
+                }
+                let arena = Rc::make_mut(&mut self.arena);
+                let span = Span {
+                    start: arena.fields.len() as u32,
+                    len: entries.len() as u32,
+                };
+                arena.fields.extend(entries);
+                if matches!(t.as_ref(), Record(_)) {
+                    Node::Record(span)
+                } else {
+                    Node::Variant(span)
+                }
+            }
+            Func(f) => {
+                let args = f
+                    .args
+                    .iter()
+                    .map(|a| self.go(a, env, vars, depth + 1))
+                    .collect::<Result<std::vec::Vec<_>>>()?;
+                let rets = f
+                    .rets
+                    .iter()
+                    .map(|a| self.go(a, env, vars, depth + 1))
+                    .collect::<Result<std::vec::Vec<_>>>()?;
+                use crate::types::FuncMode;
+                let mode = match f.modes.first() {
+                    None => 0,
+                    Some(FuncMode::Query) => 1,
+                    Some(FuncMode::Oneway) => 2,
+                    Some(FuncMode::CompositeQuery) => 3,
+                };
+                let arena = Rc::make_mut(&mut self.arena);
+                arena.funcs.push(FuncEntry { args, rets, mode });
+                Node::Func(arena.funcs.len() as u32 - 1)
+            }
+            Service(ms) => {
+                let mut entries = std::vec::Vec::with_capacity(ms.len());
+                for (name, ty) in ms {
+                    entries.push((name.as_str().into(), self.go(ty, env, vars, depth + 1)?));
+                }
+                entries.sort_by(|a: &(Box<str>, Ref), b| a.0.cmp(&b.0));
+                let arena = Rc::make_mut(&mut self.arena);
+                let span = Span {
+                    start: arena.methods.len() as u32,
+                    len: entries.len() as u32,
+                };
+                arena.methods.extend(entries);
+                Node::Service(span)
+            }
+            _ => Node::Prim(Prim::Empty),
+        };
+        self.set(idx, node);
+        Ok(Ref::new(idx, false))
+    }
+}

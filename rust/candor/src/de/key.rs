@@ -1,0 +1,116 @@
+//! Deserializers for keys: record field and variant case identifiers, and text map
+//! keys.
+//!
+//! A key is its own `Deserializer` type rather than a flag on the value deserializer,
+//! so "this is an identifier" or "this map's keys are text" cannot leak into the value
+//! that follows (candid keeps such flags on its one deserializer and resets them by
+//! hand).
+
+use super::core::Core;
+use super::value::De;
+use crate::error::Error;
+use crate::wire::header::{FieldLabel, Prim, Ref};
+use crate::Result;
+use serde::de::{self, Visitor};
+
+/// The identifier of an expected field or case: its name when it has one (the
+/// visitor matches names), else its numeric id.
+pub(crate) struct KeyDe<'a, 'de> {
+    core: &'a mut Core<'de>,
+    /// Index of the field in the expected arena.
+    field: usize,
+}
+
+impl<'a, 'de> KeyDe<'a, 'de> {
+    #[inline(always)]
+    pub fn new(core: &'a mut Core<'de>, field: usize) -> Self {
+        KeyDe { core, field }
+    }
+}
+
+impl<'de> de::Deserializer<'de> for KeyDe<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        // Hold the arena by `Rc` so the name can be lent while the core is charged.
+        let exp = self.core.exp.clone();
+        match exp.fields.get(self.field) {
+            Some(f) => match &f.label {
+                FieldLabel::Named(name) => {
+                    self.core.charge(name.len())?;
+                    v.visit_str(name)
+                }
+                FieldLabel::Id | FieldLabel::Unnamed => {
+                    self.core.charge(4)?;
+                    v.visit_u32(f.id)
+                }
+            },
+            None => Err(Error::msg("field index out of range")),
+        }
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.deserialize_identifier(v)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum ignored_any
+    }
+}
+
+/// A map key when both the wire and the expected key type are `text`: the type
+/// check was done once for the whole map.
+pub(crate) struct TextKeyDe<'a, 'de> {
+    core: &'a mut Core<'de>,
+}
+
+impl<'a, 'de> TextKeyDe<'a, 'de> {
+    #[inline(always)]
+    pub fn new(core: &'a mut Core<'de>) -> Self {
+        TextKeyDe { core }
+    }
+}
+
+const TEXT: Ref = Ref::prim(Prim::Text);
+
+impl<'de> de::Deserializer<'de> for TextKeyDe<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        let s = self.core.text()?;
+        v.visit_borrowed_str(s)
+    }
+    #[inline]
+    fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.deserialize_str(v)
+    }
+
+    // A key type that asks for anything else goes through the checked path.
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_any(De::new(self.core, TEXT, TEXT), v)
+    }
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, v: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_newtype_struct(De::new(self.core, TEXT, TEXT), name, v)
+    }
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_ignored_any(De::new(self.core, TEXT, TEXT), v)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char
+        bytes byte_buf option unit unit_struct seq tuple
+        tuple_struct map struct enum identifier
+    }
+}

@@ -1,0 +1,289 @@
+//! Decoding Candid bytes into Rust values through serde.
+//!
+//! The header is parsed once into a flat arena (`wire::header`); each expected type
+//! is flattened once per Rust type (`expect`); then one `De` frame per value carries
+//! the (wire type, expected type) pair down through serde (`value`, `access`, `key`).
+//! Limits and their cost model are in `core`; skipping and the value-level `opt`
+//! rule in `skip`. `spec/decoder.md` describes the design and every fast path.
+
+mod access;
+mod core;
+mod describe;
+mod expect;
+mod key;
+mod primvec;
+mod skip;
+mod subtype;
+mod value;
+
+use self::core::Core;
+use crate::error::{Error, PathSegment};
+use crate::types::{CandidType, Type, TypeEnv};
+use crate::wire::header::{self, Node, Prim, Ref};
+use crate::Result;
+use serde::de::Deserialize;
+
+/// Default bound on nesting (records, variants, vectors, options) while decoding.
+///
+/// Deep enough for the recursive lists canisters really send (a 2,048-element
+/// `opt record { head; tail }` list nests about 4,100 levels), shallow enough that
+/// the native and wasm stacks hold it; the same on every target.
+pub const DEFAULT_MAX_DEPTH: u32 = 5_000;
+
+/// Limits for decoding, with candid's names and cost model.
+#[derive(Clone, Debug)]
+pub struct DecoderConfig {
+    /// Remaining decoding work (see [`set_decoding_quota`](Self::set_decoding_quota)).
+    pub decoding_quota: Option<usize>,
+    /// Remaining skipping work (see [`set_skipping_quota`](Self::set_skipping_quota)).
+    pub skipping_quota: Option<usize>,
+    /// Bound on type table entries (10,000 when unset).
+    pub max_type_len: Option<usize>,
+    /// Bound on header bytes (64 KiB when unset).
+    pub max_header_len: Option<usize>,
+    full_error_message: bool,
+    max_depth: u32,
+}
+
+impl Default for DecoderConfig {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DecoderConfig {
+    /// No quota (as candid): canisters should set one on their endpoints.
+    pub fn new() -> Self {
+        DecoderConfig {
+            decoding_quota: None,
+            skipping_quota: None,
+            max_type_len: None,
+            max_header_len: None,
+            full_error_message: cfg!(not(target_arch = "wasm32")),
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+    /// Limits the total work of a decode, in candid's units:
+    ///
+    /// ```text
+    /// C(message)        = 4 × header bytes + Σ C(value)
+    /// C(n : nat/int)    = LEB128 bytes        C(x : nat<N>/int<N>/float<N>) = N / 8
+    /// C(b : bool)       = 1                   C(t : text)   = 1 + |t|
+    /// C(null), C(reserved) = 1                C(p : principal) = max(30, |p|)
+    /// C(opt v)          = 2 + C(v)            C(vec v^N)    = 2 + 3N + Σ C(v_i)
+    /// C(record)         = 2 + Σ (7 + |key| + C(v_i))      (roughly: the exact
+    /// C(variant)        = 2 + 5 + |key| + C(v)              units follow serde calls)
+    /// ```
+    /// A skipped value (extra argument, extra field, an `opt` that does not fit)
+    /// costs 50× its cost. `spec/limits.md` lists the exact per-call units.
+    pub fn set_decoding_quota(&mut self, n: usize) -> &mut Self {
+        self.decoding_quota = Some(n);
+        self
+    }
+    /// Limits the work spent on skipped values (1× their cost). A small value such as
+    /// 10,000 is recommended on canister endpoints.
+    pub fn set_skipping_quota(&mut self, n: usize) -> &mut Self {
+        self.skipping_quota = Some(n);
+        self
+    }
+    /// Bounds the number of type table entries.
+    pub fn set_max_type_len(&mut self, n: usize) -> &mut Self {
+        self.max_type_len = Some(n);
+        self
+    }
+    /// Bounds the byte length of the header (default 64 KiB).
+    pub fn set_max_header_len(&mut self, n: usize) -> &mut Self {
+        self.max_header_len = Some(n);
+        self
+    }
+    /// Bounds nesting depth (default [`DEFAULT_MAX_DEPTH`]).
+    pub fn set_max_depth(&mut self, n: u32) -> &mut Self {
+        self.max_depth = n;
+        self
+    }
+    /// With `true`, errors also carry the decoder state (types and input around the
+    /// failure). Default: on natively, off on wasm (as candid).
+    pub fn set_full_error_message(&mut self, n: bool) -> &mut Self {
+        self.full_error_message = n;
+        self
+    }
+    /// The work consumed, given the config the decode started with (`self` being the
+    /// config after decoding, from [`IDLDeserialize::get_config`]).
+    pub fn compute_cost(&self, original: &Self) -> Self {
+        let used = |orig: Option<usize>, now: Option<usize>| match (orig, now) {
+            (Some(o), Some(n)) => Some(o.saturating_sub(n)),
+            _ => None,
+        };
+        DecoderConfig {
+            decoding_quota: used(original.decoding_quota, self.decoding_quota),
+            skipping_quota: used(original.skipping_quota, self.skipping_quota),
+            ..original.clone()
+        }
+    }
+}
+
+/// Decodes a message argument by argument.
+pub struct IDLDeserialize<'de> {
+    core: Core<'de>,
+    args: Vec<Ref>,
+    next: usize,
+    config: DecoderConfig,
+}
+
+impl<'de> IDLDeserialize<'de> {
+    /// Reads the header of `bytes` (no quota).
+    pub fn new(bytes: &'de [u8]) -> Result<Self> {
+        Self::new_with_config(bytes, &DecoderConfig::new())
+    }
+
+    /// Reads the header of `bytes`, under `config`'s limits.
+    pub fn new_with_config(bytes: &'de [u8], config: &DecoderConfig) -> Result<Self> {
+        let h = header::parse(
+            bytes,
+            config.max_type_len.unwrap_or(header::DEFAULT_MAX_TYPE_LEN),
+            config.max_header_len.unwrap_or(header::DEFAULT_MAX_HEADER_LEN),
+        )?;
+        let mut core = Core::new(bytes, h.len, h.arena, h.table_len, config);
+        core.charge(h.len.saturating_mul(4))?;
+        Ok(IDLDeserialize {
+            core,
+            args: h.args,
+            next: 0,
+            config: config.clone(),
+        })
+    }
+
+    /// Decodes the next argument as `T`. When the message has no more arguments, a
+    /// `T` whose type is `opt`, `null` or `reserved` decodes as absent.
+    pub fn get_value<T>(&mut self) -> Result<T>
+    where
+        T: Deserialize<'de> + CandidType,
+    {
+        let (arena, root) = expect::of::<T>()?;
+        self.core.exp = arena;
+        self.core.untyped = false;
+        self.decode_arg(root)
+    }
+
+    /// Decodes the next argument at a type given at run time (`env` defines its
+    /// names), with the untyped cost multiplier as candid applies to `IDLValue`.
+    pub fn get_value_with_type<T>(&mut self, env: &TypeEnv, ty: &Type) -> Result<T>
+    where
+        T: Deserialize<'de>,
+    {
+        let (arena, root) = expect::of_type(env, ty)?;
+        self.core.exp = arena;
+        self.core.untyped = true;
+        self.decode_arg(root)
+    }
+
+    fn decode_arg<T: Deserialize<'de>>(&mut self, root: Ref) -> Result<T> {
+        let e = root.resolved();
+        self.core.reset_depth();
+        let index = self.next;
+        let w = match self.args.get(index) {
+            Some(w) => *w,
+            None => {
+                return match self.core.enode(e) {
+                    Node::Opt(_) | Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved) => {
+                        T::deserialize(value::De::new(&mut self.core, value::NULL, e))
+                    }
+                    _ => Err(Error::msg(format!(
+                        "no more values on the wire, the expected type {} is not opt, null, or reserved",
+                        describe::describe(&self.core.exp, e)
+                    ))
+                    .at(self.core.pos)
+                    .within(PathSegment::Arg(index))),
+                };
+            }
+        };
+        self.next += 1;
+        T::deserialize(value::De::new(&mut self.core, w, e)).map_err(|err| self.arg_error(err, index, w, e))
+    }
+
+    #[cold]
+    fn arg_error(&self, err: Error, index: usize, w: Ref, e: Ref) -> Error {
+        let err = err.at(self.core.pos).within(PathSegment::Arg(index));
+        if self.config.full_error_message {
+            let ctx = format!(
+                "while decoding argument {index} from {} to {}",
+                describe::describe(&self.core.wire, w),
+                describe::describe(&self.core.exp, e)
+            );
+            err.with_context(ctx)
+        } else {
+            err
+        }
+    }
+
+    /// True once every argument on the wire has been decoded.
+    pub fn is_done(&self) -> bool {
+        self.next >= self.args.len()
+    }
+
+    /// Skips the arguments not decoded, then checks no bytes are left over.
+    pub fn done(&mut self) -> Result<()> {
+        while let Some(w) = self.args.get(self.next).copied() {
+            let index = self.next;
+            self.next += 1;
+            self.core.reset_depth();
+            self.core
+                .skip(w)
+                .map_err(|err| err.at(self.core.pos).within(PathSegment::Arg(index)))?;
+        }
+        if self.core.remaining() != 0 {
+            return Err(Error::binary(
+                "trailing value after finishing deserialization",
+                self.core.pos,
+            ));
+        }
+        Ok(())
+    }
+
+    /// The config with the quotas that remain.
+    pub fn get_config(&self) -> DecoderConfig {
+        DecoderConfig {
+            decoding_quota: self.core.decoding_quota,
+            skipping_quota: self.core.skipping_quota,
+            ..self.config.clone()
+        }
+    }
+}
+
+/// A tuple of arguments decoded from one message.
+pub trait ArgumentDecoder<'a>: Sized {
+    fn decode(de: &mut IDLDeserialize<'a>) -> Result<Self>;
+}
+
+impl<'a> ArgumentDecoder<'a> for () {
+    fn decode(_de: &mut IDLDeserialize<'a>) -> Result<()> {
+        Ok(())
+    }
+}
+
+macro_rules! decode_impl {
+    ($($t:ident),+) => {
+        impl<'a, $($t: Deserialize<'a> + CandidType),+> ArgumentDecoder<'a> for ($($t,)+) {
+            #[inline]
+            fn decode(de: &mut IDLDeserialize<'a>) -> Result<Self> {
+                Ok(($(de.get_value::<$t>()?,)+))
+            }
+        }
+    };
+}
+decode_impl!(A);
+decode_impl!(A, B);
+decode_impl!(A, B, C);
+decode_impl!(A, B, C, D);
+decode_impl!(A, B, C, D, E);
+decode_impl!(A, B, C, D, E, F);
+decode_impl!(A, B, C, D, E, F, G);
+decode_impl!(A, B, C, D, E, F, G, H);
+decode_impl!(A, B, C, D, E, F, G, H, I);
+decode_impl!(A, B, C, D, E, F, G, H, I, J);
+decode_impl!(A, B, C, D, E, F, G, H, I, J, K);
+decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L);
+decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M);
+decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
+decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
+decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);

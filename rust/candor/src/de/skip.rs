@@ -1,0 +1,325 @@
+//! Skipping values the expected type does not want (extra arguments, extra record
+//! fields, `reserved`, `opt` values that do not fit), and the value-level check that
+//! decides the spec's `opt` rule when the types alone cannot.
+//!
+//! Skipping is charged as candid charges it: every unit 50× against the decoding
+//! quota and 1× against the skipping quota, with candid's per-call units (table
+//! references resolved, field keys, variant labels…). See `spec/limits.md`.
+
+use super::core::Core;
+use crate::error::Error;
+use crate::wire::header::{Arena, Node, Prim, Ref};
+use crate::wire::leb;
+use crate::Result;
+
+/// The fewest bytes a value of this wire type takes, for the eager length check
+/// (a vector claiming more elements than the input could hold is rejected before any
+/// work). Zero for types whose values take no bytes.
+pub(crate) fn min_size(arena: &Arena, r: Ref) -> usize {
+    min_size_at(arena, r, 0)
+}
+
+fn min_size_at(arena: &Arena, r: Ref, depth: u32) -> usize {
+    match arena.node(r) {
+        Node::Prim(p) => match p {
+            Prim::Null | Prim::Reserved | Prim::Empty => 0,
+            Prim::Nat16 | Prim::Int16 => 2,
+            Prim::Nat32 | Prim::Int32 | Prim::Float32 => 4,
+            Prim::Nat64 | Prim::Int64 | Prim::Float64 => 8,
+            _ => 1,
+        },
+        Node::Record(s) if depth < 4 => arena
+            .fields(s)
+            .iter()
+            .map(|f| min_size_at(arena, f.ty, depth + 1))
+            .fold(0usize, usize::saturating_add),
+        Node::Record(_) => 0,
+        Node::Future => 2,
+        _ => 1,
+    }
+}
+
+fn digits(mut n: u32) -> usize {
+    let mut d = 1;
+    while n >= 10 {
+        n /= 10;
+        d += 1;
+    }
+    d
+}
+
+impl<'de> Core<'de> {
+    /// Skips one value of wire type `w`, charged as skipped work.
+    pub(crate) fn skip(&mut self, w: Ref) -> Result<()> {
+        self.enter()?;
+        let out = self.skip_inner(w);
+        self.leave();
+        out
+    }
+
+    #[inline]
+    fn skip_charge(&mut self, cost: usize) -> Result<()> {
+        if self.silent {
+            return Ok(());
+        }
+        self.charge_untyped(cost)
+    }
+
+    fn skip_inner(&mut self, w: Ref) -> Result<()> {
+        if w.is_var() {
+            self.skip_charge(2)?;
+        }
+        let at = self.pos;
+        match self.wnode(w) {
+            Node::Prim(p) => match p {
+                Prim::Nat | Prim::Int => {
+                    let n = leb::skip(self.input, &mut self.pos).map_err(|_| self.eof("nat/int"))?;
+                    self.skip_charge(n)
+                }
+                Prim::Nat8 | Prim::Int8 => self.skip_fixed(1),
+                Prim::Nat16 | Prim::Int16 => self.skip_fixed(2),
+                Prim::Nat32 | Prim::Int32 | Prim::Float32 => self.skip_fixed(4),
+                Prim::Nat64 | Prim::Int64 | Prim::Float64 => self.skip_fixed(8),
+                Prim::Bool => {
+                    self.skip_charge(1)?;
+                    self.bool().map(drop)
+                }
+                Prim::Text => {
+                    let n = self.len(1)?;
+                    self.skip_charge(n.saturating_add(1))?;
+                    let at = self.pos;
+                    let bytes = self.take(n, "text")?;
+                    std::str::from_utf8(bytes)
+                        .map(drop)
+                        .map_err(|e| Error::binary(format!("invalid UTF-8 in text: {e}"), at))
+                }
+                Prim::Null | Prim::Reserved => self.skip_charge(1),
+                Prim::Empty => Err(Error::msg("cannot decode empty type").at(at)),
+                Prim::Principal => {
+                    let b = self.principal_bytes()?;
+                    self.skip_charge(b.len().max(30))
+                }
+            },
+            Node::Opt(inner) => {
+                self.skip_charge(1)?;
+                if self.bool()? {
+                    self.enter()?;
+                    self.skip_inner(inner)?;
+                    self.leave();
+                }
+                Ok(())
+            }
+            Node::Vec(el) => {
+                let el = el.resolved();
+                let el_node = self.wnode(el);
+                if el_node == Node::Prim(Prim::Nat8) {
+                    let n = self.len(1)?;
+                    self.skip_charge(n.saturating_add(1))?;
+                    return self.take(n, "blob").map(drop);
+                }
+                self.skip_charge(1)?;
+                self.enter()?;
+                match el_node {
+                    Node::Prim(p) if super::primvec::is_fixed(p) => {
+                        let size = super::primvec::size(p);
+                        let n = self.len(size)?;
+                        self.skip_charge(n.saturating_mul(3 + size))?;
+                        let at = self.pos;
+                        let bytes = self.take(n * size, "vector")?;
+                        if p == Prim::Bool {
+                            if let Some(i) = bytes.iter().position(|b| *b > 1) {
+                                return Err(Error::binary("expected bool 00 or 01", at + i));
+                            }
+                        }
+                    }
+                    Node::Prim(Prim::Nat) | Node::Prim(Prim::Int) => {
+                        let n = self.len(1)?;
+                        self.skip_charge(n.saturating_mul(3))?;
+                        for _ in 0..n {
+                            let b = leb::skip(self.input, &mut self.pos).map_err(|_| self.eof("nat/int"))?;
+                            self.skip_charge(b)?;
+                        }
+                    }
+                    _ => {
+                        let n = self.len(min_size(&self.wire, el))?;
+                        for _ in 0..n {
+                            self.skip_charge(3)?;
+                            self.skip_inner(el)?;
+                        }
+                    }
+                }
+                self.leave();
+                Ok(())
+            }
+            Node::Record(span) => {
+                self.skip_charge(1)?;
+                self.enter()?;
+                for k in span.range() {
+                    let ty = match self.wire.fields.get(k) {
+                        Some(f) => f.ty,
+                        None => break,
+                    };
+                    self.skip_charge(9)?;
+                    self.skip_inner(ty)?;
+                }
+                self.skip_charge(4)?;
+                self.leave();
+                Ok(())
+            }
+            Node::Variant(span) => {
+                self.skip_charge(1)?;
+                self.enter()?;
+                let at = self.pos;
+                let index = self.leb_u64("variant index")?;
+                let case = usize::try_from(index)
+                    .ok()
+                    .and_then(|i| self.wire.fields(span).get(i))
+                    .map(|f| (f.id, f.ty));
+                let Some((id, ty)) = case else {
+                    return Err(Error::binary(
+                        format!("variant index {index} larger than length {}", span.len),
+                        at,
+                    ));
+                };
+                // candid's untyped label is "<id>,id,<accessor>".
+                let accessor = if self.wnode(ty) == Node::Prim(Prim::Null) && !ty.is_var() {
+                    4
+                } else {
+                    7
+                };
+                self.skip_charge(4 + digits(id) + 4 + accessor + 1)?;
+                self.skip_inner(ty)?;
+                self.leave();
+                Ok(())
+            }
+            Node::Func(_) => {
+                self.skip_charge(self.table_len)?;
+                if !self.bool()? {
+                    return Err(Error::binary("opaque reference not supported", at));
+                }
+                let p = self.principal_bytes()?.len();
+                let n = self.len(1)?;
+                self.take(n, "method name")?;
+                self.skip_charge(p.max(30).saturating_add(n).saturating_add(2))
+            }
+            Node::Service(_) => {
+                self.skip_charge(self.table_len)?;
+                let p = self.principal_bytes()?.len();
+                self.skip_charge(p.max(30))
+            }
+            Node::Future => {
+                let at = self.pos;
+                let n = self.leb_u64("future value length")?;
+                let n = usize::try_from(n)
+                    .ok()
+                    .filter(|n| *n <= self.remaining())
+                    .ok_or_else(|| Error::binary("future value longer than the message", at))?;
+                self.skip_charge(n.saturating_add(1))?;
+                self.leb_u64("future value references")?;
+                self.take(n, "future value").map(drop)
+            }
+        }
+    }
+
+    #[inline]
+    fn skip_fixed(&mut self, n: usize) -> Result<()> {
+        self.skip_charge(n)?;
+        self.take(n, "number").map(drop)
+    }
+
+    /// The spec's `opt` rule, per value: does the value at the current position, of
+    /// wire type `w`, coerce to expected type `e`? Walks the value without building
+    /// it and restores the position. Called only when the type-level check says no;
+    /// the bytes walked are charged as decoding work, which bounds repeated walks.
+    pub(crate) fn coerces(&mut self, w: Ref, e: Ref) -> Result<bool> {
+        let start = self.pos;
+        let was_silent = std::mem::replace(&mut self.silent, true);
+        let out = self.coerce_walk(w, e);
+        self.silent = was_silent;
+        let walked = self.pos - start;
+        self.pos = start;
+        let fits = out?;
+        self.charge(walked)?;
+        Ok(fits)
+    }
+
+    fn coerce_walk(&mut self, w: Ref, e: Ref) -> Result<bool> {
+        if self.subtype(w, e) {
+            self.skip_inner(w)?;
+            return Ok(true);
+        }
+        self.enter()?;
+        let out = self.coerce_node(w, e);
+        self.leave();
+        out
+    }
+
+    fn coerce_node(&mut self, w: Ref, e: Ref) -> Result<bool> {
+        match (self.wnode(w), self.enode(e)) {
+            (Node::Vec(we), Node::Vec(ee)) => {
+                let we = we.resolved();
+                let n = self.len(min_size(&self.wire, we))?;
+                for _ in 0..n {
+                    if !self.coerce_walk(we, ee)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            (Node::Record(wf), Node::Record(ef)) => {
+                let (mut i, mut j) = (0u32, 0u32);
+                loop {
+                    let ef_k = (i < ef.len)
+                        .then(|| self.exp.fields.get((ef.start + i) as usize).map(|f| (f.id, f.ty)))
+                        .flatten();
+                    let wf_k = (j < wf.len)
+                        .then(|| self.wire.fields.get((wf.start + j) as usize).map(|f| (f.id, f.ty)))
+                        .flatten();
+                    match (ef_k, wf_k) {
+                        (Some((eid, ety)), Some((wid, wty))) if eid == wid => {
+                            i += 1;
+                            j += 1;
+                            if !self.coerce_walk(wty, ety)? {
+                                return Ok(false);
+                            }
+                        }
+                        (Some((eid, ety)), w) if w.is_none_or(|(wid, _)| eid < wid) => {
+                            i += 1;
+                            if !super::subtype::is_optional(&self.exp, ety.resolved()) {
+                                return Ok(false);
+                            }
+                        }
+                        (_, Some((_, wty))) => {
+                            j += 1;
+                            self.skip_inner(wty)?;
+                        }
+                        (_, None) => return Ok(true),
+                    }
+                }
+            }
+            (Node::Variant(wf), Node::Variant(ef)) => {
+                let at = self.pos;
+                let index = self.leb_u64("variant index")?;
+                let Some((id, wty)) = usize::try_from(index)
+                    .ok()
+                    .and_then(|i| self.wire.fields(wf).get(i))
+                    .map(|f| (f.id, f.ty))
+                else {
+                    return Err(Error::binary(
+                        format!("variant index {index} larger than length {}", wf.len),
+                        at,
+                    ));
+                };
+                let exp_cases = self.exp.fields(ef);
+                match exp_cases.binary_search_by_key(&id, |f| f.id) {
+                    Ok(k) => {
+                        let ety = exp_cases.get(k).map(|f| f.ty).unwrap_or(e);
+                        self.coerce_walk(wty, ety)
+                    }
+                    Err(_) => Ok(false),
+                }
+            }
+            _ => Ok(false),
+        }
+    }
+}

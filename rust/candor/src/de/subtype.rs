@@ -1,0 +1,169 @@
+//! Type-level subtyping between a wire type and an expected type, memoised per
+//! (wire node, expected node) pair for the life of one message.
+//!
+//! The relation answers "can decoding a value of this wire type at this expected type
+//! never fail with a type error?". `opt` is a supertype of everything (a value that
+//! does not fit becomes `null`), so the answer is "yes" below any `opt`. When the
+//! answer is "no", the decoder falls back to the value-level check in `skip.rs`,
+//! because the spec's `opt` rule is decided per value (`variant {a; b}` decoded at
+//! `opt variant {a}` is `opt variant {a}` when the value is `a`).
+//!
+//! Recursive types are handled co-inductively: a pair under examination is assumed
+//! to hold; if the examination fails, every conclusion drawn under that assumption is
+//! retracted (the log below), and the failure is recorded.
+
+use crate::wire::header::{Arena, Node, Prim, Ref};
+use Prim as P;
+use std::collections::HashMap;
+
+/// Which arena each side of a pair lives in: function arguments are contravariant,
+/// so a check can run "expected against wire" as well.
+#[derive(Clone, Copy)]
+pub(crate) struct Sides<'a> {
+    pub wire: &'a Arena,
+    pub exp: &'a Arena,
+}
+
+#[derive(Default)]
+pub(crate) struct Memo {
+    known: HashMap<(u32, u32, bool), bool>,
+    log: Vec<(u32, u32, bool)>,
+}
+
+/// Bound on the nesting the check explores; past it the answer is "no" (the
+/// value-level check then decides, under the decoder's own depth limit).
+const MAX_DEPTH: usize = 512;
+
+impl Memo {
+    /// Is `w` (wire) a subtype of `e` (expected)?
+    pub fn check(&mut self, sides: Sides<'_>, w: Ref, e: Ref) -> bool {
+        self.go(sides.wire, w, sides.exp, e, false, 0)
+    }
+
+    fn go(&mut self, a_arena: &Arena, a: Ref, b_arena: &Arena, b: Ref, flipped: bool, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        let key = (a.idx(), b.idx(), flipped);
+        if let Some(&v) = self.known.get(&key) {
+            return v;
+        }
+        let mark = self.log.len();
+        self.known.insert(key, true);
+        self.log.push(key);
+        let ok = self.rule(a_arena, a, b_arena, b, flipped, depth + 1);
+        if !ok {
+            for k in self.log.drain(mark..) {
+                self.known.remove(&k);
+            }
+            self.known.insert(key, false);
+        }
+        ok
+    }
+
+    fn rule(&mut self, aa: &Arena, a: Ref, ba: &Arena, b: Ref, flipped: bool, depth: usize) -> bool {
+        use Node::*;
+        let (na, nb) = (aa.node(a), ba.node(b));
+        match (na, nb) {
+            (_, Prim(P::Reserved)) => true,
+            (Prim(P::Empty), _) => true,
+            (_, Opt(_)) => true,
+            (Prim(p), Prim(q)) => p == q || (p == P::Nat && q == P::Int),
+            (Service(_), Prim(P::Principal)) => true,
+            (Vec(x), Vec(y)) => self.go(aa, x, ba, y, flipped, depth),
+            (Record(fa), Record(fb)) => {
+                let (fa, fb) = (aa.fields(fa), ba.fields(fb));
+                let mut i = 0;
+                for f in fb {
+                    while fa.get(i).is_some_and(|g| g.id < f.id) {
+                        i += 1;
+                    }
+                    match fa.get(i) {
+                        Some(g) if g.id == f.id => {
+                            if !self.go(aa, g.ty, ba, f.ty, flipped, depth) {
+                                return false;
+                            }
+                        }
+                        _ => {
+                            if !is_optional(ba, f.ty) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                true
+            }
+            (Variant(fa), Variant(fb)) => {
+                let (fa, fb) = (aa.fields(fa), ba.fields(fb));
+                let mut j = 0;
+                for g in fa {
+                    while fb.get(j).is_some_and(|f| f.id < g.id) {
+                        j += 1;
+                    }
+                    match fb.get(j) {
+                        Some(f) if f.id == g.id => {
+                            if !self.go(aa, g.ty, ba, f.ty, flipped, depth) {
+                                return false;
+                            }
+                        }
+                        _ => return false,
+                    }
+                }
+                true
+            }
+            (Func(x), Func(y)) => {
+                let (Some(fx), Some(fy)) = (aa.func(x), ba.func(y)) else {
+                    return false;
+                };
+                if fx.mode != fy.mode {
+                    return false;
+                }
+                // Arguments are contravariant: the expected function's arguments must
+                // be accepted by the wire function.
+                self.seq(ba, &fy.args, aa, &fx.args, !flipped, depth)
+                    && self.seq(aa, &fx.rets, ba, &fy.rets, flipped, depth)
+            }
+            (Service(x), Service(y)) => {
+                let (mx, my) = (aa.methods(x), ba.methods(y));
+                my.iter().all(|(name, ty)| {
+                    match mx.binary_search_by(|(n, _)| n.as_ref().cmp(name.as_ref())) {
+                        Ok(i) => match mx.get(i) {
+                            Some((_, wty)) => self.go(aa, *wty, ba, *ty, flipped, depth),
+                            None => false,
+                        },
+                        Err(_) => false,
+                    }
+                })
+            }
+            _ => false,
+        }
+    }
+
+    /// Argument sequence subtyping: extra values are ignored, missing ones must be
+    /// optional.
+    fn seq(&mut self, aa: &Arena, xs: &[Ref], ba: &Arena, ys: &[Ref], flipped: bool, depth: usize) -> bool {
+        for (i, y) in ys.iter().enumerate() {
+            match xs.get(i) {
+                Some(x) => {
+                    if !self.go(aa, *x, ba, *y, flipped, depth) {
+                        return false;
+                    }
+                }
+                None => {
+                    if !is_optional(ba, *y) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// `opt _`, `null` or `reserved`: the types a missing field or argument may have.
+pub(crate) fn is_optional(arena: &Arena, r: Ref) -> bool {
+    matches!(
+        arena.node(r),
+        Node::Opt(_) | Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved)
+    )
+}

@@ -1,0 +1,650 @@
+//! The serde `Deserializer` for one value: a frame holding the wire type and the
+//! expected type of that value, and a borrow of the shared [`Core`].
+//!
+//! Every method charges the decoding quota exactly as candid 0.10.39 does for the
+//! same serde call (see `spec/limits.md`), so a canister's quota accepts and rejects
+//! the same messages after switching.
+
+use super::access::{EnumAccess, MapAccess, StructAccess, TupleAccess, VecAccess};
+use super::core::Core;
+use super::describe::describe;
+use super::primvec::{self, PrimVecAccess};
+use crate::error::{Error, PathSegment};
+use crate::types::number::{TAG_INT, TAG_NAT};
+use crate::types::reference::{TAG_FUNC, TAG_SERVICE};
+use crate::wire::header::{Node, Prim, Ref};
+use crate::wire::leb;
+use crate::Result;
+use serde::de::{self, Visitor};
+
+/// Tag of the `visit_bytes` protocol (shared with candid) for principals, reserved
+/// and blobs reached through `deserialize_any`.
+pub(crate) const TAG_PRINCIPAL: u8 = 2;
+pub(crate) const TAG_RESERVED: u8 = 3;
+pub(crate) const TAG_BLOB: u8 = 6;
+
+pub(crate) const NULL: Ref = Ref::prim(Prim::Null);
+pub(crate) const RESERVED: Ref = Ref::prim(Prim::Reserved);
+
+/// One value to decode: its wire type `w` and expected type `e`.
+pub(crate) struct De<'a, 'de> {
+    pub core: &'a mut Core<'de>,
+    pub w: Ref,
+    pub e: Ref,
+}
+
+impl<'a, 'de> De<'a, 'de> {
+    #[inline(always)]
+    pub fn new(core: &'a mut Core<'de>, w: Ref, e: Ref) -> Self {
+        De { core, w, e }
+    }
+
+    /// Resolves type references, charging one unit for each that names a table
+    /// entry or a recursive Rust type (candid's `unroll_type`).
+    #[inline(always)]
+    fn unroll(&mut self) -> Result<()> {
+        let c = usize::from(self.w.is_var()) + usize::from(self.e.is_var());
+        if c != 0 {
+            self.core.charge(c)?;
+            self.w = self.w.resolved();
+            self.e = self.e.resolved();
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn nodes(&self) -> (Node, Node) {
+        (self.core.wnode(self.w), self.core.enode(self.e))
+    }
+
+    /// "expected <e>, found <w>" at the current offset.
+    #[cold]
+    fn mismatch(&self) -> Error {
+        Error::mismatch(
+            describe(&self.core.exp, self.e),
+            describe(&self.core.wire, self.w),
+            self.core.pos,
+        )
+    }
+
+    #[cold]
+    fn internal(&self, what: &str) -> Error {
+        Error::msg(format!(
+            "the Rust type asked for {what} but its Candid type is {}",
+            describe(&self.core.exp, self.e)
+        ))
+        .at(self.core.pos)
+    }
+
+    #[inline(always)]
+    fn prim(&mut self, p: Prim) -> Result<()> {
+        self.unroll()?;
+        match self.nodes() {
+            (Node::Prim(w), Node::Prim(e)) if w == p && e == p => Ok(()),
+            _ => Err(self.mismatch()),
+        }
+    }
+
+    // ---- bignums ---------------------------------------------------------------
+
+    fn nat<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.unroll()?;
+        if self.nodes() != (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat)) {
+            return Err(self.mismatch());
+        }
+        let start = self.core.pos;
+        if !self.core.untyped {
+            if let Ok(x) = leb::read_u64(self.core.input, &mut self.core.pos) {
+                self.core.charge(self.core.pos - start)?;
+                return v.visit_u64(x);
+            }
+        }
+        let bytes = self.big_leb()?;
+        let n = crate::types::number::decode_biguint(bytes);
+        let mut out = Vec::with_capacity(bytes.len() + 1);
+        out.push(TAG_NAT);
+        out.extend_from_slice(&n.to_bytes_le());
+        v.visit_byte_buf(out)
+    }
+
+    fn int<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.unroll()?;
+        if self.core.enode(self.e) != Node::Prim(Prim::Int) {
+            return Err(self.internal("int"));
+        }
+        let wire = self.core.wnode(self.w);
+        let start = self.core.pos;
+        let is_nat = match wire {
+            Node::Prim(Prim::Int) => false,
+            Node::Prim(Prim::Nat) => true,
+            _ => return Err(self.mismatch()),
+        };
+        if !self.core.untyped {
+            if is_nat {
+                if let Ok(x) = leb::read_u64(self.core.input, &mut self.core.pos) {
+                    self.core.charge(self.core.pos - start)?;
+                    return v.visit_u64(x);
+                }
+            } else if let Ok(x) = leb::read_i64(self.core.input, &mut self.core.pos) {
+                self.core.charge(self.core.pos - start)?;
+                return v.visit_i64(x);
+            }
+        }
+        let bytes = self.big_leb()?;
+        let mut out = Vec::with_capacity(bytes.len() + 1);
+        if is_nat {
+            out.push(TAG_NAT);
+            out.extend_from_slice(&crate::types::number::decode_biguint(bytes).to_bytes_le());
+        } else {
+            out.push(TAG_INT);
+            out.extend_from_slice(&crate::types::number::decode_bigint(bytes).to_signed_bytes_le());
+        }
+        v.visit_byte_buf(out)
+    }
+
+    /// The bytes of a LEB128 value of any length, charged per byte.
+    #[cold]
+    fn big_leb(&mut self) -> Result<&'de [u8]> {
+        let start = self.core.pos;
+        leb::skip(self.core.input, &mut self.core.pos).map_err(|_| self.core.eof("nat/int"))?;
+        self.core.charge(self.core.pos - start)?;
+        Ok(self.core.input.get(start..self.core.pos).unwrap_or_default())
+    }
+
+    // ---- references ------------------------------------------------------------
+
+    fn principal<V: Visitor<'de>>(mut self, v: V, tagged: bool) -> Result<V::Value> {
+        self.unroll()?;
+        if !matches!(
+            self.core.wnode(self.w),
+            Node::Prim(Prim::Principal) | Node::Service(_)
+        ) {
+            return Err(self.mismatch());
+        }
+        let bytes = self.core.principal_bytes()?;
+        self.core.charge(bytes.len().max(30))?;
+        if tagged {
+            let mut buf = [0u8; 30];
+            buf[0] = TAG_PRINCIPAL;
+            buf[1..=bytes.len()].copy_from_slice(bytes);
+            v.visit_bytes(&buf[..=bytes.len()])
+        } else {
+            v.visit_borrowed_bytes(bytes)
+        }
+    }
+
+    /// func/service: candid charges a subtype check the size of the type table.
+    fn check_reference(&mut self) -> Result<()> {
+        self.unroll()?;
+        self.core.charge(self.core.table_len)?;
+        if self.core.subtype(self.w, self.e) {
+            Ok(())
+        } else {
+            Err(self.mismatch())
+        }
+    }
+
+    fn service<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.check_reference()?;
+        let bytes = self.core.principal_bytes()?;
+        self.core.charge(bytes.len().max(30))?;
+        let mut buf = [0u8; 30];
+        buf[0] = TAG_SERVICE;
+        buf[1..=bytes.len()].copy_from_slice(bytes);
+        v.visit_bytes(&buf[..=bytes.len()])
+    }
+
+    fn func<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.check_reference()?;
+        let at = self.core.pos;
+        if !self.core.bool()? {
+            return Err(Error::binary("opaque reference not supported", at));
+        }
+        let principal = self.core.principal_bytes()?;
+        let len = self.core.len(1)?;
+        let method = self.core.take(len, "method name")?;
+        self.core
+            .charge(principal.len().max(30).saturating_add(len).saturating_add(2))?;
+        let mut out = Vec::with_capacity(principal.len() + len + 12);
+        out.push(TAG_FUNC);
+        leb::write_u64(&mut out, len as u64);
+        out.extend_from_slice(method);
+        out.extend_from_slice(principal);
+        v.visit_byte_buf(out)
+    }
+
+    // ---- options ---------------------------------------------------------------
+
+    /// Decodes the value inside an `opt`, or `null` when it does not fit the expected
+    /// type. The decision is made here, before the visitor sees anything: by the
+    /// memoised type-level check when it suffices, else by a value-level check that
+    /// walks the value without building it (the spec's rule is per value).
+    fn some<V: Visitor<'de>>(self, w: Ref, e: Ref, v: V) -> Result<V::Value> {
+        self.core.enter()?;
+        let fits = self.core.subtype(w, e) || self.core.coerces(w, e)?;
+        let out = if fits {
+            v.visit_some(De::new(&mut *self.core, w, e))
+        } else {
+            // candid charges 10 for backtracking, then skips the value.
+            self.core.charge(10)?;
+            self.core.skip(w)?;
+            v.visit_none()
+        };
+        self.core.leave();
+        out.map_err(|err| err.within(PathSegment::Opt))
+    }
+
+    /// Elements of a vector whose element type is an exact fixed-width primitive on
+    /// both sides: read straight from the input slice, the cost charged once.
+    fn prim_vec<V: Visitor<'de>>(self, p: Prim, v: V) -> Result<V::Value> {
+        let size = primvec::size(p);
+        let len = self.core.len(size)?;
+        self.core.charge(len.saturating_mul(3 + size))?;
+        let bytes = self.core.take(len * size, "vector")?;
+        let at = self.core.pos - bytes.len();
+        let mut access = PrimVecAccess::new(bytes, p, size, at);
+        let out = v.visit_seq(&mut access)?;
+        access.finish()?;
+        Ok(out)
+    }
+}
+
+macro_rules! primitive {
+    ($($method:ident, $visit:ident, $p:ident, $t:ty, $n:literal;)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+            self.prim(Prim::$p)?;
+            self.core.charge($n)?;
+            let b = self.core.fixed::<$n>(stringify!($p))?;
+            v.$visit(<$t>::from_le_bytes(b))
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for De<'_, 'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.unroll()?;
+        match self.core.enode(self.e) {
+            Node::Prim(p) => match p {
+                Prim::Int => self.int(v),
+                Prim::Nat => self.nat(v),
+                Prim::Nat8 => self.deserialize_u8(v),
+                Prim::Nat16 => self.deserialize_u16(v),
+                Prim::Nat32 => self.deserialize_u32(v),
+                Prim::Nat64 => self.deserialize_u64(v),
+                Prim::Int8 => self.deserialize_i8(v),
+                Prim::Int16 => self.deserialize_i16(v),
+                Prim::Int32 => self.deserialize_i32(v),
+                Prim::Int64 => self.deserialize_i64(v),
+                Prim::Float32 => self.deserialize_f32(v),
+                Prim::Float64 => self.deserialize_f64(v),
+                Prim::Bool => self.deserialize_bool(v),
+                Prim::Text => self.deserialize_str(v),
+                Prim::Null => self.deserialize_unit(v),
+                Prim::Reserved => {
+                    if self.core.wnode(self.w) != Node::Prim(Prim::Reserved) {
+                        self.core.skip(self.w)?;
+                    }
+                    self.core.charge(1)?;
+                    v.visit_bytes(&[TAG_RESERVED])
+                }
+                Prim::Empty => Err(if self.core.wnode(self.w) == Node::Prim(Prim::Empty) {
+                    Error::msg("cannot decode empty type").at(self.core.pos)
+                } else {
+                    self.mismatch()
+                }),
+                Prim::Principal => self.principal(v, true),
+            },
+            Node::Opt(_) => self.deserialize_option(v),
+            Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
+                match self.core.wnode(self.w) {
+                    Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
+                    _ => return Err(self.mismatch()),
+                }
+                let len = self.core.len(1)?;
+                self.core.charge(len.saturating_add(1))?;
+                let blob = self.core.take(len, "blob")?;
+                let mut out = Vec::with_capacity(len + 1);
+                out.push(TAG_BLOB);
+                out.extend_from_slice(blob);
+                v.visit_byte_buf(out)
+            }
+            Node::Vec(_) => self.deserialize_seq(v),
+            Node::Record(_) => self.deserialize_struct("_", &[], v),
+            Node::Variant(_) => self.deserialize_enum("_", &[], v),
+            Node::Service(_) => self.service(v),
+            Node::Func(_) => self.func(v),
+            Node::Future => Err(self.internal("a value")),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.core.skip(self.w)?;
+        v.visit_unit()
+    }
+
+    primitive! {
+        deserialize_u8, visit_u8, Nat8, u8, 1;
+        deserialize_u16, visit_u16, Nat16, u16, 2;
+        deserialize_u32, visit_u32, Nat32, u32, 4;
+        deserialize_u64, visit_u64, Nat64, u64, 8;
+        deserialize_i8, visit_i8, Int8, i8, 1;
+        deserialize_i16, visit_i16, Int16, i16, 2;
+        deserialize_i32, visit_i32, Int32, i32, 4;
+        deserialize_i64, visit_i64, Int64, i64, 8;
+        deserialize_f32, visit_f32, Float32, f32, 4;
+        deserialize_f64, visit_f64, Float64, f64, 8;
+    }
+
+    fn deserialize_i128<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.unroll()?;
+        if self.core.enode(self.e) != Node::Prim(Prim::Int) {
+            return Err(self.internal("i128"));
+        }
+        self.core.charge(16)?;
+        let at = self.core.pos;
+        let value = match self.core.wnode(self.w) {
+            Node::Prim(Prim::Int) => leb::read_i128(self.core.input, &mut self.core.pos)
+                .map_err(|_| Error::binary("int does not fit i128", at))?,
+            Node::Prim(Prim::Nat) => {
+                let n = leb::read_u128(self.core.input, &mut self.core.pos)
+                    .map_err(|_| Error::binary("nat does not fit u128", at))?;
+                i128::try_from(n).map_err(|_| Error::binary("nat does not fit i128", at))?
+            }
+            _ => return Err(self.mismatch()),
+        };
+        v.visit_i128(value)
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.prim(Prim::Nat)?;
+        self.core.charge(16)?;
+        let at = self.core.pos;
+        let n = leb::read_u128(self.core.input, &mut self.core.pos)
+            .map_err(|_| Error::binary("nat does not fit u128", at))?;
+        v.visit_u128(n)
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.prim(Prim::Bool)?;
+        self.core.charge(1)?;
+        let b = self.core.bool()?;
+        v.visit_bool(b)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
+        Err(self.internal("a char (no Candid type)"))
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.prim(Prim::Text)?;
+        let s = self.core.text()?;
+        v.visit_borrowed_str(s)
+    }
+
+    #[inline]
+    fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.deserialize_str(v)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.unroll()?;
+        match self.core.enode(self.e) {
+            Node::Prim(Prim::Principal) => self.principal(v, false),
+            Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
+                match self.core.wnode(self.w) {
+                    Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
+                    _ => return Err(self.mismatch()),
+                }
+                let len = self.core.len(1)?;
+                self.core.charge(len.saturating_add(1))?;
+                let bytes = self.core.take(len, "blob")?;
+                v.visit_borrowed_bytes(bytes)
+            }
+            _ => Err(Error::subtype("bytes only takes principal or vec nat8").at(self.core.pos)),
+        }
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.deserialize_bytes(v)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.unroll()?;
+        self.core.charge(1)?;
+        let (wire, exp) = self.nodes();
+        let Node::Opt(e_in) = exp else {
+            return Err(self.mismatch());
+        };
+        match wire {
+            Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved) => v.visit_none(),
+            Node::Opt(w_in) => {
+                if self.core.bool()? {
+                    self.some(w_in, e_in, v)
+                } else {
+                    v.visit_none()
+                }
+            }
+            _ => {
+                let w = self.w;
+                self.some(w, e_in.resolved(), v)
+            }
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.prim(Prim::Null)?;
+        self.core.charge(1)?;
+        v.visit_unit()
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, v: V) -> Result<V::Value> {
+        self.core.charge(1)?;
+        self.deserialize_unit(v)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, v: V) -> Result<V::Value> {
+        self.core.charge(1)?;
+        v.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.core.enter()?;
+        let out = self.seq(v, None);
+        self.core.leave();
+        out
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, v: V) -> Result<V::Value> {
+        self.core.enter()?;
+        self.core.charge(1)?;
+        let mut me = self;
+        let out = me.seq(v, Some(len));
+        me.core.leave();
+        out
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _name: &'static str, len: usize, v: V) -> Result<V::Value> {
+        self.deserialize_tuple(len, v)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.core.enter()?;
+        let out = self.map(v);
+        self.core.leave();
+        out
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        mut self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value> {
+        self.core.enter()?;
+        let out = self.record(v);
+        self.core.leave();
+        out
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        mut self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value> {
+        self.core.enter()?;
+        let out = self.variant(v);
+        self.core.leave();
+        out
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
+        Err(self.internal("an identifier outside a record or variant"))
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+impl<'de> De<'_, 'de> {
+    /// `vec` (as a sequence) or a tuple record.
+    fn seq<V: Visitor<'de>>(&mut self, v: V, tuple_len: Option<usize>) -> Result<V::Value> {
+        self.unroll()?;
+        self.core.charge(1)?;
+        match self.nodes() {
+            (Node::Vec(w_el), Node::Vec(e_el)) => {
+                let w_el = w_el.resolved();
+                if let (Node::Prim(wp), Node::Prim(ep)) = (self.core.wnode(w_el), self.core.enode(e_el)) {
+                    if wp == ep && primvec::is_fixed(wp) {
+                        let me = De::new(&mut *self.core, self.w, self.e);
+                        return me.prim_vec(wp, v);
+                    }
+                }
+                let bignum = matches!(
+                    (self.core.wnode(w_el), self.core.enode(e_el)),
+                    (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat))
+                        | (Node::Prim(Prim::Int), Node::Prim(Prim::Int))
+                        | (Node::Prim(Prim::Nat), Node::Prim(Prim::Int))
+                );
+                let min = super::skip::min_size(&self.core.wire, w_el);
+                let len = self.core.len(min)?;
+                if let Some(n) = tuple_len {
+                    if n != len {
+                        return Err(Error::msg(format!(
+                            "expected a vector of {n} elements, found {len}"
+                        ))
+                        .at(self.core.pos));
+                    }
+                }
+                let per_elem = if bignum {
+                    self.core.charge(len.saturating_mul(3))?;
+                    0
+                } else {
+                    3
+                };
+                let mut access = VecAccess::new(&mut *self.core, len, w_el, e_el, per_elem);
+                let out = v.visit_seq(&mut access)?;
+                access.finish()?;
+                Ok(out)
+            }
+            (Node::Record(wf), Node::Record(ef)) => {
+                if !is_tuple(self.core.exp.fields(ef)) {
+                    return Err(self.mismatch());
+                }
+                if !is_tuple(self.core.wire.fields(wf)) {
+                    return Err(Error::subtype(format!(
+                        "{} is not a tuple type",
+                        describe(&self.core.wire, self.w)
+                    ))
+                    .at(self.core.pos));
+                }
+                let mut access = TupleAccess::new(&mut *self.core, wf, ef);
+                let out = v.visit_seq(&mut access)?;
+                access.finish()?;
+                Ok(out)
+            }
+            _ => Err(self.mismatch()),
+        }
+    }
+
+    fn map<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
+        self.unroll()?;
+        self.core.charge(1)?;
+        let (Node::Vec(w_el), Node::Vec(e_el)) = self.nodes() else {
+            return Err(self.mismatch());
+        };
+        let pair = |arena: &crate::wire::header::Arena, r: Ref| match arena.node(r) {
+            Node::Record(s) => match arena.fields(s) {
+                [k, v] if k.id == 0 && v.id == 1 => Some((k.ty, v.ty)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (Some((wk, wv)), Some((ek, ev))) = (pair(&self.core.wire, w_el), pair(&self.core.exp, e_el)) else {
+            return Err(Error::subtype("expect a key-value pair").at(self.core.pos));
+        };
+        let min = super::skip::min_size(&self.core.wire, w_el.resolved());
+        let len = self.core.len(min)?;
+        let text_keys = self.core.wnode(wk) == Node::Prim(Prim::Text)
+            && self.core.enode(ek) == Node::Prim(Prim::Text);
+        let bignum_values = matches!(
+            (self.core.wnode(wv), self.core.enode(ev)),
+            (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat))
+                | (Node::Prim(Prim::Int), Node::Prim(Prim::Int))
+                | (Node::Prim(Prim::Nat), Node::Prim(Prim::Int))
+        );
+        let fast = text_keys || bignum_values;
+        if fast {
+            self.core.charge(len.saturating_mul(7))?;
+        }
+        let mut access = MapAccess::new(&mut *self.core, len, (wk, wv), (ek, ev), text_keys, fast);
+        let out = v.visit_map(&mut access)?;
+        access.finish()?;
+        Ok(out)
+    }
+
+    fn record<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
+        self.unroll()?;
+        self.core.charge(1)?;
+        let (Node::Record(wf), Node::Record(ef)) = self.nodes() else {
+            return Err(self.mismatch());
+        };
+        let mut access = StructAccess::new(&mut *self.core, wf, ef);
+        let out = v.visit_map(&mut access)?;
+        access.finish()?;
+        Ok(out)
+    }
+
+    fn variant<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
+        self.unroll()?;
+        self.core.charge(1)?;
+        let (Node::Variant(wf), Node::Variant(ef)) = self.nodes() else {
+            return Err(self.mismatch());
+        };
+        let at = self.core.pos;
+        let index = self.core.leb_u64("variant index")?;
+        let wire_cases = self.core.wire.fields(wf);
+        let Some(case) = usize::try_from(index).ok().and_then(|i| wire_cases.get(i)) else {
+            return Err(Error::binary(
+                format!("variant index {index} larger than length {}", wire_cases.len()),
+                at,
+            ));
+        };
+        let (w_id, w_ty) = (case.id, case.ty);
+        let exp_cases = self.core.exp.fields(ef);
+        let Ok(k) = exp_cases.binary_search_by_key(&w_id, |f| f.id) else {
+            return Err(Error::subtype(format!("unknown variant case {w_id}")).at(at));
+        };
+        let e_ty = exp_cases.get(k).map(|f| f.ty).unwrap_or(RESERVED);
+        v.visit_enum(EnumAccess::new(&mut *self.core, ef, k, w_ty, e_ty))
+    }
+}
+
+fn is_tuple(fields: &[crate::wire::header::FieldEntry]) -> bool {
+    fields.iter().enumerate().all(|(i, f)| f.id as usize == i)
+}

@@ -1,0 +1,249 @@
+//! The one error type of the crate.
+//!
+//! A decode error says what was expected, what was found, the byte offset in the
+//! message and the path to the value (`arg 0 → neurons[3] → dissolve_state`).
+//! The details live behind a `Box` so `Result<T, Error>` stays one pointer wide on
+//! the hot path; every constructor is `#[cold]`.
+
+use std::fmt;
+
+/// `candor::Result<T> = Result<T, candor::Error>`, as in candid.
+pub type Result<T = ()> = std::result::Result<T, Error>;
+
+/// What kind of failure an [`Error`] reports.
+///
+/// The split between [`ErrorKind::Subtype`] and the others is the one candid makes:
+/// callers (and ic-cdk) tell "the value has the wrong type" apart from "the bytes are
+/// not a Candid message".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The bytes are not a well-formed Candid message (bad magic, truncated input,
+    /// bad LEB128, invalid UTF-8, index out of range…).
+    Binary,
+    /// The message is well formed but its type is not a subtype of the expected one.
+    Subtype,
+    /// A resource limit was hit: decoding or skipping quota, depth, header size.
+    Limit,
+    /// Anything else, including errors raised by serde visitors and encoding errors.
+    Custom,
+}
+
+/// One step of the path from an argument to the failing value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathSegment {
+    /// The n-th argument of the message.
+    Arg(usize),
+    /// A record field, by name when the expected type has one.
+    Field(String),
+    /// A record field known only by its id.
+    FieldId(u32),
+    /// The n-th element of a vector (or entry of a map).
+    Index(usize),
+    /// A variant case.
+    Case(String),
+    /// The value inside `opt`.
+    Opt,
+}
+
+/// The error of every fallible candor operation.
+pub struct Error(Box<Inner>);
+
+struct Inner {
+    kind: ErrorKind,
+    message: String,
+    offset: Option<usize>,
+    /// Innermost segment first: segments are pushed while the error travels up.
+    path: Vec<PathSegment>,
+    /// Extra diagnostics (`set_full_error_message`): the decoder state.
+    context: Option<String>,
+}
+
+impl Error {
+    #[cold]
+    fn new(kind: ErrorKind, message: String) -> Self {
+        Error(Box::new(Inner {
+            kind,
+            message,
+            offset: None,
+            path: Vec::new(),
+            context: None,
+        }))
+    }
+    /// A free-form error, as candid's `Error::msg`.
+    #[cold]
+    pub fn msg<T: ToString>(msg: T) -> Self {
+        Self::new(ErrorKind::Custom, msg.to_string())
+    }
+    /// A subtype mismatch, as candid's `Error::subtype`.
+    #[cold]
+    pub fn subtype<T: ToString>(msg: T) -> Self {
+        Self::new(ErrorKind::Subtype, msg.to_string())
+    }
+    /// Malformed input at a byte offset.
+    #[cold]
+    pub fn binary<T: ToString>(msg: T, offset: usize) -> Self {
+        Self::new(ErrorKind::Binary, msg.to_string()).at(offset)
+    }
+    /// A resource limit hit at a byte offset.
+    #[cold]
+    pub fn limit<T: ToString>(msg: T, offset: usize) -> Self {
+        Self::new(ErrorKind::Limit, msg.to_string()).at(offset)
+    }
+    /// "expected X, found Y" for a subtype mismatch at a byte offset.
+    #[cold]
+    pub(crate) fn mismatch(expected: impl fmt::Display, found: impl fmt::Display, offset: usize) -> Self {
+        Self::subtype(format!("expected {expected}, found {found}")).at(offset)
+    }
+
+    /// What kind of failure this is.
+    pub fn kind(&self) -> ErrorKind {
+        self.0.kind
+    }
+    /// True for a subtype mismatch (candid's `Error::Subtype`).
+    pub fn is_subtype(&self) -> bool {
+        self.0.kind == ErrorKind::Subtype
+    }
+    /// The message without offset and path.
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+    /// The byte offset in the message where the failure was detected, if known.
+    pub fn offset(&self) -> Option<usize> {
+        self.0.offset
+    }
+    /// The path from the argument to the failing value, outermost first.
+    pub fn path(&self) -> impl Iterator<Item = &PathSegment> {
+        self.0.path.iter().rev()
+    }
+
+    /// Sets the offset unless one is already known (the innermost is the precise one).
+    #[cold]
+    pub(crate) fn at(mut self, offset: usize) -> Self {
+        if self.0.offset.is_none() {
+            self.0.offset = Some(offset);
+        }
+        self
+    }
+    /// Pushes one more (outer) path segment.
+    #[cold]
+    pub(crate) fn within(mut self, seg: PathSegment) -> Self {
+        self.0.path.push(seg);
+        self
+    }
+    #[cold]
+    pub(crate) fn with_context(mut self, context: String) -> Self {
+        self.0.context = Some(context);
+        self
+    }
+}
+
+impl fmt::Display for PathSegment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathSegment::Arg(i) => write!(f, "arg {i}"),
+            PathSegment::Field(n) => f.write_str(n),
+            PathSegment::FieldId(id) => write!(f, "{id}"),
+            PathSegment::Index(i) => write!(f, "[{i}]"),
+            PathSegment::Case(n) => write!(f, "#{n}"),
+            PathSegment::Opt => f.write_str("?"),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let prefix = match self.0.kind {
+            ErrorKind::Binary => "malformed message",
+            ErrorKind::Subtype => "subtype mismatch",
+            ErrorKind::Limit => "limit exceeded",
+            ErrorKind::Custom => "",
+        };
+        if prefix.is_empty() {
+            f.write_str(&self.0.message)?;
+        } else {
+            write!(f, "{prefix}: {}", self.0.message)?;
+        }
+        if let Some(off) = self.0.offset {
+            write!(f, " at byte offset {off}")?;
+        }
+        if !self.0.path.is_empty() {
+            f.write_str(" in ")?;
+            let mut first = true;
+            for seg in self.path() {
+                match seg {
+                    PathSegment::Index(_) if !first => {}
+                    _ if !first => f.write_str(" → ")?,
+                    _ => {}
+                }
+                write!(f, "{seg}")?;
+                first = false;
+            }
+        }
+        if let Some(ctx) = &self.0.context {
+            write!(f, "\n{ctx}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl serde::de::Error for Error {
+    #[cold]
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error::msg(msg)
+    }
+}
+
+impl serde::ser::Error for Error {
+    #[cold]
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error::msg(msg)
+    }
+}
+
+impl From<std::io::Error> for Error {
+    #[cold]
+    fn from(e: std::io::Error) -> Self {
+        Error::msg(e)
+    }
+}
+
+impl From<std::collections::TryReserveError> for Error {
+    #[cold]
+    fn from(e: std::collections::TryReserveError) -> Self {
+        Error::new(ErrorKind::Limit, e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_is_one_pointer() {
+        assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+        assert_eq!(std::mem::size_of::<Result<()>>(), std::mem::size_of::<usize>());
+    }
+
+    #[test]
+    fn display_has_offset_and_path() {
+        let e = Error::mismatch("nat8", "nat16", 25)
+            .within(PathSegment::Field("dissolve_state".into()))
+            .within(PathSegment::Index(3))
+            .within(PathSegment::Field("neurons".into()))
+            .within(PathSegment::Arg(0));
+        assert_eq!(
+            e.to_string(),
+            "subtype mismatch: expected nat8, found nat16 at byte offset 25 in arg 0 → neurons[3] → dissolve_state"
+        );
+        assert!(e.is_subtype());
+    }
+}

@@ -1,0 +1,268 @@
+//! # candor: Candid for Rust, cheaper to decode
+//!
+//! candor reads and writes the Candid binary format (`DIDL…`) of the Internet
+//! Computer. It is a drop-in replacement for the `candid` crate (0.10.39): the same
+//! names (`CandidType`, `Deserialize`, `Encode!`, `Decode!`, `encode_args`,
+//! `decode_args`, `decode_one`, `DecoderConfig`, `Nat`, `Int`, `Principal`…), the
+//! same bytes for the same Rust values, the same subtyping and the same decoding
+//! quota units, so a canister switches with one import:
+//!
+//! ```
+//! use candor as candid;
+//! use candid::{CandidType, Decode, Deserialize, Encode};
+//!
+//! #[derive(CandidType, Deserialize, Debug, PartialEq)]
+//! struct Transfer {
+//!     to: candid::Principal,
+//!     amount: candid::Nat,
+//!     memo: Option<String>,
+//! }
+//!
+//! let t = Transfer { to: candid::Principal::anonymous(), amount: 5u64.into(), memo: None };
+//! let bytes = Encode!(&t, &42u64)?;
+//! let (back, n) = Decode!(&bytes, Transfer, u64)?;
+//! assert_eq!((back, n), (t, 42));
+//! # Ok::<(), candid::Error>(())
+//! ```
+//!
+//! In a canister endpoint, decode with a quota so a hostile message is rejected
+//! early:
+//!
+//! ```
+//! use candor::{decode_args_with_config, encode_args, DecoderConfig};
+//! let bytes = encode_args((7u32, "hello"))?;
+//! let mut config = DecoderConfig::new();
+//! config.set_decoding_quota(25_000_000).set_skipping_quota(10_000);
+//! let (n, s): (u32, String) = decode_args_with_config(&bytes, &config)?;
+//! assert_eq!((n, s.as_str()), (7, "hello"));
+//! # Ok::<(), candor::Error>(())
+//! ```
+//!
+//! ## Cargo features
+//! None yet: everything above is always available.
+
+#![forbid(unsafe_op_in_unsafe_fn)]
+
+pub mod de;
+pub mod error;
+pub mod ser;
+pub mod types;
+pub mod wire;
+
+pub use candor_derive::CandidType;
+pub use de::{DecoderConfig, IDLDeserialize};
+pub use error::{Error, ErrorKind, Result};
+pub use ic_principal::Principal;
+pub use ser::IDLBuilder;
+pub use serde::Deserialize;
+pub use types::number::{Int, Nat};
+pub use types::reference::{Func, Service};
+pub use types::reserved::{Empty, Reserved};
+pub use types::{idl_hash, CandidType, Type, TypeEnv, TypeInner};
+
+/// serde, for the macros (`define_function!`).
+#[doc(hidden)]
+pub use serde as _serde;
+
+/// candid's `utils` module: argument tuples and the entry points below.
+pub mod utils {
+    pub use crate::de::ArgumentDecoder;
+    pub use crate::ser::ArgumentEncoder;
+    pub use crate::{
+        decode_args, decode_args_with_config, decode_args_with_config_debug,
+        decode_args_with_decoding_and_skipping_quota, decode_args_with_decoding_quota,
+        decode_args_with_skipping_quota, decode_one, decode_one_with_config,
+        decode_one_with_decoding_and_skipping_quota, decode_one_with_decoding_quota,
+        decode_one_with_skipping_quota, encode_args, encode_args_ref, encode_one, write_args,
+        write_args_ref,
+    };
+}
+
+use de::ArgumentDecoder;
+use ser::ArgumentEncoder;
+
+/// Encodes values into a message: `Encode!(&a, &b)` → `Result<Vec<u8>>`.
+#[macro_export]
+macro_rules! Encode {
+    ( $($x:expr),* $(,)? ) => {{
+        let mut builder = $crate::ser::IDLBuilder::new();
+        (|| -> $crate::Result<::std::vec::Vec<u8>> {
+            $( builder.arg($x)?; )*
+            builder.serialize_to_vec()
+        })()
+    }};
+}
+
+/// Decodes a message into values of the given types:
+/// `Decode!(&bytes, T1, T2)`, `Decode!([config]; &bytes, T)`, and
+/// `Decode!(@Debug [config]; &bytes, T)` which also returns the cost consumed.
+/// A single type gives the value itself rather than a 1-tuple.
+#[macro_export]
+macro_rules! Decode {
+    ( $bytes:expr $(,$ty:ty)* ) => {{
+        $crate::Decode!([$crate::de::DecoderConfig::new()]; $bytes $(,$ty)*)
+    }};
+    ( [ $config:expr ] ; $bytes:expr $(,$ty:ty)* ) => {{
+        $crate::de::IDLDeserialize::new_with_config($bytes, &$config)
+            .and_then(|mut de| $crate::Decode!(@GetValue [] de $($ty,)*)
+                .and_then(|res| de.done().and(Ok(res))))
+    }};
+    (@Debug [ $config:expr ] ; $bytes:expr $(,$ty:ty)* ) => {{
+        $crate::de::IDLDeserialize::new_with_config($bytes, &$config)
+            .and_then(|mut de| $crate::Decode!(@GetValue [] de $($ty,)*)
+                .and_then(|res| de.done().and(Ok((res, de.get_config().compute_cost(&$config))))))
+    }};
+    (@GetValue [$($ans:ident)*] $de:ident $ty:ty, $($tail:ty,)* ) => {{
+        $de.get_value::<$ty>()
+            .and_then(|val| $crate::Decode!(@GetValue [$($ans)* val] $de $($tail,)* ))
+    }};
+    (@GetValue [$ans:ident] $de:ident) => {{
+        Ok($ans)
+    }};
+    (@GetValue [$($ans:ident)*] $de:ident) => {{
+        Ok(($($ans),*))
+    }};
+}
+
+/// Encodes a tuple of arguments.
+pub fn encode_args<Tuple: ArgumentEncoder>(arguments: Tuple) -> Result<Vec<u8>> {
+    ser::encode_args_into(&arguments, Vec::new())
+}
+
+/// Encodes a tuple of arguments given by reference.
+pub fn encode_args_ref<Tuple: ArgumentEncoder>(arguments: &Tuple) -> Result<Vec<u8>> {
+    ser::encode_args_into(arguments, Vec::new())
+}
+
+/// Encodes one argument.
+pub fn encode_one<T: CandidType>(argument: T) -> Result<Vec<u8>> {
+    ser::encode_args_into(&(argument,), Vec::new())
+}
+
+/// Writes a tuple of arguments to `writer`.
+pub fn write_args<Tuple: ArgumentEncoder, W: std::io::Write>(writer: &mut W, arguments: Tuple) -> Result<()> {
+    writer.write_all(&encode_args(arguments)?)?;
+    Ok(())
+}
+
+/// Writes a tuple of arguments given by reference to `writer`.
+pub fn write_args_ref<Tuple: ArgumentEncoder, W: std::io::Write>(writer: &mut W, arguments: &Tuple) -> Result<()> {
+    writer.write_all(&encode_args_ref(arguments)?)?;
+    Ok(())
+}
+
+/// Decodes a message into a tuple of arguments (no quota).
+pub fn decode_args<'a, Tuple: ArgumentDecoder<'a>>(bytes: &'a [u8]) -> Result<Tuple> {
+    decode_args_with_config(bytes, &DecoderConfig::new())
+}
+
+/// Decodes a message into a tuple of arguments under `config`'s limits.
+pub fn decode_args_with_config<'a, Tuple: ArgumentDecoder<'a>>(
+    bytes: &'a [u8],
+    config: &DecoderConfig,
+) -> Result<Tuple> {
+    let mut de = IDLDeserialize::new_with_config(bytes, config)?;
+    let res = Tuple::decode(&mut de)?;
+    de.done()?;
+    Ok(res)
+}
+
+/// Like [`decode_args_with_config`], also returning the work consumed.
+pub fn decode_args_with_config_debug<'a, Tuple: ArgumentDecoder<'a>>(
+    bytes: &'a [u8],
+    config: &DecoderConfig,
+) -> Result<(Tuple, DecoderConfig)> {
+    let mut de = IDLDeserialize::new_with_config(bytes, config)?;
+    let res = Tuple::decode(&mut de)?;
+    de.done()?;
+    let cost = de.get_config().compute_cost(config);
+    Ok((res, cost))
+}
+
+/// Decodes a message holding one argument.
+pub fn decode_one<'a, T: Deserialize<'a> + CandidType>(bytes: &'a [u8]) -> Result<T> {
+    let (res,) = decode_args(bytes)?;
+    Ok(res)
+}
+
+/// Decodes a message holding one argument under `config`'s limits.
+pub fn decode_one_with_config<'a, T: Deserialize<'a> + CandidType>(
+    bytes: &'a [u8],
+    config: &DecoderConfig,
+) -> Result<T> {
+    let (res,) = decode_args_with_config(bytes, config)?;
+    Ok(res)
+}
+
+fn quota_config(decoding: Option<usize>, skipping: Option<usize>) -> DecoderConfig {
+    let mut config = DecoderConfig::new();
+    if let Some(n) = decoding {
+        config.set_decoding_quota(n);
+    }
+    if let Some(m) = skipping {
+        config.set_skipping_quota(m);
+    }
+    config
+}
+
+/// ic-cdk's `decode_with` helper: decodes with a decoding quota of `N` and traps
+/// (panics) on failure, as the canister would reject the call.
+pub fn decode_args_with_decoding_quota<const N: usize, Tuple>(byte_vec: Vec<u8>) -> Tuple
+where
+    Tuple: for<'a> ArgumentDecoder<'a>,
+{
+    expect_decoded(decode_args_with_config(&byte_vec, &quota_config(Some(N), None)))
+}
+
+/// ic-cdk's `decode_with` helper with a skipping quota of `M`.
+pub fn decode_args_with_skipping_quota<const M: usize, Tuple>(byte_vec: Vec<u8>) -> Tuple
+where
+    Tuple: for<'a> ArgumentDecoder<'a>,
+{
+    expect_decoded(decode_args_with_config(&byte_vec, &quota_config(None, Some(M))))
+}
+
+/// ic-cdk's `decode_with` helper with both quotas.
+pub fn decode_args_with_decoding_and_skipping_quota<const N: usize, const M: usize, Tuple>(
+    byte_vec: Vec<u8>,
+) -> Tuple
+where
+    Tuple: for<'a> ArgumentDecoder<'a>,
+{
+    expect_decoded(decode_args_with_config(&byte_vec, &quota_config(Some(N), Some(M))))
+}
+
+/// ic-cdk's `decode_with` helper for one argument with a decoding quota of `N`.
+pub fn decode_one_with_decoding_quota<const N: usize, T>(byte_vec: Vec<u8>) -> T
+where
+    T: for<'a> Deserialize<'a> + CandidType,
+{
+    expect_decoded(decode_one_with_config(&byte_vec, &quota_config(Some(N), None)))
+}
+
+/// ic-cdk's `decode_with` helper for one argument with a skipping quota of `M`.
+pub fn decode_one_with_skipping_quota<const M: usize, T>(byte_vec: Vec<u8>) -> T
+where
+    T: for<'a> Deserialize<'a> + CandidType,
+{
+    expect_decoded(decode_one_with_config(&byte_vec, &quota_config(None, Some(M))))
+}
+
+/// ic-cdk's `decode_with` helper for one argument with both quotas.
+pub fn decode_one_with_decoding_and_skipping_quota<const N: usize, const M: usize, T>(byte_vec: Vec<u8>) -> T
+where
+    T: for<'a> Deserialize<'a> + CandidType,
+{
+    expect_decoded(decode_one_with_config(&byte_vec, &quota_config(Some(N), Some(M))))
+}
+
+/// The `decode_with` helpers have no `Result` in their signature (ic-cdk calls them
+/// as `fn(Vec<u8>) -> T`): a failed decode must reject the call, which in a canister
+/// is a trap. This is the one deliberate panic of the crate.
+#[track_caller]
+fn expect_decoded<T>(r: Result<T>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => panic!("failed to decode call arguments: {e}"),
+    }
+}

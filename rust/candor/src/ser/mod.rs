@@ -1,0 +1,304 @@
+//! Encoding Rust values to Candid bytes.
+//!
+//! A message is `DIDL`, the type table, the argument types, then the values. The
+//! header depends only on the Rust argument types, so it is built once per list of
+//! types and copied afterwards ([`table::cached_header`]); values are written
+//! straight into the output buffer.
+
+pub mod table;
+
+use crate::types::{self, CandidType, TypeId};
+use crate::wire::leb;
+use crate::{Error, Result};
+pub use table::TypeSerialize;
+
+/// Writes values (no types) into a byte buffer.
+#[derive(Default)]
+pub struct ValueSerializer {
+    value: Vec<u8>,
+}
+
+impl ValueSerializer {
+    #[inline]
+    pub fn new() -> Self {
+        ValueSerializer { value: Vec::new() }
+    }
+    /// A serializer that appends to `buf`.
+    #[inline]
+    pub(crate) fn with_buffer(buf: Vec<u8>) -> Self {
+        ValueSerializer { value: buf }
+    }
+    pub fn get_result(&self) -> &[u8] {
+        &self.value
+    }
+    pub(crate) fn into_inner(self) -> Vec<u8> {
+        self.value
+    }
+    #[doc(hidden)]
+    #[inline]
+    pub fn write_leb128(&mut self, value: u64) -> Result<()> {
+        leb::write_u64(&mut self.value, value);
+        Ok(())
+    }
+    #[doc(hidden)]
+    #[inline]
+    pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.value.extend_from_slice(bytes);
+        Ok(())
+    }
+    /// Reserves room for `additional` more bytes.
+    pub fn try_reserve(
+        &mut self,
+        additional: usize,
+    ) -> std::result::Result<(), std::collections::TryReserveError> {
+        self.value.try_reserve(additional)
+    }
+}
+
+macro_rules! fixed {
+    ($($name:ident: $t:ty),*) => {$(
+        #[inline]
+        fn $name(self, v: $t) -> Result<()> {
+            self.value.extend_from_slice(&v.to_le_bytes());
+            Ok(())
+        }
+    )*};
+}
+
+impl<'a> types::Serializer for &'a mut ValueSerializer {
+    type Error = Error;
+    type Compound = Compound<'a>;
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        self.value.push(u8::from(v));
+        Ok(())
+    }
+    fn serialize_int(self, v: &crate::Int) -> Result<()> {
+        crate::types::number::encode_bigint(&mut self.value, &v.0);
+        Ok(())
+    }
+    fn serialize_nat(self, v: &crate::Nat) -> Result<()> {
+        crate::types::number::encode_biguint(&mut self.value, &v.0);
+        Ok(())
+    }
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        leb::write_i128(&mut self.value, v);
+        Ok(())
+    }
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        leb::write_u128(&mut self.value, v);
+        Ok(())
+    }
+    fixed!(
+        serialize_nat8: u8, serialize_nat16: u16, serialize_nat32: u32, serialize_nat64: u64,
+        serialize_int8: i8, serialize_int16: i16, serialize_int32: i32, serialize_int64: i64,
+        serialize_float32: f32, serialize_float64: f64
+    );
+    #[inline]
+    fn serialize_text(self, v: &str) -> Result<()> {
+        leb::write_u64(&mut self.value, v.len() as u64);
+        self.value.extend_from_slice(v.as_bytes());
+        Ok(())
+    }
+    #[inline]
+    fn serialize_null(self, _v: ()) -> Result<()> {
+        Ok(())
+    }
+    fn serialize_empty(self) -> Result<()> {
+        Err(Error::msg("cannot encode empty type"))
+    }
+    #[inline]
+    fn serialize_principal(self, blob: &[u8]) -> Result<()> {
+        self.value.push(1);
+        leb::write_u64(&mut self.value, blob.len() as u64);
+        self.value.extend_from_slice(blob);
+        Ok(())
+    }
+    fn serialize_function(self, blob: &[u8], meth: &str) -> Result<()> {
+        self.value.push(1);
+        self.serialize_principal(blob)?;
+        self.serialize_text(meth)
+    }
+    #[inline]
+    fn serialize_option<T: CandidType + ?Sized>(self, v: Option<&T>) -> Result<()> {
+        match v {
+            None => {
+                self.value.push(0);
+                Ok(())
+            }
+            Some(v) => {
+                self.value.push(1);
+                v.idl_serialize(self)
+            }
+        }
+    }
+    #[inline]
+    fn serialize_variant(self, index: u64) -> Result<Compound<'a>> {
+        leb::write_u64(&mut self.value, index);
+        Ok(Compound { ser: self })
+    }
+    #[inline]
+    fn serialize_struct(self) -> Result<Compound<'a>> {
+        Ok(Compound { ser: self })
+    }
+    #[inline]
+    fn serialize_vec(self, len: usize) -> Result<Compound<'a>> {
+        leb::write_u64(&mut self.value, len as u64);
+        Ok(Compound { ser: self })
+    }
+    #[inline]
+    fn serialize_blob(self, blob: &[u8]) -> Result<()> {
+        leb::write_u64(&mut self.value, blob.len() as u64);
+        self.value.extend_from_slice(blob);
+        Ok(())
+    }
+}
+
+/// The writer for the parts of a record, variant or vector.
+pub struct Compound<'a> {
+    ser: &'a mut ValueSerializer,
+}
+
+impl types::Compound for Compound<'_> {
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: CandidType + ?Sized>(&mut self, value: &T) -> Result<()> {
+        value.idl_serialize(&mut *self.ser)
+    }
+    fn serialize_blob(&mut self, blob: &[u8]) -> Result<()> {
+        use crate::types::Serializer;
+        self.ser.serialize_blob(blob)
+    }
+    #[inline]
+    fn try_write_raw_elements(&mut self, bytes: &[u8]) -> Result<bool> {
+        self.ser.value.extend_from_slice(bytes);
+        Ok(true)
+    }
+}
+
+/// Builds a message argument by argument (candid's `IDLBuilder`).
+#[derive(Default)]
+pub struct IDLBuilder {
+    key: Vec<TypeId>,
+    types: Vec<fn() -> types::Type>,
+    value_ser: ValueSerializer,
+}
+
+impl IDLBuilder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Appends one argument.
+    pub fn arg<'a, T: CandidType + ?Sized>(&'a mut self, value: &T) -> Result<&'a mut Self> {
+        self.key.push(TypeId::of::<T>());
+        self.types.push(T::ty);
+        value.idl_serialize(&mut self.value_ser)?;
+        Ok(self)
+    }
+    /// Reserves room in the value buffer ahead of a large argument.
+    pub fn try_reserve_value_serializer_capacity(
+        &mut self,
+        additional: usize,
+    ) -> std::result::Result<(), std::collections::TryReserveError> {
+        self.value_ser.try_reserve(additional)
+    }
+    fn header(&self) -> Result<std::rc::Rc<[u8]>> {
+        table::cached_header(&self.key, |ts| {
+            for ty in &self.types {
+                ts.push_type(&ty())?;
+            }
+            Ok(())
+        })
+    }
+    /// Writes the whole message to `writer`.
+    pub fn serialize<W: std::io::Write>(&mut self, mut writer: W) -> Result<()> {
+        writer.write_all(&self.header()?)?;
+        writer.write_all(self.value_ser.get_result())?;
+        Ok(())
+    }
+    /// The whole message.
+    pub fn serialize_to_vec(&mut self) -> Result<Vec<u8>> {
+        let header = self.header()?;
+        let values = self.value_ser.get_result();
+        let mut out = Vec::with_capacity(header.len() + values.len());
+        out.extend_from_slice(&header);
+        out.extend_from_slice(values);
+        Ok(out)
+    }
+}
+
+/// A tuple of arguments that can be encoded as one message.
+pub trait ArgumentEncoder {
+    /// Pushes the argument types in order (used once per tuple type).
+    #[doc(hidden)]
+    fn push_types(ts: &mut TypeSerialize) -> Result<()>;
+    /// Writes the argument values in order.
+    #[doc(hidden)]
+    fn write_values(&self, ser: &mut ValueSerializer) -> Result<()>;
+    /// Appends each argument to a builder.
+    fn encode(self, ser: &mut IDLBuilder) -> Result<()>;
+}
+
+impl ArgumentEncoder for () {
+    fn push_types(_: &mut TypeSerialize) -> Result<()> {
+        Ok(())
+    }
+    fn write_values(&self, _: &mut ValueSerializer) -> Result<()> {
+        Ok(())
+    }
+    fn encode(self, _: &mut IDLBuilder) -> Result<()> {
+        Ok(())
+    }
+}
+
+macro_rules! encode_impl {
+    ($($n:tt $t:ident),+) => {
+        impl<$($t: CandidType),+> ArgumentEncoder for ($($t,)+) {
+            fn push_types(ts: &mut TypeSerialize) -> Result<()> {
+                $(ts.push_type(&$t::ty())?;)+
+                Ok(())
+            }
+            #[inline]
+            fn write_values(&self, ser: &mut ValueSerializer) -> Result<()> {
+                $(self.$n.idl_serialize(&mut *ser)?;)+
+                Ok(())
+            }
+            fn encode(self, ser: &mut IDLBuilder) -> Result<()> {
+                $(ser.arg(&self.$n)?;)+
+                Ok(())
+            }
+        }
+    };
+}
+encode_impl!(0 A);
+encode_impl!(0 A, 1 B);
+encode_impl!(0 A, 1 B, 2 C);
+encode_impl!(0 A, 1 B, 2 C, 3 D);
+encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E);
+encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F);
+encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G);
+encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H);
+encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I);
+encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J);
+encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K);
+encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L);
+encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L, 12 M);
+encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L, 12 M, 13 N);
+encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L, 12 M, 13 N, 14 O);
+encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L, 12 M, 13 N, 14 O, 15 P);
+
+/// Marks the cache key of a whole argument tuple, so it never collides with a
+/// builder whose single argument has the tuple's type.
+struct ArgsOf<T: ?Sized>(std::marker::PhantomData<T>);
+
+/// Encodes a tuple of arguments into `out` (appending).
+pub(crate) fn encode_args_into<Tuple: ArgumentEncoder>(args: &Tuple, out: Vec<u8>) -> Result<Vec<u8>> {
+    let header = table::cached_header(&[TypeId::of::<ArgsOf<Tuple>>()], Tuple::push_types)?;
+    let mut out = out;
+    out.reserve(header.len() + 64);
+    out.extend_from_slice(&header);
+    let mut ser = ValueSerializer::with_buffer(out);
+    args.write_values(&mut ser)?;
+    Ok(ser.into_inner())
+}

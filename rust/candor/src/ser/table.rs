@@ -1,0 +1,216 @@
+//! The type table of a message.
+//!
+//! The table must be byte-identical to candid's, so this follows its algorithm:
+//! entries are numbered in pre-order (an entry's index is taken before its children
+//! are visited), two structurally equal types share an entry, and a `Knot` is written
+//! as the index of the type it stands for. The table depends only on the list of
+//! argument types (candid computes the types afresh for every message), so
+//! [`cached_header`] computes it once per list of Rust argument types and reuses the
+//! bytes afterwards.
+
+use crate::types::internal::{env_clear, find_type};
+use crate::types::{is_primitive, Type, TypeEnv, TypeId, TypeInner};
+use crate::wire::{leb, opcode};
+use crate::{Error, Result};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+/// Builds the type table and the argument type list.
+#[derive(Default)]
+pub struct TypeSerialize {
+    table: Vec<Vec<u8>>,
+    index: BTreeMap<Type, i64>,
+    env: TypeEnv,
+    args: Vec<Type>,
+}
+
+impl TypeSerialize {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one argument type.
+    pub fn push_type(&mut self, t: &Type) -> Result<()> {
+        self.args.push(t.clone());
+        self.build_type(t)
+    }
+
+    /// Makes the definitions of `env` available to `Var` types.
+    pub fn merge_env(&mut self, env: &TypeEnv) -> Result<()> {
+        self.env.merge(env)?;
+        Ok(())
+    }
+
+    fn build_type(&mut self, t: &Type) -> Result<()> {
+        if self.index.contains_key(t) {
+            return Ok(());
+        }
+        let actual = match t.as_ref() {
+            TypeInner::Var(id) => self.env.rec_find_type(id)?.clone(),
+            _ => t.clone(),
+        };
+        if is_primitive(&actual) {
+            return Ok(());
+        }
+        let idx = self.table.len();
+        self.index.insert(t.clone(), idx as i64);
+        self.table.push(Vec::new());
+        let mut buf = Vec::new();
+        match actual.as_ref() {
+            TypeInner::Opt(ty) => {
+                self.build_type(ty)?;
+                leb::write_i64(&mut buf, opcode::OPT);
+                self.encode(&mut buf, ty)?;
+            }
+            TypeInner::Vec(ty) => {
+                self.build_type(ty)?;
+                leb::write_i64(&mut buf, opcode::VEC);
+                self.encode(&mut buf, ty)?;
+            }
+            TypeInner::Record(fs) | TypeInner::Variant(fs) => {
+                for f in fs {
+                    self.build_type(&f.ty)?;
+                }
+                let op = if matches!(actual.as_ref(), TypeInner::Record(_)) {
+                    opcode::RECORD
+                } else {
+                    opcode::VARIANT
+                };
+                leb::write_i64(&mut buf, op);
+                leb::write_u64(&mut buf, fs.len() as u64);
+                for f in fs {
+                    leb::write_u64(&mut buf, u64::from(f.id.get_id()));
+                    self.encode(&mut buf, &f.ty)?;
+                }
+            }
+            TypeInner::Service(ms) => {
+                for (_, ty) in ms {
+                    self.build_type(ty)?;
+                }
+                leb::write_i64(&mut buf, opcode::SERVICE);
+                leb::write_u64(&mut buf, ms.len() as u64);
+                for (name, ty) in ms {
+                    leb::write_u64(&mut buf, name.len() as u64);
+                    buf.extend_from_slice(name.as_bytes());
+                    self.encode(&mut buf, ty)?;
+                }
+            }
+            TypeInner::Func(func) => {
+                for ty in func.args.iter().chain(&func.rets) {
+                    self.build_type(ty)?;
+                }
+                leb::write_i64(&mut buf, opcode::FUNC);
+                leb::write_u64(&mut buf, func.args.len() as u64);
+                for ty in &func.args {
+                    self.encode(&mut buf, ty)?;
+                }
+                leb::write_u64(&mut buf, func.rets.len() as u64);
+                for ty in &func.rets {
+                    self.encode(&mut buf, ty)?;
+                }
+                leb::write_u64(&mut buf, func.modes.len() as u64);
+                for m in &func.modes {
+                    use crate::types::FuncMode;
+                    buf.push(match m {
+                        FuncMode::Query => 1,
+                        FuncMode::Oneway => 2,
+                        FuncMode::CompositeQuery => 3,
+                    });
+                }
+            }
+            other => {
+                return Err(Error::msg(format!("cannot encode type {other} in a type table")));
+            }
+        }
+        if let Some(slot) = self.table.get_mut(idx) {
+            *slot = buf;
+        }
+        Ok(())
+    }
+
+    fn encode(&self, buf: &mut Vec<u8>, t: &Type) -> Result<()> {
+        if let TypeInner::Var(id) = t.as_ref() {
+            let actual = self.env.rec_find_type(id)?;
+            if is_primitive(actual) {
+                return self.encode(buf, actual);
+            }
+        }
+        let op = match t.as_ref() {
+            TypeInner::Null => opcode::NULL,
+            TypeInner::Bool => opcode::BOOL,
+            TypeInner::Nat => opcode::NAT,
+            TypeInner::Int => opcode::INT,
+            TypeInner::Nat8 => opcode::NAT8,
+            TypeInner::Nat16 => opcode::NAT16,
+            TypeInner::Nat32 => opcode::NAT32,
+            TypeInner::Nat64 => opcode::NAT64,
+            TypeInner::Int8 => opcode::INT8,
+            TypeInner::Int16 => opcode::INT16,
+            TypeInner::Int32 => opcode::INT32,
+            TypeInner::Int64 => opcode::INT64,
+            TypeInner::Float32 => opcode::FLOAT32,
+            TypeInner::Float64 => opcode::FLOAT64,
+            TypeInner::Text => opcode::TEXT,
+            TypeInner::Reserved => opcode::RESERVED,
+            TypeInner::Empty => opcode::EMPTY,
+            TypeInner::Principal => opcode::PRINCIPAL,
+            TypeInner::Knot(id) => {
+                let ty = find_type(id)
+                    .ok_or_else(|| Error::msg(format!("recursive type {id} not found")))?;
+                *self
+                    .index
+                    .get(&ty)
+                    .ok_or_else(|| Error::msg(format!("knot type {ty} not found")))?
+            }
+            _ => *self
+                .index
+                .get(t)
+                .ok_or_else(|| Error::msg(format!("type {t} not found")))?,
+        };
+        leb::write_i64(buf, op);
+        Ok(())
+    }
+
+    /// The header after the magic: table length, entries, argument count, argument
+    /// types.
+    pub fn finish(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        leb::write_u64(&mut out, self.table.len() as u64);
+        for entry in &self.table {
+            out.extend_from_slice(entry);
+        }
+        leb::write_u64(&mut out, self.args.len() as u64);
+        for t in &self.args {
+            self.encode(&mut out, t)?;
+        }
+        Ok(out)
+    }
+}
+
+thread_local! {
+    static HEADERS: RefCell<HashMap<Vec<TypeId>, Rc<[u8]>>> = RefCell::new(HashMap::new());
+}
+
+/// The header (`DIDL` + table + argument types) for a list of Rust argument types.
+///
+/// `types` is only called on the first message with this list: it must push the
+/// argument types in order. Like candid, the memo of computed types is cleared first,
+/// so the result does not depend on what this thread computed before.
+pub(crate) fn cached_header(
+    key: &[TypeId],
+    types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
+) -> Result<Rc<[u8]>> {
+    if let Some(h) = HEADERS.with(|c| c.borrow().get(key).cloned()) {
+        return Ok(h);
+    }
+    env_clear();
+    let mut ts = TypeSerialize::new();
+    types(&mut ts)?;
+    let mut bytes = Vec::with_capacity(64);
+    bytes.extend_from_slice(opcode::MAGIC);
+    bytes.extend_from_slice(&ts.finish()?);
+    let header: Rc<[u8]> = bytes.into();
+    HEADERS.with(|c| c.borrow_mut().insert(key.to_vec(), header.clone()));
+    Ok(header)
+}

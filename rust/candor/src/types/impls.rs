@@ -1,0 +1,426 @@
+//! `CandidType` for std types. The types (and the `id()` of each wrapper) follow
+//! candid 0.10.39 exactly: the memo keys decide where recursive types are cut, and
+//! with them the bytes of the type table.
+
+use super::{CandidType, Compound, Field, Label, Serializer, Type, TypeInner};
+
+macro_rules! primitive_impl {
+    ($t:ty, $id:ident, $method:ident $(as $cast:ty)?) => {
+        impl CandidType for $t {
+            fn _ty() -> Type {
+                TypeInner::$id.into()
+            }
+            #[inline]
+            fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+                serializer.$method(*self $(as $cast)?)
+            }
+        }
+    };
+}
+
+/// Fixed-width numbers whose little-endian memory is their Candid encoding.
+macro_rules! le_impl {
+    ($t:ty, $id:ident, $method:ident) => {
+        impl CandidType for $t {
+            fn _ty() -> Type {
+                TypeInner::$id.into()
+            }
+            #[inline]
+            fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+                serializer.$method(*self)
+            }
+            #[inline]
+            fn _le_bytes(slice: &[Self]) -> Option<&[u8]> {
+                #[cfg(target_endian = "little")]
+                {
+                    // SAFETY: a number type has no padding and no invalid bit patterns
+                    // when read as bytes; the byte slice covers exactly the memory of
+                    // `slice` and borrows it for the same lifetime.
+                    Some(unsafe {
+                        std::slice::from_raw_parts(
+                            slice.as_ptr().cast::<u8>(),
+                            std::mem::size_of_val(slice),
+                        )
+                    })
+                }
+                #[cfg(not(target_endian = "little"))]
+                {
+                    let _ = slice;
+                    None
+                }
+            }
+        }
+    };
+}
+
+primitive_impl!((), Null, serialize_null);
+primitive_impl!(bool, Bool, serialize_bool);
+le_impl!(i8, Int8, serialize_int8);
+le_impl!(i16, Int16, serialize_int16);
+le_impl!(i32, Int32, serialize_int32);
+le_impl!(i64, Int64, serialize_int64);
+le_impl!(u16, Nat16, serialize_nat16);
+le_impl!(u32, Nat32, serialize_nat32);
+le_impl!(u64, Nat64, serialize_nat64);
+le_impl!(f32, Float32, serialize_float32);
+le_impl!(f64, Float64, serialize_float64);
+primitive_impl!(isize, Int64, serialize_int64 as i64);
+primitive_impl!(usize, Nat64, serialize_nat64 as u64);
+
+impl CandidType for u8 {
+    fn _ty() -> Type {
+        TypeInner::Nat8.into()
+    }
+    #[inline]
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        serializer.serialize_nat8(*self)
+    }
+    #[inline]
+    fn _le_bytes(slice: &[Self]) -> Option<&[u8]> {
+        Some(slice)
+    }
+    fn _is_u8() -> bool {
+        true
+    }
+}
+
+impl CandidType for i128 {
+    fn _ty() -> Type {
+        TypeInner::Int.into()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        serializer.serialize_i128(*self)
+    }
+}
+impl CandidType for u128 {
+    fn _ty() -> Type {
+        TypeInner::Nat.into()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        serializer.serialize_u128(*self)
+    }
+}
+
+impl CandidType for String {
+    fn _ty() -> Type {
+        TypeInner::Text.into()
+    }
+    #[inline]
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        serializer.serialize_text(self)
+    }
+}
+impl CandidType for str {
+    fn _ty() -> Type {
+        TypeInner::Text.into()
+    }
+    #[inline]
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        serializer.serialize_text(self)
+    }
+}
+impl CandidType for std::path::Path {
+    fn _ty() -> Type {
+        TypeInner::Text.into()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        use serde::ser::Error;
+        match self.to_str() {
+            Some(s) => s.idl_serialize(serializer),
+            None => Err(S::Error::custom("path contains invalid UTF-8 characters")),
+        }
+    }
+}
+impl CandidType for std::path::PathBuf {
+    fn _ty() -> Type {
+        TypeInner::Text.into()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        self.as_path().idl_serialize(serializer)
+    }
+}
+
+impl<T: CandidType> CandidType for Option<T> {
+    fn _ty() -> Type {
+        TypeInner::Opt(T::ty()).into()
+    }
+    #[inline]
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        serializer.serialize_option(self.as_ref())
+    }
+}
+
+impl<T: CandidType> CandidType for [T] {
+    fn _ty() -> Type {
+        TypeInner::Vec(T::ty()).into()
+    }
+    #[inline]
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        let mut ser = serializer.serialize_vec(self.len())?;
+        if let Some(bytes) = T::_le_bytes(self) {
+            if ser.try_write_raw_elements(bytes)? {
+                return Ok(());
+            }
+        }
+        for e in self {
+            ser.serialize_element(e)?;
+        }
+        Ok(())
+    }
+}
+
+impl<T: CandidType> CandidType for Vec<T> {
+    fn _ty() -> Type {
+        TypeInner::Vec(T::ty()).into()
+    }
+    #[inline]
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        self.as_slice().idl_serialize(serializer)
+    }
+}
+
+impl<T: CandidType, const N: usize> CandidType for [T; N] {
+    fn _ty() -> Type {
+        TypeInner::Vec(T::ty()).into()
+    }
+    #[inline]
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        self.as_slice().idl_serialize(serializer)
+    }
+}
+
+impl CandidType for serde_bytes::ByteBuf {
+    fn _ty() -> Type {
+        TypeInner::Vec(TypeInner::Nat8.into()).into()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        serializer.serialize_blob(self.as_slice())
+    }
+}
+impl CandidType for serde_bytes::Bytes {
+    fn _ty() -> Type {
+        TypeInner::Vec(TypeInner::Nat8.into()).into()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        serializer.serialize_blob(self)
+    }
+}
+impl<const N: usize> CandidType for serde_bytes::ByteArray<N> {
+    fn _ty() -> Type {
+        TypeInner::Vec(TypeInner::Nat8.into()).into()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        serializer.serialize_blob(self.as_slice())
+    }
+}
+
+fn pair_vec<K: CandidType, V: CandidType>() -> Type {
+    let entry: Type = TypeInner::Record(vec![
+        Field {
+            id: Label::Id(0).into(),
+            ty: K::ty(),
+        },
+        Field {
+            id: Label::Id(1).into(),
+            ty: V::ty(),
+        },
+    ])
+    .into();
+    TypeInner::Vec(entry).into()
+}
+
+macro_rules! map_impl {
+    ($($map:ident [$($gen:tt)*] [$($args:tt)*]),* $(,)?) => {$(
+        impl<$($gen)*> CandidType for std::collections::$map<$($args)*> {
+            fn _ty() -> Type {
+                pair_vec::<K, V>()
+            }
+            fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+                let mut ser = serializer.serialize_vec(self.len())?;
+                for e in self {
+                    ser.serialize_element(&e)?;
+                }
+                Ok(())
+            }
+        }
+    )*};
+}
+map_impl!(
+    BTreeMap [K: CandidType + Ord, V: CandidType] [K, V],
+    HashMap [K: CandidType + Eq + std::hash::Hash, V: CandidType, H: std::hash::BuildHasher] [K, V, H],
+);
+
+macro_rules! seq_impl {
+    ($($seq:ident [$($gen:tt)*] [$($args:tt)*]),* $(,)?) => {$(
+        impl<$($gen)*> CandidType for std::collections::$seq<$($args)*> {
+            fn _ty() -> Type {
+                TypeInner::Vec(K::ty()).into()
+            }
+            fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+                let mut ser = serializer.serialize_vec(self.len())?;
+                for e in self {
+                    ser.serialize_element(&e)?;
+                }
+                Ok(())
+            }
+        }
+    )*};
+}
+seq_impl!(
+    VecDeque [K: CandidType] [K],
+    LinkedList [K: CandidType] [K],
+    BinaryHeap [K: CandidType + Ord] [K],
+    BTreeSet [K: CandidType + Ord] [K],
+    HashSet [K: CandidType + Eq + std::hash::Hash, H: std::hash::BuildHasher] [K, H],
+);
+
+impl<T: CandidType, E: CandidType> CandidType for Result<T, E> {
+    fn _ty() -> Type {
+        // "Ok" (17724) sorts before "Err" (3456837).
+        TypeInner::Variant(vec![
+            Field {
+                id: Label::Named("Ok".to_owned()).into(),
+                ty: T::ty(),
+            },
+            Field {
+                id: Label::Named("Err".to_owned()).into(),
+                ty: E::ty(),
+            },
+        ])
+        .into()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        match self {
+            Ok(v) => {
+                let mut ser = serializer.serialize_variant(0)?;
+                ser.serialize_element(v)
+            }
+            Err(e) => {
+                let mut ser = serializer.serialize_variant(1)?;
+                ser.serialize_element(e)
+            }
+        }
+    }
+}
+
+/// Wrappers that are transparent in Candid. Each keeps its own memo id, as in candid.
+macro_rules! transparent_impl {
+    ($($wrapper:ty => |$v:ident| $inner:expr),* $(,)?) => {$(
+        impl<T: CandidType + ?Sized> CandidType for $wrapper {
+            fn _ty() -> Type {
+                T::ty()
+            }
+            #[inline]
+            fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+                let $v = self;
+                ($inner).idl_serialize(serializer)
+            }
+        }
+    )*};
+}
+transparent_impl!(
+    Box<T> => |v| &**v,
+    std::rc::Rc<T> => |v| &**v,
+    std::sync::Arc<T> => |v| &**v,
+    &T => |v| &**v,
+    &mut T => |v| &**v,
+);
+
+impl<T: CandidType> CandidType for std::cmp::Reverse<T> {
+    fn _ty() -> Type {
+        T::ty()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        self.0.idl_serialize(serializer)
+    }
+}
+
+impl<T> CandidType for std::borrow::Cow<'_, T>
+where
+    T: CandidType + ToOwned + ?Sized,
+{
+    fn _ty() -> Type {
+        T::ty()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        (**self).idl_serialize(serializer)
+    }
+}
+
+impl<T: CandidType + Copy> CandidType for std::cell::Cell<T> {
+    fn _ty() -> Type {
+        T::ty()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        self.get().idl_serialize(serializer)
+    }
+}
+
+impl<T: CandidType> CandidType for std::cell::RefCell<T> {
+    fn _ty() -> Type {
+        T::ty()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        use serde::ser::Error;
+        match self.try_borrow() {
+            Ok(v) => v.idl_serialize(serializer),
+            Err(_) => Err(S::Error::custom("already mutably borrowed")),
+        }
+    }
+}
+
+impl<T: CandidType> CandidType for std::marker::PhantomData<T> {
+    fn _ty() -> Type {
+        T::ty()
+    }
+    fn idl_serialize<S: Serializer>(&self, _: S) -> Result<(), S::Error> {
+        use serde::ser::Error;
+        Err(S::Error::custom("`PhantomData` cannot be serialized"))
+    }
+}
+
+impl CandidType for ic_principal::Principal {
+    fn _ty() -> Type {
+        TypeInner::Principal.into()
+    }
+    #[inline]
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        serializer.serialize_principal(self.as_slice())
+    }
+}
+
+macro_rules! tuple_impls {
+    ($(($($n:tt $name:ident)+))+) => {$(
+        impl<$($name: CandidType),+> CandidType for ($($name,)+) {
+            fn _ty() -> Type {
+                TypeInner::Record(vec![
+                    $(Field { id: Label::Id($n).into(), ty: $name::ty() },)+
+                ]).into()
+            }
+            #[inline]
+            fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+                let mut ser = serializer.serialize_struct()?;
+                $(ser.serialize_element(&self.$n)?;)+
+                Ok(())
+            }
+        }
+    )+};
+}
+tuple_impls! {
+    (0 T0)
+    (0 T0 1 T1)
+    (0 T0 1 T1 2 T2)
+    (0 T0 1 T1 2 T2 3 T3)
+    (0 T0 1 T1 2 T2 3 T3 4 T4)
+    (0 T0 1 T1 2 T2 3 T3 4 T4 5 T5)
+    (0 T0 1 T1 2 T2 3 T3 4 T4 5 T5 6 T6)
+    (0 T0 1 T1 2 T2 3 T3 4 T4 5 T5 6 T6 7 T7)
+    (0 T0 1 T1 2 T2 3 T3 4 T4 5 T5 6 T6 7 T7 8 T8)
+    (0 T0 1 T1 2 T2 3 T3 4 T4 5 T5 6 T6 7 T7 8 T8 9 T9)
+    (0 T0 1 T1 2 T2 3 T3 4 T4 5 T5 6 T6 7 T7 8 T8 9 T9 10 T10)
+    (0 T0 1 T1 2 T2 3 T3 4 T4 5 T5 6 T6 7 T7 8 T8 9 T9 10 T10 11 T11)
+    (0 T0 1 T1 2 T2 3 T3 4 T4 5 T5 6 T6 7 T7 8 T8 9 T9 10 T10 11 T11 12 T12)
+    (0 T0 1 T1 2 T2 3 T3 4 T4 5 T5 6 T6 7 T7 8 T8 9 T9 10 T10 11 T11 12 T12 13 T13)
+    (0 T0 1 T1 2 T2 3 T3 4 T4 5 T5 6 T6 7 T7 8 T8 9 T9 10 T10 11 T11 12 T12 13 T13 14 T14)
+    (0 T0 1 T1 2 T2 3 T3 4 T4 5 T5 6 T6 7 T7 8 T8 9 T9 10 T10 11 T11 12 T12 13 T13 14 T14 15 T15)
+}

@@ -1,0 +1,119 @@
+//! Candid types and the `CandidType` trait.
+//!
+//! * [`CandidType`] gives the Candid type of a Rust type and writes a value's bytes
+//!   through a [`Serializer`]. Candid needs the type table written next to the
+//!   values, which serde's `Serialize` cannot express, hence a trait of our own
+//!   (with candid's names and shapes).
+//! * Decoding uses serde's `Deserialize` directly.
+
+mod env;
+mod hash;
+mod impls;
+pub mod internal;
+mod model;
+pub mod number;
+/// `Principal`, the exact type candid uses (from `ic_principal`).
+pub mod principal {
+    pub use ic_principal::{Principal, PrincipalError};
+}
+pub mod reference;
+pub mod reserved;
+
+pub use env::TypeEnv;
+pub use hash::idl_hash;
+pub use internal::get_type;
+pub use model::{
+    is_primitive, Field, FuncMode, Function, Label, SharedLabel, Type, TypeId, TypeInner,
+};
+
+/// A Rust type with a Candid type and a Candid encoding.
+///
+/// Derive it with `#[derive(CandidType)]`; write it by hand by giving `_ty` (the type)
+/// and `idl_serialize` (the value).
+pub trait CandidType {
+    /// The Candid type, memoised per thread: computed once per Rust type, with
+    /// recursion tied through [`TypeInner::Knot`]. Do not override.
+    fn ty() -> Type {
+        internal::memo_ty::<Self>()
+    }
+    /// The identity used to memoise [`ty`](Self::ty) and to tie recursive types.
+    /// Wrappers that are transparent in Candid (`Box`, `Rc`, …) return their inner
+    /// type's id so a recursive type through them ties the knot.
+    fn id() -> TypeId {
+        TypeId::of::<Self>()
+    }
+    /// Computes the Candid type (called once per type by [`ty`](Self::ty)).
+    fn _ty() -> Type;
+    /// Writes the value's bytes (no type information) to `serializer`.
+    fn idl_serialize<S>(&self, serializer: S) -> Result<(), S::Error>
+    where
+        S: Serializer;
+
+    /// Hidden fast path for `Vec<Self>`/`[Self]`: when `Self` is a fixed-width number
+    /// and the target is little-endian, the slice's memory is already its Candid
+    /// encoding and is written with one copy.
+    #[doc(hidden)]
+    fn _le_bytes(_slice: &[Self]) -> Option<&[u8]>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// Hidden: true for `u8`, so `Vec<u8>` can be written as one blob.
+    #[doc(hidden)]
+    fn _is_u8() -> bool
+    where
+        Self: Sized,
+    {
+        false
+    }
+}
+
+/// Writes Candid values (candid's serializer interface).
+pub trait Serializer: Sized {
+    type Error: serde::ser::Error;
+    type Compound: Compound<Error = Self::Error>;
+    fn serialize_bool(self, v: bool) -> Result<(), Self::Error>;
+    fn serialize_int(self, v: &crate::Int) -> Result<(), Self::Error>;
+    fn serialize_i128(self, v: i128) -> Result<(), Self::Error>;
+    fn serialize_nat(self, v: &crate::Nat) -> Result<(), Self::Error>;
+    fn serialize_u128(self, v: u128) -> Result<(), Self::Error>;
+    fn serialize_nat8(self, v: u8) -> Result<(), Self::Error>;
+    fn serialize_nat16(self, v: u16) -> Result<(), Self::Error>;
+    fn serialize_nat32(self, v: u32) -> Result<(), Self::Error>;
+    fn serialize_nat64(self, v: u64) -> Result<(), Self::Error>;
+    fn serialize_int8(self, v: i8) -> Result<(), Self::Error>;
+    fn serialize_int16(self, v: i16) -> Result<(), Self::Error>;
+    fn serialize_int32(self, v: i32) -> Result<(), Self::Error>;
+    fn serialize_int64(self, v: i64) -> Result<(), Self::Error>;
+    fn serialize_float32(self, v: f32) -> Result<(), Self::Error>;
+    fn serialize_float64(self, v: f64) -> Result<(), Self::Error>;
+    fn serialize_text(self, v: &str) -> Result<(), Self::Error>;
+    fn serialize_null(self, v: ()) -> Result<(), Self::Error>;
+    fn serialize_empty(self) -> Result<(), Self::Error>;
+    fn serialize_option<T>(self, v: Option<&T>) -> Result<(), Self::Error>
+    where
+        T: CandidType + ?Sized;
+    fn serialize_struct(self) -> Result<Self::Compound, Self::Error>;
+    fn serialize_vec(self, len: usize) -> Result<Self::Compound, Self::Error>;
+    fn serialize_blob(self, v: &[u8]) -> Result<(), Self::Error>;
+    fn serialize_variant(self, index: u64) -> Result<Self::Compound, Self::Error>;
+    fn serialize_principal(self, v: &[u8]) -> Result<(), Self::Error>;
+    fn serialize_function(self, v: &[u8], meth: &str) -> Result<(), Self::Error>;
+}
+
+/// Writes the parts of a record, variant payload or vector.
+pub trait Compound {
+    type Error;
+    fn serialize_element<T>(&mut self, v: &T) -> Result<(), Self::Error>
+    where
+        T: CandidType + ?Sized;
+    /// `#[serde(with = "serde_bytes")]` on a field: write the bytes as a blob.
+    #[doc(hidden)]
+    fn serialize_blob(&mut self, blob: &[u8]) -> Result<(), Self::Error>;
+    /// Writes the raw element bytes of a primitive vector in one go. Returns
+    /// `Ok(false)` when the serializer cannot, and the caller writes element by element.
+    fn try_write_raw_elements(&mut self, _bytes: &[u8]) -> Result<bool, Self::Error> {
+        Ok(false)
+    }
+}

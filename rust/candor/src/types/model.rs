@@ -1,0 +1,373 @@
+//! The Candid type model: the public shapes candid exposes (`Type`, `TypeInner`,
+//! `Field`, `Label`, …) so that hand-written `CandidType` impls keep compiling after
+//! `use candor as candid;`.
+//!
+//! `Type` is an `Rc` tree because that is the public API; the decoder never walks it
+//! on the hot path: it flattens each expected type once into an index arena
+//! (`de::expect`).
+
+use super::hash::idl_hash;
+use std::fmt;
+use std::rc::Rc;
+
+/// Identity of a Rust type, without the `'static` bound of `std::any::TypeId`
+/// (Candid types of borrowed data such as `&str` need one too).
+///
+/// The address of a monomorphised function is unique per type parameter, and the
+/// function's body differs per type (it names the type), so the linker cannot fold
+/// two of them together.
+#[derive(Debug, PartialEq, Eq, Hash, Clone, Copy, PartialOrd, Ord)]
+pub struct TypeId {
+    id: usize,
+    /// `std::any::type_name` of the type, for diagnostics.
+    pub name: &'static str,
+}
+
+impl TypeId {
+    /// The identity of `T`.
+    pub fn of<T: ?Sized>() -> Self {
+        TypeId {
+            id: TypeId::of::<T> as fn() -> TypeId as usize,
+            name: std::any::type_name::<T>(),
+        }
+    }
+}
+
+impl fmt::Display for TypeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The last path segment without generics, like candid's type names.
+        let base = self.name.split('<').next().unwrap_or(self.name);
+        let base = base.rsplit("::").next().unwrap_or(base);
+        f.write_str(base)
+    }
+}
+
+/// A record field or variant case label.
+#[derive(Debug, Clone)]
+pub enum Label {
+    /// A numeric id written as such (`0 : nat`).
+    Id(u32),
+    /// A name; its id is [`idl_hash`] of the name.
+    Named(String),
+    /// A positional field of a tuple (`record { nat; text }`).
+    Unnamed(u32),
+}
+
+impl Label {
+    /// The 32-bit id that goes on the wire.
+    pub fn get_id(&self) -> u32 {
+        match self {
+            Label::Id(n) | Label::Unnamed(n) => *n,
+            Label::Named(n) => idl_hash(n),
+        }
+    }
+}
+
+// Labels compare by id only: that is what the wire sees.
+impl PartialEq for Label {
+    fn eq(&self, other: &Self) -> bool {
+        self.get_id() == other.get_id()
+    }
+}
+impl Eq for Label {}
+impl PartialOrd for Label {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Label {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.get_id().cmp(&other.get_id())
+    }
+}
+impl std::hash::Hash for Label {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u32(self.get_id());
+    }
+}
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Label::Id(n) | Label::Unnamed(n) => write!(f, "{n}"),
+            Label::Named(name) => {
+                if is_plain_ident(name) {
+                    f.write_str(name)
+                } else {
+                    write!(f, "{name:?}")
+                }
+            }
+        }
+    }
+}
+
+fn is_plain_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Labels are shared between the many types that mention them.
+pub type SharedLabel = Rc<Label>;
+
+/// A record field or variant case.
+#[derive(Debug, PartialEq, Eq, Hash, Clone, PartialOrd, Ord)]
+pub struct Field {
+    pub id: SharedLabel,
+    pub ty: Type,
+}
+
+/// Function annotations.
+#[derive(Debug, PartialEq, Eq, Hash, Clone, PartialOrd, Ord)]
+pub enum FuncMode {
+    Oneway,
+    Query,
+    CompositeQuery,
+}
+
+/// A function type.
+#[derive(Debug, PartialEq, Eq, Hash, Clone, PartialOrd, Ord)]
+pub struct Function {
+    pub modes: Vec<FuncMode>,
+    pub args: Vec<Type>,
+    pub rets: Vec<Type>,
+}
+
+impl Function {
+    /// True for `query` and `composite_query` methods.
+    pub fn is_query(&self) -> bool {
+        self.modes
+            .iter()
+            .any(|m| matches!(m, FuncMode::Query | FuncMode::CompositeQuery))
+    }
+}
+
+/// A Candid type (shared, immutable).
+#[derive(Debug, PartialEq, Eq, Hash, Clone, PartialOrd, Ord)]
+pub struct Type(pub Rc<TypeInner>);
+
+/// The shape of a Candid type.
+#[derive(Debug, PartialEq, Eq, Hash, Clone, PartialOrd, Ord)]
+pub enum TypeInner {
+    Null,
+    Bool,
+    Nat,
+    Int,
+    Nat8,
+    Nat16,
+    Nat32,
+    Nat64,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Float32,
+    Float64,
+    Text,
+    Reserved,
+    Empty,
+    /// A back reference to a Rust type whose type is being computed (recursion).
+    Knot(TypeId),
+    /// A named type of a [`TypeEnv`](super::TypeEnv) (from a `.did` file or a wire
+    /// type table).
+    Var(String),
+    /// Placeholder while a recursive Rust type is computed; never in a finished type.
+    Unknown,
+    Opt(Type),
+    Vec(Type),
+    Record(Vec<Field>),
+    Variant(Vec<Field>),
+    Func(Function),
+    Service(Vec<(String, Type)>),
+    /// An actor class: init arguments and the service type.
+    Class(Vec<Type>, Type),
+    Principal,
+    /// A type from a future version of Candid (opcode < -24), skipped on decode.
+    Future,
+}
+
+impl std::ops::Deref for Type {
+    type Target = TypeInner;
+    fn deref(&self) -> &TypeInner {
+        &self.0
+    }
+}
+impl AsRef<TypeInner> for Type {
+    fn as_ref(&self) -> &TypeInner {
+        &self.0
+    }
+}
+impl From<TypeInner> for Type {
+    fn from(t: TypeInner) -> Self {
+        Type(Rc::new(t))
+    }
+}
+
+impl TypeInner {
+    /// A record whose field ids are 0, 1, 2… (a tuple).
+    pub fn is_tuple(&self) -> bool {
+        match self {
+            TypeInner::Record(fs) => fs.iter().enumerate().all(|(i, f)| f.id.get_id() == i as u32),
+            _ => false,
+        }
+    }
+    /// `vec nat8`.
+    pub fn is_blob(&self, env: &super::TypeEnv) -> bool {
+        match self {
+            TypeInner::Vec(t) => env
+                .trace_type(t)
+                .map(|t| *t == TypeInner::Nat8)
+                .unwrap_or(false),
+            _ => false,
+        }
+    }
+}
+
+impl Type {
+    pub fn is_tuple(&self) -> bool {
+        self.0.is_tuple()
+    }
+    pub fn is_blob(&self, env: &super::TypeEnv) -> bool {
+        self.0.is_blob(env)
+    }
+}
+
+/// True for types that are written inline in a type table (no table entry): the
+/// primitives, and knots, which point back to an entry.
+pub fn is_primitive(t: &Type) -> bool {
+    use TypeInner::*;
+    matches!(
+        t.as_ref(),
+        Null | Bool
+            | Nat
+            | Int
+            | Nat8
+            | Nat16
+            | Nat32
+            | Nat64
+            | Int8
+            | Int16
+            | Int32
+            | Int64
+            | Float32
+            | Float64
+            | Text
+            | Reserved
+            | Empty
+            | Principal
+            | Knot(_)
+    )
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.as_ref(), f)
+    }
+}
+
+impl fmt::Display for TypeInner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use TypeInner::*;
+        match self {
+            Null => f.write_str("null"),
+            Bool => f.write_str("bool"),
+            Nat => f.write_str("nat"),
+            Int => f.write_str("int"),
+            Nat8 => f.write_str("nat8"),
+            Nat16 => f.write_str("nat16"),
+            Nat32 => f.write_str("nat32"),
+            Nat64 => f.write_str("nat64"),
+            Int8 => f.write_str("int8"),
+            Int16 => f.write_str("int16"),
+            Int32 => f.write_str("int32"),
+            Int64 => f.write_str("int64"),
+            Float32 => f.write_str("float32"),
+            Float64 => f.write_str("float64"),
+            Text => f.write_str("text"),
+            Reserved => f.write_str("reserved"),
+            Empty => f.write_str("empty"),
+            Principal => f.write_str("principal"),
+            Knot(id) => write!(f, "{id}"),
+            Var(name) => f.write_str(name),
+            Unknown => f.write_str("unknown"),
+            Future => f.write_str("future"),
+            Opt(t) => write!(f, "opt {t}"),
+            Vec(t) => {
+                if **t == Nat8 {
+                    f.write_str("blob")
+                } else {
+                    write!(f, "vec {t}")
+                }
+            }
+            Record(fs) => {
+                f.write_str("record {")?;
+                let tuple = self.is_tuple();
+                for (i, fd) in fs.iter().enumerate() {
+                    f.write_str(if i == 0 { " " } else { "; " })?;
+                    if tuple {
+                        write!(f, "{}", fd.ty)?;
+                    } else {
+                        write!(f, "{} : {}", fd.id, fd.ty)?;
+                    }
+                }
+                f.write_str(if fs.is_empty() { "}" } else { " }" })
+            }
+            Variant(fs) => {
+                f.write_str("variant {")?;
+                for (i, fd) in fs.iter().enumerate() {
+                    f.write_str(if i == 0 { " " } else { "; " })?;
+                    if *fd.ty == Null {
+                        write!(f, "{}", fd.id)?;
+                    } else {
+                        write!(f, "{} : {}", fd.id, fd.ty)?;
+                    }
+                }
+                f.write_str(if fs.is_empty() { "}" } else { " }" })
+            }
+            Func(func) => write!(f, "func {func}"),
+            Service(ms) => {
+                f.write_str("service {")?;
+                for (name, t) in ms {
+                    write!(f, " {} : {};", Label::Named(name.clone()), t)?;
+                }
+                f.write_str(" }")
+            }
+            Class(args, t) => {
+                f.write_str("(")?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                write!(f, ") -> {t}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Function {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |f: &mut fmt::Formatter<'_>, ts: &[Type]| -> fmt::Result {
+            f.write_str("(")?;
+            for (i, t) in ts.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{t}")?;
+            }
+            f.write_str(")")
+        };
+        list(f, &self.args)?;
+        f.write_str(" -> ")?;
+        list(f, &self.rets)?;
+        for m in &self.modes {
+            f.write_str(match m {
+                FuncMode::Oneway => " oneway",
+                FuncMode::Query => " query",
+                FuncMode::CompositeQuery => " composite_query",
+            })?;
+        }
+        Ok(())
+    }
+}

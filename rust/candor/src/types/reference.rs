@@ -1,0 +1,208 @@
+//! Function and service references.
+//!
+//! Decoded through the `visit_byte_buf` tag protocol shared with candid: tag 5 then
+//! the method name (LEB128 length + bytes) then the principal for a func, tag 4 then
+//! the principal for a service.
+
+use super::{CandidType, Serializer, Type, TypeInner};
+use crate::wire::leb;
+use ic_principal::Principal;
+use serde::de::{self, Deserialize, Visitor};
+use std::fmt;
+
+pub(crate) const TAG_SERVICE: u8 = 4;
+pub(crate) const TAG_FUNC: u8 = 5;
+
+/// A reference to a method of a canister.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Func {
+    pub principal: Principal,
+    pub method: String,
+}
+
+/// A reference to a canister.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Service {
+    pub principal: Principal,
+}
+
+impl CandidType for Func {
+    fn _ty() -> Type {
+        // Untyped: `define_function!` gives a typed newtype.
+        TypeInner::Func(super::Function {
+            modes: vec![],
+            args: vec![],
+            rets: vec![],
+        })
+        .into()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        serializer.serialize_function(self.principal.as_slice(), &self.method)
+    }
+}
+
+impl CandidType for Service {
+    fn _ty() -> Type {
+        TypeInner::Service(vec![]).into()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        serializer.serialize_principal(self.principal.as_slice())
+    }
+}
+
+/// Visitor for [`Func`].
+pub struct FuncVisitor;
+
+impl Visitor<'_> for FuncVisitor {
+    type Value = Func;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Func value")
+    }
+    fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Func, E> {
+        let Some((&TAG_FUNC, rest)) = bytes.split_first() else {
+            return Err(E::custom("not func"));
+        };
+        let mut pos = 0;
+        let len = leb::read_u64(rest, &mut pos).map_err(|_| E::custom("bad method length"))?;
+        let end = usize::try_from(len)
+            .ok()
+            .and_then(|l| pos.checked_add(l))
+            .filter(|&e| e <= rest.len())
+            .ok_or_else(|| E::custom("method name out of range"))?;
+        let method = std::str::from_utf8(rest.get(pos..end).unwrap_or_default())
+            .map_err(E::custom)?
+            .to_owned();
+        let principal =
+            Principal::try_from_slice(rest.get(end..).unwrap_or_default()).map_err(E::custom)?;
+        Ok(Func { principal, method })
+    }
+    fn visit_byte_buf<E: de::Error>(self, bytes: Vec<u8>) -> Result<Func, E> {
+        self.visit_bytes(&bytes)
+    }
+}
+
+impl<'de> Deserialize<'de> for Func {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Func, D::Error> {
+        d.deserialize_any(FuncVisitor)
+    }
+}
+
+struct ServiceVisitor;
+impl Visitor<'_> for ServiceVisitor {
+    type Value = Service;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Service value")
+    }
+    fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Service, E> {
+        match bytes.split_first() {
+            Some((&TAG_SERVICE, rest)) => Ok(Service {
+                principal: Principal::try_from_slice(rest).map_err(E::custom)?,
+            }),
+            _ => Err(E::custom("not service")),
+        }
+    }
+    fn visit_byte_buf<E: de::Error>(self, bytes: Vec<u8>) -> Result<Service, E> {
+        self.visit_bytes(&bytes)
+    }
+}
+
+impl<'de> Deserialize<'de> for Service {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Service, D::Error> {
+        d.deserialize_any(ServiceVisitor)
+    }
+}
+
+/// `define_function!(pub MyFunc : (u8, &str) -> (Nat) query)` defines
+/// `pub struct MyFunc(pub Func)` with that Candid function type.
+#[macro_export]
+macro_rules! define_function {
+    ( $vis:vis $func:ident : $ty:tt -> $rt:tt $($mode:tt)* ) => {
+        #[derive($crate::Deserialize, PartialEq, Eq, Debug, Clone)]
+        #[serde(crate = "::candor::_serde")]
+        $vis struct $func(pub $crate::types::reference::Func);
+        impl $crate::CandidType for $func {
+            fn _ty() -> $crate::types::Type {
+                $crate::func!($ty -> $rt $($mode)*)
+            }
+            fn idl_serialize<S: $crate::types::Serializer>(&self, serializer: S) -> std::result::Result<(), S::Error> {
+                self.0.idl_serialize(serializer)
+            }
+        }
+        impl From<$crate::types::reference::Func> for $func {
+            fn from(v: $crate::types::reference::Func) -> Self {
+                Self(v)
+            }
+        }
+        impl $func {
+            pub fn new(principal: $crate::Principal, method: String) -> Self {
+                $func($crate::types::reference::Func { principal, method })
+            }
+        }
+    };
+}
+
+/// `define_service!(MyService : { "f": func!(() -> () query) })` defines
+/// `pub struct MyService(pub Service)` with that service type.
+#[macro_export]
+macro_rules! define_service {
+    ( $vis:vis $serv:ident : { $($meth:tt : $ty:expr);* $(;)? } ) => {
+        #[derive($crate::Deserialize, PartialEq, Eq, Debug, Clone)]
+        #[serde(crate = "::candor::_serde")]
+        $vis struct $serv(pub $crate::types::reference::Service);
+        impl $crate::CandidType for $serv {
+            fn _ty() -> $crate::types::Type {
+                $crate::service!{ $($meth : $ty);* }
+            }
+            fn idl_serialize<S: $crate::types::Serializer>(&self, serializer: S) -> std::result::Result<(), S::Error> {
+                self.0.idl_serialize(serializer)
+            }
+        }
+        impl From<$crate::types::reference::Service> for $serv {
+            fn from(v: $crate::types::reference::Service) -> Self {
+                Self(v)
+            }
+        }
+        impl $serv {
+            pub fn new(principal: $crate::Principal) -> Self {
+                $serv($crate::types::reference::Service { principal })
+            }
+        }
+    };
+}
+
+/// A function type from Rust types: `func!((u8, &str) -> (Nat) query)`.
+#[macro_export]
+macro_rules! func {
+    ( ( $($arg:ty),* $(,)? ) -> ( $($ret:ty),* $(,)? ) $($mode:ident)? ) => {
+        Into::<$crate::types::Type>::into($crate::types::TypeInner::Func($crate::types::Function {
+            args: vec![$(<$arg as $crate::CandidType>::ty()),*],
+            rets: vec![$(<$ret as $crate::CandidType>::ty()),*],
+            modes: $crate::__func_modes!($($mode)?),
+        }))
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __func_modes {
+    () => { vec![] };
+    (query) => { vec![$crate::types::FuncMode::Query] };
+    (composite_query) => { vec![$crate::types::FuncMode::CompositeQuery] };
+    (oneway) => { vec![$crate::types::FuncMode::Oneway] };
+}
+
+/// A service type: `service!{ "f": func!((HttpRequest) -> ()) }`. Methods are sorted
+/// by name; a duplicate name panics.
+#[macro_export]
+macro_rules! service {
+    { $($meth:tt : $ty:expr);* $(;)? } => {{
+        let mut ms: Vec<(String, $crate::types::Type)> = vec![ $(($meth.to_string(), $ty)),* ];
+        ms.sort_by(|a, b| a.0.cmp(&b.0));
+        for w in ms.windows(2) {
+            if w[0].0 == w[1].0 {
+                panic!("duplicate method name {}", w[0].0);
+            }
+        }
+        Into::<$crate::types::Type>::into($crate::types::TypeInner::Service(ms))
+    }}
+}

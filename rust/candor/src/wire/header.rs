@@ -1,0 +1,584 @@
+//! The message header: magic, type table and argument types, parsed once into a
+//! flat arena of [`Node`]s addressed by [`Ref`] indices (no `Rc` graph).
+//!
+//! The same arena layout is used for expected types (`de::expect`), so the decoder
+//! compares a wire node and an expected node without converting either.
+//!
+//! Acceptance follows candid 0.10.39: table opcodes are single bytes, at most
+//! `max_type_len` entries (10,000 by default), field ids strictly increasing, method
+//! names strictly increasing, indices in range, function annotations at most one
+//! byte, future types (opcode < -24) carry a length-prefixed blob, and records that
+//! can only be inhabited by infinite values become `empty`.
+
+use super::{leb, opcode};
+use crate::{Error, Result};
+
+/// A reference to a node. The low 31 bits index the arena; the top bit marks a
+/// reference that candid would see as a type *variable* (a wire table entry, or a
+/// Rust `Knot`): resolving such a reference costs one unit of decoding quota, as in
+/// candid's `unroll_type`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Ref(u32);
+
+const VAR_BIT: u32 = 1 << 31;
+
+impl Ref {
+    #[inline(always)]
+    pub const fn prim(p: Prim) -> Ref {
+        Ref(p as u32)
+    }
+    #[inline(always)]
+    pub(crate) const fn new(idx: u32, var: bool) -> Ref {
+        Ref(if var { idx | VAR_BIT } else { idx })
+    }
+    /// The arena index.
+    #[inline(always)]
+    pub fn idx(self) -> u32 {
+        self.0 & !VAR_BIT
+    }
+    /// True if resolving this reference costs a unit (it names a table entry or knot).
+    #[inline(always)]
+    pub fn is_var(self) -> bool {
+        self.0 & VAR_BIT != 0
+    }
+    /// The same node, as a direct (already resolved) reference.
+    #[inline(always)]
+    pub fn resolved(self) -> Ref {
+        Ref(self.idx())
+    }
+}
+
+/// The primitive types, at fixed arena indices (the first nodes of every arena).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u32)]
+pub enum Prim {
+    Null = 0,
+    Bool,
+    Nat,
+    Int,
+    Nat8,
+    Nat16,
+    Nat32,
+    Nat64,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Float32,
+    Float64,
+    Text,
+    Reserved,
+    Empty,
+    Principal,
+}
+
+/// Number of primitive nodes at the start of each arena.
+pub const PRIM_COUNT: u32 = 18;
+
+/// A range in one of the side tables of an arena.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Span {
+    pub start: u32,
+    pub len: u32,
+}
+
+impl Span {
+    #[inline(always)]
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+/// One type.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Node {
+    Prim(Prim),
+    Opt(Ref),
+    Vec(Ref),
+    /// Fields sorted by id, in `Arena::fields`.
+    Record(Span),
+    /// Cases sorted by id, in `Arena::fields`.
+    Variant(Span),
+    /// Index into `Arena::funcs`.
+    Func(u32),
+    /// Methods sorted by name, in `Arena::methods`.
+    Service(Span),
+    /// A type from a future Candid version: values are a length-prefixed blob.
+    Future,
+}
+
+/// How an expected field was labelled in Rust, which decides what the key visitor
+/// receives (a name or a number) and what the identifier costs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldLabel {
+    /// Wire fields have only ids.
+    Id,
+    Named(Box<str>),
+    Unnamed,
+}
+
+/// A record field or variant case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldEntry {
+    pub id: u32,
+    pub ty: Ref,
+    pub label: FieldLabel,
+}
+
+/// A function type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FuncEntry {
+    pub args: Vec<Ref>,
+    pub rets: Vec<Ref>,
+    /// 0 none, 1 query, 2 oneway, 3 composite query.
+    pub mode: u8,
+}
+
+/// A flat arena of types.
+#[derive(Clone, Debug)]
+pub struct Arena {
+    pub nodes: Vec<Node>,
+    pub fields: Vec<FieldEntry>,
+    pub funcs: Vec<FuncEntry>,
+    pub methods: Vec<(Box<str>, Ref)>,
+}
+
+impl Default for Arena {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+const PRIMS: [Prim; PRIM_COUNT as usize] = [
+    Prim::Null,
+    Prim::Bool,
+    Prim::Nat,
+    Prim::Int,
+    Prim::Nat8,
+    Prim::Nat16,
+    Prim::Nat32,
+    Prim::Nat64,
+    Prim::Int8,
+    Prim::Int16,
+    Prim::Int32,
+    Prim::Int64,
+    Prim::Float32,
+    Prim::Float64,
+    Prim::Text,
+    Prim::Reserved,
+    Prim::Empty,
+    Prim::Principal,
+];
+
+impl Arena {
+    /// An arena holding just the primitive nodes.
+    pub fn new() -> Self {
+        Arena {
+            nodes: PRIMS.iter().map(|p| Node::Prim(*p)).collect(),
+            fields: Vec::new(),
+            funcs: Vec::new(),
+            methods: Vec::new(),
+        }
+    }
+    /// The node a reference points to. References are only created by the parser
+    /// and the expected-type builder, which check every index, so the lookup cannot
+    /// fail for a reference of this arena; a foreign one reads as `empty`.
+    #[inline(always)]
+    pub fn node(&self, r: Ref) -> Node {
+        match self.nodes.get(r.idx() as usize) {
+            Some(n) => *n,
+            None => Node::Prim(Prim::Empty),
+        }
+    }
+    /// The fields of a record or variant span.
+    #[inline(always)]
+    pub fn fields(&self, s: Span) -> &[FieldEntry] {
+        self.fields.get(s.range()).unwrap_or(&[])
+    }
+    /// The methods of a service span.
+    #[inline]
+    pub fn methods(&self, s: Span) -> &[(Box<str>, Ref)] {
+        self.methods.get(s.range()).unwrap_or(&[])
+    }
+    /// A function entry.
+    #[inline]
+    pub fn func(&self, i: u32) -> Option<&FuncEntry> {
+        self.funcs.get(i as usize)
+    }
+}
+
+fn prim_of_opcode(op: i64) -> Option<Prim> {
+    Some(match op {
+        opcode::NULL => Prim::Null,
+        opcode::BOOL => Prim::Bool,
+        opcode::NAT => Prim::Nat,
+        opcode::INT => Prim::Int,
+        opcode::NAT8 => Prim::Nat8,
+        opcode::NAT16 => Prim::Nat16,
+        opcode::NAT32 => Prim::Nat32,
+        opcode::NAT64 => Prim::Nat64,
+        opcode::INT8 => Prim::Int8,
+        opcode::INT16 => Prim::Int16,
+        opcode::INT32 => Prim::Int32,
+        opcode::INT64 => Prim::Int64,
+        opcode::FLOAT32 => Prim::Float32,
+        opcode::FLOAT64 => Prim::Float64,
+        opcode::TEXT => Prim::Text,
+        opcode::RESERVED => Prim::Reserved,
+        opcode::EMPTY => Prim::Empty,
+        opcode::PRINCIPAL => Prim::Principal,
+        _ => return None,
+    })
+}
+
+/// Default bound on type table entries (candid's `MAX_TYPE_TABLE_LEN`).
+pub const DEFAULT_MAX_TYPE_LEN: usize = 10_000;
+/// Default bound on header bytes (candid 0.10.39).
+pub const DEFAULT_MAX_HEADER_LEN: usize = 64 * 1024;
+
+/// The parsed header.
+#[derive(Debug)]
+pub struct Header {
+    pub arena: Arena,
+    /// Argument types, in order.
+    pub args: Vec<Ref>,
+    /// Number of type table entries (a cost unit of func/service checks).
+    pub table_len: usize,
+    /// Byte length of the header including the magic; values start here.
+    pub len: usize,
+}
+
+/// A cursor over the header bytes (bounded by `max_header_len`).
+struct Cursor<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    /// True if `buf` is a prefix of a longer message cut at the header bound.
+    truncated_by_bound: bool,
+    bound: usize,
+}
+
+impl Cursor<'_> {
+    #[cold]
+    fn eof(&self, what: &str) -> Error {
+        if self.truncated_by_bound {
+            Error::limit(
+                format!("type table header exceeds the limit of {} bytes", self.bound),
+                self.pos,
+            )
+        } else {
+            Error::binary(format!("unexpected end of input reading {what}"), self.pos)
+        }
+    }
+    fn leb(&mut self, what: &str) -> Result<u64> {
+        let start = self.pos;
+        leb::read_u64(self.buf, &mut self.pos).map_err(|e| match e {
+            leb::LebError::Truncated => self.eof(what),
+            leb::LebError::Overflow => Error::binary(format!("{what}: LEB128 overflow"), start),
+        })
+    }
+    fn sleb(&mut self, what: &str) -> Result<i64> {
+        let start = self.pos;
+        leb::read_i64(self.buf, &mut self.pos).map_err(|e| match e {
+            leb::LebError::Truncated => self.eof(what),
+            leb::LebError::Overflow => Error::binary(format!("{what}: LEB128 overflow"), start),
+        })
+    }
+    fn byte(&mut self, what: &str) -> Result<u8> {
+        let b = *self.buf.get(self.pos).ok_or_else(|| self.eof(what))?;
+        self.pos += 1;
+        Ok(b)
+    }
+    fn bytes(&mut self, len: u64, what: &str) -> Result<&[u8]> {
+        let start = self.pos;
+        let end = usize::try_from(len)
+            .ok()
+            .and_then(|l| start.checked_add(l))
+            .filter(|&e| e <= self.buf.len())
+            .ok_or_else(|| self.eof(what))?;
+        self.pos = end;
+        Ok(self.buf.get(start..end).unwrap_or_default())
+    }
+}
+
+/// A type reference as read from the table, before the table length is known to
+/// be sufficient.
+fn type_ref(cur: &mut Cursor<'_>, table_len: u64, what: &str) -> Result<Ref> {
+    let at = cur.pos;
+    let v = cur.sleb(what)?;
+    if v >= 0 {
+        if (v as u64) >= table_len {
+            return Err(Error::binary(format!("type index {v} out of range"), at));
+        }
+        return Ok(Ref::new(PRIM_COUNT + v as u32, true));
+    }
+    match prim_of_opcode(v) {
+        Some(p) => Ok(Ref::prim(p)),
+        None => Err(Error::binary(format!("unknown opcode {v}"), at)),
+    }
+}
+
+/// Parses the header of `bytes`.
+pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result<Header> {
+    let bound = bytes.len().min(max_header_len);
+    let mut cur = Cursor {
+        buf: bytes.get(..bound).unwrap_or(bytes),
+        pos: 0,
+        truncated_by_bound: bound < bytes.len(),
+        bound: max_header_len,
+    };
+    if cur.buf.get(..4) != Some(&opcode::MAGIC[..]) {
+        if bytes.len() < 4 && opcode::MAGIC.starts_with(bytes) {
+            return Err(Error::binary("unexpected end of input reading magic", bytes.len()));
+        }
+        return Err(Error::binary("wrong magic number: expected \"DIDL\"", 0));
+    }
+    cur.pos = 4;
+    let at = cur.pos;
+    let table_len = cur.leb("type table length")?;
+    if table_len > max_type_len as u64 {
+        return Err(Error::limit("type table size exceeded", at));
+    }
+    // Every entry takes at least one byte: an honest header cannot claim more
+    // entries than it has bytes, so allocation below is bounded by the input.
+    if table_len > (cur.buf.len() - cur.pos) as u64 {
+        return Err(cur.eof("type table"));
+    }
+    let mut arena = Arena::new();
+    arena.nodes.reserve(table_len as usize);
+    for _ in 0..table_len {
+        let at = cur.pos;
+        let op = cur.byte("type opcode")?;
+        let node = match op {
+            0x6e => Node::Opt(type_ref(&mut cur, table_len, "opt type")?),
+            0x6d => Node::Vec(type_ref(&mut cur, table_len, "vec type")?),
+            0x6c | 0x6b => {
+                let n = cur.leb("field count")?;
+                if n > u64::from(u32::MAX) {
+                    return Err(Error::binary("field length out of 32-bit range", at));
+                }
+                if n > (cur.buf.len() - cur.pos) as u64 {
+                    return Err(cur.eof("fields"));
+                }
+                let start = arena.fields.len() as u32;
+                let mut prev: Option<u32> = None;
+                for _ in 0..n {
+                    let fat = cur.pos;
+                    let id = cur.leb("field id")?;
+                    let id = u32::try_from(id)
+                        .map_err(|_| Error::binary("field id out of 32-bit range", fat))?;
+                    if prev.is_some_and(|p| p >= id) {
+                        return Err(Error::binary(
+                            format!("field id {id} collision or not sorted"),
+                            fat,
+                        ));
+                    }
+                    prev = Some(id);
+                    let ty = type_ref(&mut cur, table_len, "field type")?;
+                    arena.fields.push(FieldEntry {
+                        id,
+                        ty,
+                        label: FieldLabel::Id,
+                    });
+                }
+                let span = Span {
+                    start,
+                    len: n as u32,
+                };
+                if op == 0x6c {
+                    Node::Record(span)
+                } else {
+                    Node::Variant(span)
+                }
+            }
+            0x6a => {
+                let n = cur.leb("function argument count")?;
+                if n > (cur.buf.len() - cur.pos) as u64 {
+                    return Err(cur.eof("function arguments"));
+                }
+                let args = (0..n)
+                    .map(|_| type_ref(&mut cur, table_len, "function argument"))
+                    .collect::<Result<Vec<_>>>()?;
+                let n = cur.leb("function result count")?;
+                if n > (cur.buf.len() - cur.pos) as u64 {
+                    return Err(cur.eof("function results"));
+                }
+                let rets = (0..n)
+                    .map(|_| type_ref(&mut cur, table_len, "function result"))
+                    .collect::<Result<Vec<_>>>()?;
+                let mat = cur.pos;
+                let ann_len = cur.byte("function annotation length")?;
+                let mode = match ann_len {
+                    0 => 0,
+                    1 => match cur.byte("function annotation")? {
+                        m @ 1..=3 => m,
+                        _ => return Err(Error::binary("unknown function annotation", mat + 1)),
+                    },
+                    _ => {
+                        return Err(Error::binary(
+                            "function annotation length should be at most 1",
+                            mat,
+                        ))
+                    }
+                };
+                arena.funcs.push(FuncEntry { args, rets, mode });
+                Node::Func(arena.funcs.len() as u32 - 1)
+            }
+            0x69 => {
+                let n = cur.leb("method count")?;
+                if n > (cur.buf.len() - cur.pos) as u64 {
+                    return Err(cur.eof("methods"));
+                }
+                let start = arena.methods.len() as u32;
+                let mut prev: Option<Box<str>> = None;
+                for _ in 0..n {
+                    let mat = cur.pos;
+                    let len = cur.leb("method name length")?;
+                    let name = std::str::from_utf8(cur.bytes(len, "method name")?)
+                        .map_err(|_| Error::binary("invalid utf8 in method name", mat))?;
+                    if prev.as_deref().is_some_and(|p| p >= name) {
+                        return Err(Error::binary(
+                            format!("method name {name} duplicate or not sorted"),
+                            mat,
+                        ));
+                    }
+                    let name: Box<str> = name.into();
+                    prev = Some(name.clone());
+                    let ty = type_ref(&mut cur, table_len, "method type")?;
+                    arena.methods.push((name, ty));
+                }
+                Node::Service(Span {
+                    start,
+                    len: n as u32,
+                })
+            }
+            _ => {
+                // A future type: the opcode (SLEB128, below -24), then a blob.
+                cur.pos = at;
+                let op = cur.sleb("type opcode")?;
+                if op >= opcode::PRINCIPAL {
+                    return Err(Error::binary(format!("unknown opcode {op} in type table"), at));
+                }
+                let len = cur.leb("future type length")?;
+                cur.bytes(len, "future type")?;
+                Node::Future
+            }
+        };
+        arena.nodes.push(node);
+    }
+    let at = cur.pos;
+    let argc = cur.leb("argument count")?;
+    if argc > (cur.buf.len() - cur.pos) as u64 {
+        let _ = at;
+        return Err(cur.eof("argument types"));
+    }
+    let args = (0..argc)
+        .map(|_| type_ref(&mut cur, table_len, "argument type"))
+        .collect::<Result<Vec<_>>>()?;
+    // Service methods must have function types.
+    for (name, ty) in &arena.methods {
+        if !matches!(arena.node(*ty), Node::Func(_)) {
+            return Err(Error::binary(format!("method {name} has a non-function type"), 4));
+        }
+    }
+    replace_empty(&mut arena, table_len as usize);
+    Ok(Header {
+        arena,
+        args,
+        table_len: table_len as usize,
+        len: cur.pos,
+    })
+}
+
+/// Records whose every value would be infinite (`type t = record { t }`) have no
+/// values: they become `empty`, so a message cannot claim to carry one (candid's
+/// `replace_empty`). Only record-to-entry edges are followed, as in candid.
+fn replace_empty(arena: &mut Arena, table_len: usize) {
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        Unvisited,
+        InProgress,
+        Done(bool),
+    }
+    let mut state = vec![State::Unvisited; table_len];
+    // Iterative DFS so a deep chain cannot overflow the stack.
+    for root in 0..table_len {
+        if state.get(root) != Some(&State::Unvisited) {
+            continue;
+        }
+        // Stack of (entry, next field position).
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        if let Some(s) = state.get_mut(root) {
+            *s = State::InProgress;
+        }
+        while let Some(&mut (entry, ref mut next)) = stack.last_mut() {
+            let node = arena.nodes.get(PRIM_COUNT as usize + entry).copied();
+            let fields: &[FieldEntry] = match node {
+                Some(Node::Record(span)) => arena.fields(span),
+                _ => &[],
+            };
+            let mut result: Option<bool> = None;
+            let mut descend: Option<usize> = None;
+            while *next < fields.len() {
+                let f = fields.get(*next).map(|f| f.ty);
+                *next += 1;
+                let Some(fty) = f else { break };
+                if !fty.is_var() {
+                    continue;
+                }
+                let child = (fty.idx() - PRIM_COUNT) as usize;
+                match state.get(child) {
+                    Some(State::Done(true)) | Some(State::InProgress) => {
+                        result = Some(true);
+                        break;
+                    }
+                    Some(State::Unvisited) => {
+                        descend = Some(child);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(child) = descend {
+                if let Some(s) = state.get_mut(child) {
+                    *s = State::InProgress;
+                }
+                stack.push((child, 0));
+                continue;
+            }
+            let empty = result.unwrap_or(false);
+            if let Some(s) = state.get_mut(entry) {
+                *s = State::Done(empty);
+            }
+            stack.pop();
+            if empty {
+                // The parent that descended here is empty too.
+                if let Some((parent, _)) = stack.last().copied() {
+                    if let Some(s) = state.get_mut(parent) {
+                        *s = State::Done(true);
+                    }
+                    // Mark and unwind: the parent is finished.
+                    stack.pop();
+                    let mut carry = true;
+                    while carry {
+                        match stack.last().copied() {
+                            Some((gp, _)) => {
+                                if let Some(s) = state.get_mut(gp) {
+                                    *s = State::Done(true);
+                                }
+                                stack.pop();
+                            }
+                            None => carry = false,
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (i, s) in state.iter().enumerate() {
+        if *s == State::Done(true) {
+            if let Some(n) = arena.nodes.get_mut(PRIM_COUNT as usize + i) {
+                *n = Node::Prim(Prim::Empty);
+            }
+        }
+    }
+}

@@ -1,0 +1,398 @@
+//! LEB128 and SLEB128, in tiers.
+//!
+//! Most values on the wire are small (lengths, variant indices, field ids), so each
+//! reader first tries a one-byte path, then a straight-line loop bounded to the
+//! 10 bytes a 64-bit value can take. Values that do not fit 64 bits are not an error
+//! here: the readers report them as `Overflow` so `nat`/`int` can fall back to a
+//! bignum without re-reading. Truncated input is always an error, never a short value.
+//!
+//! Acceptance matches the `leb128` crate that candid uses (overlong forms are
+//! accepted up to 10 bytes; the 10th byte of a u64 may only be 0 or 1), which the
+//! tests check on every edge.
+
+/// Why a 64-bit read failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LebError {
+    /// The input ended before the last byte (one without the continuation bit).
+    Truncated,
+    /// The encoded value does not fit 64 bits (or uses more than 10 bytes).
+    Overflow,
+}
+
+/// Reads an unsigned LEB128 value that fits u64 from `buf[*pos..]`, advancing `pos`.
+/// On error `pos` is left unchanged.
+#[inline(always)]
+pub fn read_u64(buf: &[u8], pos: &mut usize) -> Result<u64, LebError> {
+    match buf.get(*pos) {
+        Some(&b) if b < 0x80 => {
+            *pos += 1;
+            Ok(u64::from(b))
+        }
+        Some(_) => read_u64_multi(buf, pos),
+        None => Err(LebError::Truncated),
+    }
+}
+
+#[inline]
+fn read_u64_multi(buf: &[u8], pos: &mut usize) -> Result<u64, LebError> {
+    let mut result: u64 = 0;
+    let mut shift = 0u32;
+    let mut p = *pos;
+    loop {
+        let Some(&byte) = buf.get(p) else {
+            return Err(LebError::Truncated);
+        };
+        p += 1;
+        if shift == 63 && byte > 1 {
+            return Err(LebError::Overflow);
+        }
+        result |= u64::from(byte & 0x7f) << shift;
+        if byte < 0x80 {
+            *pos = p;
+            return Ok(result);
+        }
+        shift += 7;
+    }
+}
+
+/// Reads a signed LEB128 value that fits i64 from `buf[*pos..]`, advancing `pos`.
+/// On error `pos` is left unchanged.
+#[inline(always)]
+pub fn read_i64(buf: &[u8], pos: &mut usize) -> Result<i64, LebError> {
+    match buf.get(*pos) {
+        Some(&b) if b < 0x80 => {
+            *pos += 1;
+            // Sign-extend the 7-bit value.
+            Ok(i64::from(((b << 1) as i8) >> 1))
+        }
+        Some(_) => read_i64_multi(buf, pos),
+        None => Err(LebError::Truncated),
+    }
+}
+
+#[inline]
+fn read_i64_multi(buf: &[u8], pos: &mut usize) -> Result<i64, LebError> {
+    let mut result: i64 = 0;
+    let mut shift = 0u32;
+    let mut p = *pos;
+    loop {
+        let Some(&byte) = buf.get(p) else {
+            return Err(LebError::Truncated);
+        };
+        p += 1;
+        if shift == 63 && byte != 0x00 && byte != 0x7f {
+            return Err(LebError::Overflow);
+        }
+        result |= i64::from(byte & 0x7f) << shift;
+        shift += 7;
+        if byte < 0x80 {
+            if shift < 64 && byte & 0x40 != 0 {
+                result |= !0i64 << shift;
+            }
+            *pos = p;
+            return Ok(result);
+        }
+    }
+}
+
+/// Skips one LEB128/SLEB128 value of any length (a `nat` or `int` being skipped),
+/// returning its byte length.
+#[inline]
+pub fn skip(buf: &[u8], pos: &mut usize) -> Result<usize, LebError> {
+    let start = *pos;
+    let rest = buf.get(start..).unwrap_or(&[]);
+    match rest.iter().position(|b| b & 0x80 == 0) {
+        Some(i) => {
+            *pos = start + i + 1;
+            Ok(i + 1)
+        }
+        None => Err(LebError::Truncated),
+    }
+}
+
+/// Appends the unsigned LEB128 form of `v`.
+#[inline]
+pub fn write_u64(out: &mut Vec<u8>, mut v: u64) {
+    if v < 0x80 {
+        out.push(v as u8);
+        return;
+    }
+    let mut buf = [0u8; 10];
+    let mut n = 0;
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            buf[n] = byte;
+            n += 1;
+            break;
+        }
+        buf[n] = byte | 0x80;
+        n += 1;
+    }
+    out.extend_from_slice(&buf[..n]);
+}
+
+/// Appends the signed LEB128 form of `v`.
+#[inline]
+pub fn write_i64(out: &mut Vec<u8>, mut v: i64) {
+    if (-64..64).contains(&v) {
+        out.push((v as u8) & 0x7f);
+        return;
+    }
+    let mut buf = [0u8; 10];
+    let mut n = 0;
+    loop {
+        let byte = (v as u8) & 0x7f;
+        v >>= 7;
+        let done = (v == 0 && byte & 0x40 == 0) || (v == -1 && byte & 0x40 != 0);
+        if done {
+            buf[n] = byte;
+            n += 1;
+            break;
+        }
+        buf[n] = byte | 0x80;
+        n += 1;
+    }
+    out.extend_from_slice(&buf[..n]);
+}
+
+/// Appends the unsigned LEB128 form of a u128.
+pub fn write_u128(out: &mut Vec<u8>, mut v: u128) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+/// Appends the signed LEB128 form of an i128.
+pub fn write_i128(out: &mut Vec<u8>, mut v: i128) {
+    loop {
+        let byte = (v as u8) & 0x7f;
+        v >>= 7;
+        if (v == 0 && byte & 0x40 == 0) || (v == -1 && byte & 0x40 != 0) {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+/// Reads an unsigned LEB128 value of any length into a u128 (candid's `u128`
+/// decoding): overlong forms are fine as long as no set bit lies beyond bit 127.
+pub fn read_u128(buf: &[u8], pos: &mut usize) -> Result<u128, LebError> {
+    let mut result: u128 = 0;
+    let mut shift = 0u32;
+    let mut overflow = false;
+    let mut p = *pos;
+    loop {
+        let Some(&byte) = buf.get(p) else {
+            return Err(LebError::Truncated);
+        };
+        p += 1;
+        let low = u128::from(byte & 0x7f);
+        if shift < 128 {
+            overflow |= shift > 121 && low >> (128 - shift) != 0;
+            result |= low << shift;
+        } else {
+            overflow |= low != 0;
+        }
+        if byte < 0x80 {
+            break;
+        }
+        shift = shift.saturating_add(7);
+    }
+    if overflow {
+        return Err(LebError::Overflow);
+    }
+    *pos = p;
+    Ok(result)
+}
+
+/// Reads a signed LEB128 value of any length into an i128 (candid's `i128`
+/// decoding): every bit beyond bit 127 must repeat the sign.
+pub fn read_i128(buf: &[u8], pos: &mut usize) -> Result<i128, LebError> {
+    let mut result: i128 = 0;
+    let mut shift = 0u32;
+    let (mut high_zero, mut high_one) = (true, true);
+    let mut p = *pos;
+    let mut byte;
+    loop {
+        let Some(&b) = buf.get(p) else {
+            return Err(LebError::Truncated);
+        };
+        byte = b;
+        p += 1;
+        let low = byte & 0x7f;
+        if shift < 128 {
+            if shift > 120 {
+                let high = low >> (127 - shift);
+                let mask = 0x7f >> (127 - shift);
+                high_zero &= high == 0;
+                high_one &= high == mask;
+            }
+            result |= i128::from(low) << shift;
+        } else {
+            high_zero &= low == 0;
+            high_one &= low == 0x7f;
+        }
+        shift = shift.saturating_add(7);
+        if byte < 0x80 {
+            break;
+        }
+    }
+    if !high_zero && !high_one {
+        return Err(LebError::Overflow);
+    }
+    if shift < 128 && byte & 0x40 != 0 {
+        result |= !0i128 << shift;
+    }
+    *pos = p;
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ref_u64(bytes: &[u8]) -> Result<u64, LebError> {
+        let mut r = bytes;
+        match leb128::read::unsigned(&mut r) {
+            Ok(v) => Ok(v),
+            Err(leb128::read::Error::Overflow) => Err(LebError::Overflow),
+            Err(leb128::read::Error::IoError(_)) => Err(LebError::Truncated),
+        }
+    }
+    fn ref_i64(bytes: &[u8]) -> Result<i64, LebError> {
+        let mut r = bytes;
+        match leb128::read::signed(&mut r) {
+            Ok(v) => Ok(v),
+            Err(leb128::read::Error::Overflow) => Err(LebError::Overflow),
+            Err(leb128::read::Error::IoError(_)) => Err(LebError::Truncated),
+        }
+    }
+
+    /// Edge inputs: every tier boundary, overlong forms, the 10-byte maximum, overflow
+    /// and truncation.
+    fn edge_inputs() -> Vec<Vec<u8>> {
+        let mut v: Vec<Vec<u8>> = vec![
+            vec![],
+            vec![0x00],
+            vec![0x7f],
+            vec![0x80],
+            vec![0x80, 0x00],
+            vec![0xff, 0x00],
+            vec![0x80, 0x80, 0x00],
+            vec![0xff, 0x7f],
+            vec![0x80; 9],
+            [vec![0x80; 9], vec![0x00]].concat(),
+            [vec![0x80; 9], vec![0x01]].concat(),
+            [vec![0x80; 9], vec![0x02]].concat(),
+            [vec![0xff; 9], vec![0x01]].concat(),
+            [vec![0xff; 9], vec![0x7f]].concat(),
+            [vec![0xff; 9], vec![0x00]].concat(),
+            [vec![0x80; 10], vec![0x00]].concat(),
+            [vec![0xff; 10], vec![0x01]].concat(),
+            vec![0xe5, 0x8e, 0x26],
+            vec![0xc0, 0xbb, 0x78],
+            vec![0x40],
+            vec![0x3f],
+        ];
+        for x in [0u64, 1, 63, 64, 127, 128, 16383, 16384, u32::MAX as u64, u64::MAX >> 1, u64::MAX] {
+            let mut b = Vec::new();
+            write_u64(&mut b, x);
+            v.push(b);
+        }
+        for x in [0i64, -1, 63, -64, 64, -65, i64::MIN, i64::MAX, -123456789] {
+            let mut b = Vec::new();
+            write_i64(&mut b, x);
+            v.push(b);
+        }
+        v
+    }
+
+    #[test]
+    fn u64_agrees_with_leb128_crate() {
+        for input in edge_inputs() {
+            let mut pos = 0;
+            let ours = read_u64(&input, &mut pos);
+            assert_eq!(ours, ref_u64(&input), "input {input:02x?}");
+            if ours.is_ok() {
+                let mut r = &input[..];
+                leb128::read::unsigned(&mut r).unwrap();
+                assert_eq!(pos, input.len() - r.len());
+            } else {
+                assert_eq!(pos, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn i64_agrees_with_leb128_crate() {
+        for input in edge_inputs() {
+            let mut pos = 0;
+            let ours = read_i64(&input, &mut pos);
+            assert_eq!(ours, ref_i64(&input), "input {input:02x?}");
+        }
+    }
+
+    #[test]
+    fn writers_agree_with_leb128_crate() {
+        for x in [0u64, 1, 127, 128, 300, 1 << 35, u64::MAX] {
+            let mut ours = Vec::new();
+            write_u64(&mut ours, x);
+            let mut theirs = Vec::new();
+            leb128::write::unsigned(&mut theirs, x).unwrap();
+            assert_eq!(ours, theirs);
+        }
+        for x in [0i64, -1, 63, 64, -64, -65, i64::MIN, i64::MAX] {
+            let mut ours = Vec::new();
+            write_i64(&mut ours, x);
+            let mut theirs = Vec::new();
+            leb128::write::signed(&mut theirs, x).unwrap();
+            assert_eq!(ours, theirs);
+        }
+    }
+
+    #[test]
+    fn u128_and_i128_round_trip() {
+        for x in [0u128, 1, 127, 128, u64::MAX as u128, u64::MAX as u128 + 1, u128::MAX] {
+            let mut b = Vec::new();
+            write_u128(&mut b, x);
+            let mut pos = 0;
+            assert_eq!(read_u128(&b, &mut pos), Ok(x));
+            assert_eq!(pos, b.len());
+        }
+        for x in [0i128, -1, 64, -65, i64::MIN as i128 - 1, i128::MIN, i128::MAX] {
+            let mut b = Vec::new();
+            write_i128(&mut b, x);
+            let mut pos = 0;
+            assert_eq!(read_i128(&b, &mut pos), Ok(x), "{x}");
+        }
+    }
+
+    #[test]
+    fn skip_any_length() {
+        let input = [0x80u8, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 0xaa];
+        let mut pos = 0;
+        assert_eq!(skip(&input, &mut pos), Ok(12));
+        assert_eq!(pos, 12);
+        let mut pos = 0;
+        assert_eq!(skip(&input[..5], &mut pos), Err(LebError::Truncated));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn random_bytes_agree(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..14)) {
+            let mut pos = 0;
+            proptest::prop_assert_eq!(read_u64(&bytes, &mut pos), ref_u64(&bytes));
+            let mut pos = 0;
+            proptest::prop_assert_eq!(read_i64(&bytes, &mut pos), ref_i64(&bytes));
+        }
+    }
+}

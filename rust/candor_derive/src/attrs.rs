@@ -1,0 +1,189 @@
+//! Reading `#[serde(...)]`, `#[candid_path(...)]` and `#[candor_path(...)]`.
+//!
+//! Only two serde attributes change what the derive generates, exactly as in
+//! `candid_derive` 0.10.39: `rename` (the label) and `with = "serde_bytes"` (write a
+//! blob). Every other serde attribute is either irrelevant to the Candid type and
+//! encoding (accepted and ignored, as candid does) or would make serde's view of the
+//! type disagree with the Candid type (rejected with an error on that attribute).
+
+use proc_macro2::Span;
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{Attribute, Error, Expr, Lit, LitStr, Meta, Result, Token};
+
+/// What a field or a variant's serde attributes mean to the derive.
+#[derive(Default, Debug, PartialEq)]
+pub(crate) struct ItemAttrs {
+    /// `rename = "x"` or `rename(serialize = "x")`: the Candid label.
+    pub rename: Option<String>,
+    /// `with = "serde_bytes"`: write the value with `serialize_blob`.
+    pub bytes: bool,
+}
+
+/// What the container's serde attributes mean to the derive.
+#[derive(Default, Debug)]
+pub(crate) struct ContainerAttrs {
+    /// `transparent`, with where it was written (checked against the shape later).
+    pub transparent: Option<Span>,
+}
+
+/// Where an attribute was written: the rules differ.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub(crate) enum Place {
+    Container,
+    Variant,
+    Field,
+}
+
+/// The `#[serde(...)]` items of `attrs`, in order.
+fn serde_metas(attrs: &[Attribute]) -> Result<Vec<Meta>> {
+    let mut out = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let nested = attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)?;
+        out.extend(nested);
+    }
+    Ok(out)
+}
+
+fn lit_str(expr: &Expr) -> Option<&LitStr> {
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Some(s),
+        _ => None,
+    }
+}
+
+fn meta_name(meta: &Meta) -> String {
+    meta.path()
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default()
+}
+
+/// Serde attributes that make serde read or write a different shape than the Candid
+/// type the derive produces. Encoding and decoding would disagree, so they are
+/// refused up front. Returns the reason shown to the user.
+fn rejection(name: &str, place: Place) -> Option<&'static str> {
+    Some(match (name, place) {
+        ("flatten", _) => {
+            "Candid records have a fixed set of fields: `#[serde(flatten)]` cannot be \
+             expressed; nest the inner type as a field instead"
+        }
+        ("untagged", _) => {
+            "Candid variants are always tagged: `#[serde(untagged)]` cannot be expressed"
+        }
+        ("tag" | "content", Place::Container) => {
+            "Candid variants are always externally tagged: `#[serde(tag = ..)]` / \
+             `#[serde(content = ..)]` cannot be expressed"
+        }
+        ("skip_serializing_if", _) => {
+            "`#[serde(skip_serializing_if = ..)]` would drop the field for some values, \
+             but a Candid record always carries every field of its type; use an `Option` \
+             field instead"
+        }
+        ("serialize_with" | "deserialize_with", _) => {
+            "custom (de)serialization functions cannot change the Candid type, so serde \
+             and Candid would disagree on this field; implement `CandidType` for a \
+             wrapper type instead (only `#[serde(with = \"serde_bytes\")]` is supported)"
+        }
+        ("getter", _) => "`#[serde(getter = ..)]` (remote derive) is not supported by CandidType",
+        _ => return None,
+    })
+}
+
+/// Reads the serde attributes of a field or a variant.
+pub(crate) fn item_attrs(attrs: &[Attribute], place: Place) -> Result<ItemAttrs> {
+    let mut res = ItemAttrs::default();
+    for meta in serde_metas(attrs)? {
+        let name = meta_name(&meta);
+        if let Some(why) = rejection(&name, place) {
+            return Err(Error::new(meta.span(), why));
+        }
+        match &meta {
+            // #[serde(rename = "foo")]
+            Meta::NameValue(m) if name == "rename" => {
+                if let Some(s) = lit_str(&m.value) {
+                    res.rename = Some(s.value());
+                }
+            }
+            // #[serde(rename(serialize = "foo", deserialize = "bar"))]: the serialized
+            // name is the one on the wire (candid_derive does the same).
+            Meta::List(list) if name == "rename" => {
+                let nested =
+                    list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)?;
+                for item in nested {
+                    if let Meta::NameValue(m) = item {
+                        if m.path.is_ident("serialize") {
+                            if let Some(s) = lit_str(&m.value) {
+                                res.rename = Some(s.value());
+                            }
+                        }
+                    }
+                }
+            }
+            // #[serde(with = "serde_bytes")]
+            Meta::NameValue(m) if name == "with" => match lit_str(&m.value) {
+                Some(s) if matches!(s.value().as_str(), "serde_bytes" | "::serde_bytes") => {
+                    res.bytes = true;
+                }
+                _ => {
+                    return Err(Error::new(
+                        m.value.span(),
+                        "only `#[serde(with = \"serde_bytes\")]` is supported by \
+                         CandidType: another `with` module cannot change the Candid type, \
+                         so serde and Candid would disagree on this field",
+                    ))
+                }
+            },
+            // Everything else (`default`, `alias`, `skip*`, `bound`, `borrow`, ...)
+            // concerns only deserialization or serde's own bookkeeping, and
+            // candid_derive ignores it too.
+            _ => {}
+        }
+    }
+    Ok(res)
+}
+
+/// Reads the serde attributes of the struct or enum itself.
+pub(crate) fn container_attrs(attrs: &[Attribute]) -> Result<ContainerAttrs> {
+    let mut res = ContainerAttrs::default();
+    for meta in serde_metas(attrs)? {
+        let name = meta_name(&meta);
+        if let Some(why) = rejection(&name, Place::Container) {
+            return Err(Error::new(meta.span(), why));
+        }
+        if name == "transparent" {
+            res.transparent = Some(meta.span());
+        }
+        // `rename_all`, `rename_all_fields`, `rename`, `crate`, `bound`, `default`,
+        // `deny_unknown_fields`, `from`/`try_from`/`into`, `remote`, `expecting`: no
+        // effect on the Candid type (candid_derive ignores them all; see the crate docs
+        // for why `rename_all` is deliberately not applied).
+    }
+    Ok(res)
+}
+
+/// The crate path given by `#[candid_path("...")]` or `#[candor_path("...")]`, if any.
+pub(crate) fn crate_path(attrs: &[Attribute]) -> Result<Option<syn::Path>> {
+    let mut found: Option<(syn::Path, Span)> = None;
+    for attr in attrs {
+        if !(attr.path().is_ident("candid_path") || attr.path().is_ident("candor_path")) {
+            continue;
+        }
+        if let Some((_, first)) = &found {
+            let mut err = Error::new(attr.span(), "the crate path is given twice");
+            err.combine(Error::new(*first, "first given here"));
+            return Err(err);
+        }
+        let lit: LitStr = attr.parse_args().map_err(|e| {
+            Error::new(
+                e.span(),
+                "expected a string literal path, e.g. #[candid_path(\"::candid\")]",
+            )
+        })?;
+        let path: syn::Path = lit.parse()?;
+        found = Some((path, attr.span()));
+    }
+    Ok(found.map(|(p, _)| p))
+}

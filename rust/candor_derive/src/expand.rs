@@ -1,0 +1,387 @@
+//! Generates the `CandidType` impl. The produced Candid type and the sequence of
+//! serializer calls are those of `candid_derive` 0.10.39, so values encode to the same
+//! bytes; see the crate docs for the few places where the calls (not the bytes) differ.
+
+use crate::attrs::{self, ItemAttrs, Place};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Error, Fields, GenericParam, Result};
+
+/// Candid's field-name hash (the spec's `idl_hash`), computed at expansion time so
+/// labels are sorted once, by the compiler, not at run time.
+pub(crate) fn idl_hash(id: &str) -> u32 {
+    id.bytes()
+        .fold(0u32, |s, c| s.wrapping_mul(223).wrapping_add(c as u32))
+}
+
+/// The whole derive, on `proc_macro2` tokens so unit tests can call it.
+pub(crate) fn expand(input: DeriveInput) -> Result<TokenStream> {
+    let krate: TokenStream = match attrs::crate_path(&input.attrs)? {
+        Some(p) => quote!(#p),
+        None => quote!(::candor),
+    };
+    let container = attrs::container_attrs(&input.attrs)?;
+    let cx = Cx { krate: &krate };
+
+    let (ty_body, ser_body) = match &input.data {
+        Data::Struct(data) => {
+            if let Some(span) = container.transparent {
+                if !matches!(&data.fields, Fields::Unnamed(f) if f.unnamed.len() == 1) {
+                    return Err(Error::new(
+                        span,
+                        "#[serde(transparent)] is only supported on a tuple struct with \
+                         exactly one field (`struct A(T);`), which Candid already \
+                         represents as `T`; on any other struct Candid's record type \
+                         would disagree with serde's transparent representation",
+                    ));
+                }
+            }
+            cx.struct_body(&data.fields)?
+        }
+        Data::Enum(data) => cx.enum_body(&data.variants)?,
+        Data::Union(u) => {
+            return Err(Error::new(
+                u.union_token.span(),
+                "CandidType cannot be derived for a union",
+            ))
+        }
+    };
+
+    let name = &input.ident;
+    let mut generics = input.generics.clone();
+    for param in &mut generics.params {
+        // Same bounds as candid_derive: every type parameter must be a CandidType.
+        if let GenericParam::Type(tp) = param {
+            tp.bounds.push(syn::parse_quote!(#krate::types::CandidType));
+        }
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    Ok(quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::types::CandidType for #name #ty_generics #where_clause {
+            fn _ty() -> #krate::types::Type {
+                #ty_body
+            }
+            fn idl_serialize<__CandorS>(
+                &self,
+                __serializer: __CandorS,
+            ) -> ::core::result::Result<(), <__CandorS as #krate::types::Serializer>::Error>
+            where
+                __CandorS: #krate::types::Serializer,
+            {
+                #ser_body
+            }
+        }
+    })
+}
+
+/// One record field or one variant case, with its label resolved.
+struct Member {
+    /// Candid label id: `idl_hash` of the name, or the position of an unnamed field.
+    hash: u32,
+    /// What to put in the type's `Label`.
+    label: LabelKind,
+    /// Where to find the value: `self.<access>` in a struct, a binding in a variant.
+    access: TokenStream,
+    /// The Rust field type (unused for variant cases).
+    ty: Option<syn::Type>,
+    attrs: ItemAttrs,
+    span: Span,
+}
+
+enum LabelKind {
+    Named(String),
+    Id(u32),
+}
+
+/// Sorts by Candid id and reports two members sharing one (candid_derive panics).
+fn sort_by_id<T>(items: &mut [T], key: impl Fn(&T) -> &Member, what: &str) -> Result<()> {
+    items.sort_by_key(|m| key(m).hash);
+    for pair in items.windows(2) {
+        let pair = [key(&pair[0]), key(&pair[1])];
+        if pair[0].hash == pair[1].hash {
+            let name = |m: &Member| match &m.label {
+                LabelKind::Named(n) => n.clone(),
+                LabelKind::Id(i) => i.to_string(),
+            };
+            let mut err = Error::new(
+                pair[1].span,
+                format!(
+                    "{what} `{}` and {what} `{}` have the same Candid id {} \
+                     (idl_hash collision); rename one with #[serde(rename = \"...\")]",
+                    name(pair[0]),
+                    name(pair[1]),
+                    pair[0].hash
+                ),
+            );
+            err.combine(Error::new(
+                pair[0].span,
+                format!("the other {what} with Candid id {}", pair[0].hash),
+            ));
+            return Err(err);
+        }
+    }
+    Ok(())
+}
+
+struct Cx<'a> {
+    krate: &'a TokenStream,
+}
+
+impl Cx<'_> {
+    /// The fields of a struct or variant, sorted by Candid id. `in_variant` makes the
+    /// accessors bindings (`__f0`) instead of `self.x`.
+    fn members(&self, fields: &Fields, in_variant: bool) -> Result<Vec<Member>> {
+        let mut out = Vec::new();
+        for (i, f) in fields.iter().enumerate() {
+            let attrs = attrs::item_attrs(&f.attrs, Place::Field)?;
+            let (hash, label, self_access) = match &f.ident {
+                Some(ident) => {
+                    let name = match &attrs.rename {
+                        Some(r) => r.clone(),
+                        None => ident.unraw().to_string(),
+                    };
+                    (idl_hash(&name), LabelKind::Named(name), quote!(#ident))
+                }
+                None => {
+                    // Tuple fields are `Label::Id(i)`, as in candid_derive (not
+                    // `Unnamed`): the id is the same on the wire, and the printed type
+                    // stays `record { 0 : T; 1 : U }` like candid's.
+                    let idx = syn::Index::from(i);
+                    (i as u32, LabelKind::Id(i as u32), quote!(#idx))
+                }
+            };
+            let access = if in_variant {
+                let b = format_ident!("__f{}", i);
+                quote!(#b)
+            } else {
+                quote!(self.#self_access)
+            };
+            out.push(Member {
+                hash,
+                label,
+                access,
+                ty: Some(f.ty.clone()),
+                attrs,
+                span: f.span(),
+            });
+        }
+        sort_by_id(&mut out, |m| m, "field")?;
+        Ok(out)
+    }
+
+    fn label(&self, l: &LabelKind) -> TokenStream {
+        let k = self.krate;
+        match l {
+            LabelKind::Named(n) => {
+                quote!(#k::types::Label::Named(::std::string::String::from(#n)))
+            }
+            LabelKind::Id(i) => quote!(#k::types::Label::Id(#i)),
+        }
+    }
+
+    fn field_ty(&self, ty: &syn::Type) -> TokenStream {
+        let k = self.krate;
+        quote_spanned!(ty.span()=> <#ty as #k::types::CandidType>::ty())
+    }
+
+    /// `TypeInner::Record([...]).into()` for already-sorted members.
+    fn record_ty(&self, members: &[Member]) -> TokenStream {
+        let k = self.krate;
+        let fields = members.iter().map(|m| {
+            let label = self.label(&m.label);
+            let ty = self.field_ty(m.ty.as_ref().expect("record members have types"));
+            quote! {
+                #k::types::Field {
+                    id: ::core::convert::Into::into(#label),
+                    ty: #ty,
+                }
+            }
+        });
+        quote! {
+            ::core::convert::Into::into(#k::types::TypeInner::Record(::std::vec![#(#fields),*]))
+        }
+    }
+
+    /// One `serialize_element`/`serialize_blob` call on the compound `__s`.
+    fn element(&self, value: TokenStream, bytes: bool) -> TokenStream {
+        let k = self.krate;
+        if bytes {
+            quote! {
+                #k::types::Compound::serialize_blob(
+                    &mut __s,
+                    ::core::convert::AsRef::<[u8]>::as_ref(#value),
+                )?;
+            }
+        } else {
+            quote! { #k::types::Compound::serialize_element(&mut __s, #value)?; }
+        }
+    }
+
+    fn struct_body(&self, fields: &Fields) -> Result<(TokenStream, TokenStream)> {
+        let k = self.krate;
+        match fields {
+            // Newtype: Candid sees the inner type, and the value is the inner value.
+            // candid_derive writes it through `serialize_struct` + one element, which
+            // writes the same bytes as serializing the inner value directly; we skip
+            // the compound.
+            Fields::Unnamed(f) if f.unnamed.len() == 1 => {
+                let field = &f.unnamed[0];
+                let attrs = attrs::item_attrs(&field.attrs, Place::Field)?;
+                let ty = self.field_ty(&field.ty);
+                let ser = if attrs.bytes {
+                    quote! {
+                        #k::types::Serializer::serialize_blob(
+                            __serializer,
+                            ::core::convert::AsRef::<[u8]>::as_ref(&self.0),
+                        )
+                    }
+                } else {
+                    quote! { #k::types::CandidType::idl_serialize(&self.0, __serializer) }
+                };
+                Ok((ty, ser))
+            }
+            // Unit struct: `null`, which has no value bytes (candid_derive opens an
+            // empty struct compound; same bytes).
+            Fields::Unit => Ok((
+                quote!(::core::convert::Into::into(#k::types::TypeInner::Null)),
+                quote!(#k::types::Serializer::serialize_null(__serializer, ())),
+            )),
+            // Named fields, or 0 / 2+ tuple fields: a record, fields in id order.
+            _ => {
+                let members = self.members(fields, false)?;
+                let ty = self.record_ty(&members);
+                let elems = members.iter().map(|m| {
+                    let access = &m.access;
+                    self.element(quote!(&#access), m.attrs.bytes)
+                });
+                let ser = quote! {
+                    let mut __s = #k::types::Serializer::serialize_struct(__serializer)?;
+                    #(#elems)*
+                    ::core::result::Result::Ok(())
+                };
+                Ok((ty, ser))
+            }
+        }
+    }
+
+    fn enum_body(
+        &self,
+        variants: &syn::punctuated::Punctuated<syn::Variant, syn::Token![,]>,
+    ) -> Result<(TokenStream, TokenStream)> {
+        let k = self.krate;
+        struct Case<'v> {
+            member: Member,
+            variant: &'v syn::Variant,
+            payload_ty: TokenStream,
+            fields: Vec<Member>,
+        }
+        let mut cases = Vec::new();
+        for v in variants {
+            let attrs = attrs::item_attrs(&v.attrs, Place::Variant)?;
+            let name = match &attrs.rename {
+                Some(r) => r.clone(),
+                None => v.ident.unraw().to_string(),
+            };
+            let (payload_ty, fields) = match &v.fields {
+                Fields::Unit => (
+                    quote!(::core::convert::Into::into(#k::types::TypeInner::Null)),
+                    Vec::new(),
+                ),
+                Fields::Unnamed(f) if f.unnamed.len() == 1 => {
+                    // Checks the field's attributes too.
+                    let fields = self.members(&v.fields, true)?;
+                    (self.field_ty(&f.unnamed[0].ty), fields)
+                }
+                _ => {
+                    let fields = self.members(&v.fields, true)?;
+                    (self.record_ty(&fields), fields)
+                }
+            };
+            cases.push(Case {
+                member: Member {
+                    hash: idl_hash(&name),
+                    label: LabelKind::Named(name),
+                    access: TokenStream::new(),
+                    ty: None,
+                    attrs,
+                    span: v.span(),
+                },
+                variant: v,
+                payload_ty,
+                fields,
+            });
+        }
+        sort_by_id(&mut cases, |c| &c.member, "variant")?;
+
+        let mut ty_fields = Vec::new();
+        let mut arms = Vec::new();
+        for (index, case) in cases.iter().enumerate() {
+            let m = &case.member;
+            let label = self.label(&m.label);
+            let payload_ty = &case.payload_ty;
+            ty_fields.push(quote! {
+                #k::types::Field { id: ::core::convert::Into::into(#label), ty: #payload_ty }
+            });
+
+            let ident = &case.variant.ident;
+            let index = index as u64;
+            let pattern = match &case.variant.fields {
+                Fields::Unit => quote!(),
+                Fields::Named(named) => {
+                    let binds = named.named.iter().enumerate().map(|(i, f)| {
+                        let fname = f.ident.as_ref().expect("named field");
+                        let b = format_ident!("__f{}", i);
+                        quote!(#fname: ref #b)
+                    });
+                    quote!({ #(#binds),* })
+                }
+                Fields::Unnamed(un) => {
+                    let binds = (0..un.unnamed.len()).map(|i| {
+                        let b = format_ident!("__f{}", i);
+                        quote!(ref #b)
+                    });
+                    quote!(( #(#binds),* ))
+                }
+            };
+            // Payload fields in id order, each written on the variant's compound (a
+            // record payload is just its fields' bytes in id order). As in
+            // candid_derive, `with = "serde_bytes"` on the variant makes every payload
+            // field a blob; on a field inside a variant it writes the same bytes
+            // either way, and the element path is kept (it compiles for every type
+            // serde_bytes accepts).
+            let elems = case
+                .fields
+                .iter()
+                .map(|f| self.element(f.access.clone(), m.attrs.bytes));
+            let body = if case.fields.is_empty() {
+                quote! {
+                    let _ = #k::types::Serializer::serialize_variant(__serializer, #index)?;
+                }
+            } else {
+                quote! {
+                    let mut __s = #k::types::Serializer::serialize_variant(__serializer, #index)?;
+                    #(#elems)*
+                }
+            };
+            arms.push(quote! { Self::#ident #pattern => { #body } });
+        }
+        let ty = quote! {
+            ::core::convert::Into::into(#k::types::TypeInner::Variant(::std::vec![#(#ty_fields),*]))
+        };
+        let ser = if arms.is_empty() {
+            // An uninhabited enum has no value to write.
+            quote! { match *self {} }
+        } else {
+            quote! {
+                match *self {
+                    #(#arms)*
+                }
+                ::core::result::Result::Ok(())
+            }
+        };
+        Ok((ty, ser))
+    }
+}

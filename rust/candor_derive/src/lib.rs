@@ -1,0 +1,80 @@
+//! `#[derive(CandidType)]` for [candor](https://docs.rs/candor).
+//!
+//! The generated `CandidType` impl gives the same Candid type, and makes values encode
+//! to the same bytes, as `candid_derive` 0.10.39 does for the same Rust type: a type
+//! can move between `candid` and `candor` without changing its interface or its wire
+//! format.
+//!
+//! # Shapes
+//!
+//! | Rust                          | Candid type                                   |
+//! |-------------------------------|-----------------------------------------------|
+//! | `struct S { a: A, b: B }`     | `record { a : A; b : B }`                     |
+//! | `struct S(A, B)`              | `record { 0 : A; 1 : B }` (`Label::Id`)       |
+//! | `struct S(A)` (newtype)       | `A`                                           |
+//! | `struct S;`                   | `null`                                        |
+//! | `enum E { U, N(A), T(A, B), S { a: A } }` | `variant { U; N : A; T : record { 0 : A; 1 : B }; S : record { a : A } }` |
+//!
+//! Record fields and variant cases are sorted by their Candid id (`idl_hash` of the
+//! name, or the position of a tuple field), and values are written in that order; a
+//! variant's index on the wire is its position in that order. Two names with the same
+//! id are a compile error naming both (candid_derive panics).
+//!
+//! Type parameters get a `CandidType` bound. Recursive types (through `Box`, `Rc`,
+//! `Option`, `Vec`, ...) need nothing special: the field types' `ty()` ties the knot.
+//!
+//! # Attributes
+//!
+//! `#[candid_path("::path::to::candor")]` (or its alias `#[candor_path(...)]`) on the
+//! type points the generated code at a re-export of the crate; the default is
+//! `::candor`. Code that says `use candor as candid;` needs nothing. Code that renames
+//! the dependency (`candid = { package = "candor", ... }`) writes
+//! `#[candid_path("::candid")]`.
+//!
+//! Serde attributes, read from `#[serde(...)]` (the derive does not claim `serde`;
+//! `Serialize`/`Deserialize` do):
+//!
+//! * **Applied**, as in candid_derive:
+//!   * `rename = "x"` / `rename(serialize = "x")` on a field or variant: the label.
+//!   * `with = "serde_bytes"` on a field: written with `serialize_blob` (the field type
+//!     must be `AsRef<[u8]>`; its Candid type is the field type's, `vec nat8` for the
+//!     byte containers). On a variant, every payload field is written as a blob.
+//!   * `transparent` on a one-field tuple struct: that is already how Candid sees a
+//!     newtype.
+//! * **Accepted and ignored**, exactly as candid_derive ignores them, so the type and
+//!   bytes stay identical to candid's:
+//!   * `rename_all`, `rename_all_fields` and `rename` on the container. **Labels keep the
+//!     Rust names** (or per-item `rename`s): candid_derive never applies `rename_all`,
+//!     and applying it would silently change the interface and wire format of every
+//!     existing type that carries it (typically types shared with a JSON API). Note
+//!     that such a type, under candid as under candor, decodes only if the renaming
+//!     leaves its names unchanged, since serde then expects the renamed names.
+//!   * `skip`, `skip_serializing`, `skip_deserializing`: the field stays in the Candid
+//!     record and is encoded (candid does the same; the decoder then ignores it).
+//!   * `default`, `alias`, `bound`, `borrow`, `deny_unknown_fields`, `crate`,
+//!     `from`/`try_from`/`into`, `remote`, `expecting`, `other`: deserialization-side
+//!     or serde bookkeeping, no bearing on the Candid type. (`try_from = "String"` on a
+//!     validated newtype of `String` is a common and sound pattern.)
+//! * **Rejected** with an error on the attribute, because serde would then read or
+//!   write a shape that is not the Candid type the derive produces (candid_derive
+//!   silently ignores them, and the type then fails to decode at run time):
+//!   `flatten`, `untagged`, `tag`, `content`, `skip_serializing_if`,
+//!   `serialize_with`, `deserialize_with`, `with = "..."` other than `serde_bytes`,
+//!   `getter`, and `transparent` on anything but a one-field tuple struct.
+
+use proc_macro::TokenStream;
+
+mod attrs;
+mod expand;
+
+/// Derives `candor::CandidType`. See the [crate docs](crate) for shapes and attributes.
+#[proc_macro_derive(CandidType, attributes(candid_path, candor_path))]
+pub fn derive_candid_type(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    expand::expand(input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+#[cfg(test)]
+mod tests;
