@@ -169,15 +169,16 @@ impl fmt::Display for Error {
         }
         if !self.0.path.is_empty() {
             f.write_str(" in ")?;
-            let mut first = true;
+            let mut prev: Option<&PathSegment> = None;
             for seg in self.path() {
-                match seg {
-                    PathSegment::Index(_) if !first => {}
-                    _ if !first => f.write_str(" → ")?,
-                    _ => {}
+                // `neurons[3]`: an index sticks to the field or index before it.
+                let sticks = matches!(seg, PathSegment::Index(_))
+                    && matches!(prev, Some(PathSegment::Field(_) | PathSegment::FieldId(_) | PathSegment::Index(_)));
+                if prev.is_some() && !sticks {
+                    f.write_str(" → ")?;
                 }
                 write!(f, "{seg}")?;
-                first = false;
+                prev = Some(seg);
             }
         }
         if let Some(ctx) = &self.0.context {
