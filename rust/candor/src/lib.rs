@@ -47,6 +47,7 @@ pub mod de;
 pub mod error;
 pub mod ser;
 pub mod types;
+pub mod value;
 pub mod wire;
 
 pub use candor_derive::CandidType;
@@ -59,6 +60,7 @@ pub use types::number::{Int, Nat};
 pub use types::reference::{Func, Service};
 pub use types::reserved::{Empty, Reserved};
 pub use types::{idl_hash, CandidType, Type, TypeEnv, TypeInner};
+pub use value::{IDLArgs, IDLField, IDLValue, VariantValue};
 
 /// serde, for the macros (`define_function!`).
 #[doc(hidden)]

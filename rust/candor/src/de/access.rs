@@ -339,6 +339,28 @@ impl<'a, 'de> EnumAccess<'a, 'de> {
     }
 }
 
+impl EnumAccess<'_, '_> {
+    fn untyped_label(&self, k: usize) -> String {
+        let (name, kind) = match self.core.exp.fields.get(k) {
+            Some(f) => match &f.label {
+                FieldLabel::Named(n) => (n.to_string(), "name"),
+                _ => (f.id.to_string(), "id"),
+            },
+            None => (String::new(), "id"),
+        };
+        let accessor = if self.e.is_var() {
+            "newtype"
+        } else {
+            match self.core.enode(self.e) {
+                Node::Prim(crate::wire::header::Prim::Null) => "unit",
+                Node::Record(_) => "struct",
+                _ => "newtype",
+            }
+        };
+        format!("{name},{kind},{accessor}")
+    }
+}
+
 impl<'a, 'de> de::EnumAccess<'de> for EnumAccess<'a, 'de> {
     type Error = Error;
     type Variant = Self;
@@ -346,6 +368,15 @@ impl<'a, 'de> de::EnumAccess<'de> for EnumAccess<'a, 'de> {
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
         self.core.charge(4)?;
         let k = (self.ef.start as usize) + self.case;
+        if self.core.untyped {
+            // Without a Rust type the visitor (`IDLValue`) learns the label, whether
+            // it is a name or an id, and the payload's shape from one string, as in
+            // candid: "<label>,<name|id>,<unit|struct|newtype>".
+            let label = self.untyped_label(k);
+            self.core.charge(label.len())?;
+            let v = seed.deserialize(de::value::StringDeserializer::<Error>::new(label))?;
+            return Ok((v, self));
+        }
         let v = seed.deserialize(KeyDe::new(&mut *self.core, k))?;
         Ok((v, self))
     }

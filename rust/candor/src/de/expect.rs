@@ -17,8 +17,9 @@ use std::rc::Rc;
 #[derive(Default)]
 struct Interner {
     arena: Rc<Arena>,
-    /// Root reference per Rust type.
-    roots: HashMap<TypeId, Ref>,
+    /// Root reference per Rust type; `None` for types without a Candid type of their
+    /// own (`IDLValue`), which decode at the wire type.
+    roots: HashMap<TypeId, Option<Ref>>,
     /// Node per `Rc<TypeInner>` address; `keep` holds the `Rc`s so an address is
     /// never reused for another type while it is in this map.
     by_ptr: HashMap<usize, u32>,
@@ -32,18 +33,23 @@ thread_local! {
     });
 }
 
-/// The arena and root reference of `T`'s expected type.
-pub(crate) fn of<T: crate::CandidType + ?Sized>() -> Result<(Rc<Arena>, Ref)> {
+/// The arena and root reference of `T`'s expected type, or `None` when `T` takes
+/// whatever type the wire has (its Candid type is `Unknown`, as `IDLValue`'s).
+pub(crate) fn of<T: crate::CandidType + ?Sized>() -> Result<Option<(Rc<Arena>, Ref)>> {
     let id = TypeId::of::<T>();
     INTERNER.with(|cell| {
         let mut it = cell.borrow_mut();
         if let Some(r) = it.roots.get(&id).copied() {
-            return Ok((it.arena.clone(), r));
+            return Ok(r.map(|r| (it.arena.clone(), r)));
         }
         let ty = T::ty();
+        if *ty == TypeInner::Unknown {
+            it.roots.insert(id, None);
+            return Ok(None);
+        }
         let r = it.intern(&ty, None)?;
-        it.roots.insert(id, r);
-        Ok((it.arena.clone(), r))
+        it.roots.insert(id, Some(r));
+        Ok(Some((it.arena.clone(), r)))
     })
 }
 

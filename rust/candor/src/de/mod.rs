@@ -128,6 +128,8 @@ pub struct IDLDeserialize<'de> {
     args: Vec<Ref>,
     next: usize,
     config: DecoderConfig,
+    /// The wire types as an expected-type arena, for values decoded at the wire type.
+    wire_as_exp: Option<std::rc::Rc<crate::wire::header::Arena>>,
 }
 
 impl<'de> IDLDeserialize<'de> {
@@ -150,6 +152,7 @@ impl<'de> IDLDeserialize<'de> {
             args: h.args,
             next: 0,
             config: config.clone(),
+            wire_as_exp: None,
         })
     }
 
@@ -159,10 +162,28 @@ impl<'de> IDLDeserialize<'de> {
     where
         T: Deserialize<'de> + CandidType,
     {
-        let (arena, root) = expect::of::<T>()?;
-        self.core.exp = arena;
-        self.core.untyped = false;
-        self.decode_arg(root)
+        match expect::of::<T>()? {
+            Some((arena, root)) => {
+                self.core.exp = arena;
+                self.core.untyped = false;
+                self.decode_arg(root.resolved())
+            }
+            None => {
+                // No Candid type of its own: decode at the wire type, untyped.
+                let w = match self.args.get(self.next) {
+                    Some(w) => *w,
+                    None => return Err(Error::msg("no more values on the wire")),
+                };
+                if self.wire_as_exp.is_none() {
+                    self.wire_as_exp = Some(std::rc::Rc::new(self.core.wire.clone()));
+                }
+                if let Some(arena) = &self.wire_as_exp {
+                    self.core.exp = arena.clone();
+                }
+                self.core.untyped = true;
+                self.decode_arg(w)
+            }
+        }
     }
 
     /// Decodes the next argument at a type given at run time (`env` defines its
@@ -174,11 +195,12 @@ impl<'de> IDLDeserialize<'de> {
         let (arena, root) = expect::of_type(env, ty)?;
         self.core.exp = arena;
         self.core.untyped = true;
-        self.decode_arg(root)
+        self.decode_arg(root.resolved())
     }
 
-    fn decode_arg<T: Deserialize<'de>>(&mut self, root: Ref) -> Result<T> {
-        let e = root.resolved();
+    /// Decodes the next argument at expected type `e`. candid resolves the expected
+    /// type before it starts, except when the expected type is the wire type itself.
+    fn decode_arg<T: Deserialize<'de>>(&mut self, e: Ref) -> Result<T> {
         self.core.reset_depth();
         let index = self.next;
         let w = match self.args.get(index) {
