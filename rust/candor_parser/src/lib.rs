@@ -1,0 +1,1 @@
+//! Candid text values and `.did` interfaces (in progress).
