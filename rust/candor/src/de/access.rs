@@ -13,7 +13,7 @@ use serde::de::{self, DeserializeSeed, Visitor};
 /// Attaches the path segment of a record field to an error leaving it.
 #[cold]
 fn field_path(core: &Core<'_>, ef: Option<usize>, id: u32, err: Error) -> Error {
-    let seg = match ef.and_then(|k| core.exp.fields.get(k)).map(|f| &f.label) {
+    let seg = match ef.map(|k| core.exp.label(k)) {
         Some(FieldLabel::Named(n)) => PathSegment::Field(n.to_string()),
         _ => PathSegment::FieldId(id),
     };
@@ -47,7 +47,7 @@ impl<'a, 'de> StructAccess<'a, 'de> {
     /// Skips wire fields the visitor did not ask for (a visitor that stops early).
     pub fn finish(&mut self) -> Result<()> {
         while self.j < self.wf.len {
-            let w = self.core.wire.fields.get((self.wf.start + self.j) as usize).map(|f| f.ty);
+            let w = self.core.wire.field((self.wf.start + self.j) as usize).map(|f| f.ty);
             self.j += 1;
             if let Some(w) = w {
                 self.core.skip(w)?;
@@ -65,10 +65,10 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
             self.core.charge(4)?;
             let e = (self.i < self.ef.len)
                 .then(|| (self.ef.start + self.i) as usize)
-                .and_then(|k| self.core.exp.fields.get(k).map(|f| (k, f.id, f.ty)));
+                .and_then(|k| self.core.exp.field(k).map(|f| (k, f.id, f.ty)));
             let w = (self.j < self.wf.len)
                 .then(|| (self.wf.start + self.j) as usize)
-                .and_then(|k| self.core.wire.fields.get(k).map(|f| (f.id, f.ty)));
+                .and_then(|k| self.core.wire.field(k).map(|f| (f.id, f.ty)));
             match (e, w) {
                 (Some((k, eid, ety)), Some((wid, wty))) if eid == wid => {
                     self.i += 1;
@@ -83,8 +83,8 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                     let ety = if w.is_some() {
                         let resolved = ety.resolved();
                         if !super::subtype::is_optional(&self.core.exp, resolved) {
-                            let label = match self.core.exp.fields.get(k).map(|f| &f.label) {
-                                Some(FieldLabel::Named(n)) => n.to_string(),
+                            let label = match self.core.exp.label(k) {
+                                FieldLabel::Named(n) => n.to_string(),
                                 _ => eid.to_string(),
                             };
                             return Err(Error::subtype(format!(
@@ -141,7 +141,7 @@ impl<'a, 'de> TupleAccess<'a, 'de> {
     /// at the right byte.
     pub fn finish(&mut self) -> Result<()> {
         while self.i < self.wf.len {
-            let w = self.core.wire.fields.get((self.wf.start + self.i) as usize).map(|f| f.ty);
+            let w = self.core.wire.field((self.wf.start + self.i) as usize).map(|f| f.ty);
             self.i += 1;
             if let Some(w) = w {
                 self.core.skip(w)?;
@@ -161,12 +161,12 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
             return Ok(None);
         }
         let e = if i < self.ef.len {
-            self.core.exp.fields.get((self.ef.start + i) as usize).map_or(RESERVED, |f| f.ty)
+            self.core.exp.field((self.ef.start + i) as usize).map_or(RESERVED, |f| f.ty)
         } else {
             RESERVED
         };
         let w = if i < self.wf.len {
-            self.core.wire.fields.get((self.wf.start + i) as usize).map_or(NULL, |f| f.ty)
+            self.core.wire.field((self.wf.start + i) as usize).map_or(NULL, |f| f.ty)
         } else {
             NULL
         };
@@ -330,10 +330,11 @@ impl<'a, 'de> EnumAccess<'a, 'de> {
     }
     #[cold]
     fn path(&self, err: Error) -> Error {
-        let seg = match self.core.exp.fields(self.ef).get(self.case).map(|f| (&f.label, f.id)) {
-            Some((FieldLabel::Named(n), _)) => PathSegment::Case(n.to_string()),
-            Some((_, id)) => PathSegment::Case(id.to_string()),
-            None => PathSegment::Case(String::new()),
+        let k = self.ef.start as usize + self.case;
+        let seg = match (self.core.exp.label(k), self.core.exp.field(k)) {
+            (FieldLabel::Named(n), _) => PathSegment::Case(n.to_string()),
+            (_, Some(f)) => PathSegment::Case(f.id.to_string()),
+            (_, None) => PathSegment::Case(String::new()),
         };
         err.at(self.core.pos).within(seg)
     }
@@ -341,12 +342,10 @@ impl<'a, 'de> EnumAccess<'a, 'de> {
 
 impl EnumAccess<'_, '_> {
     fn untyped_label(&self, k: usize) -> String {
-        let (name, kind) = match self.core.exp.fields.get(k) {
-            Some(f) => match &f.label {
-                FieldLabel::Named(n) => (n.to_string(), "name"),
-                _ => (f.id.to_string(), "id"),
-            },
-            None => (String::new(), "id"),
+        let (name, kind) = match (self.core.exp.label(k), self.core.exp.field(k)) {
+            (FieldLabel::Named(n), _) => (n.to_string(), "name"),
+            (_, Some(f)) => (f.id.to_string(), "id"),
+            (_, None) => (String::new(), "id"),
         };
         let accessor = if self.e.is_var() {
             "newtype"

@@ -16,6 +16,12 @@ use std::rc::Rc;
 /// penalty), which also count against the skipping quota.
 pub(crate) const UNTYPED: usize = 50;
 
+thread_local! {
+    /// The expected arena before the first argument: shared, so creating a decoder
+    /// allocates nothing.
+    static EMPTY: Rc<Arena> = Rc::new(Arena::new());
+}
+
 pub(crate) struct Core<'de> {
     pub input: &'de [u8],
     pub pos: usize,
@@ -47,7 +53,7 @@ impl<'de> Core<'de> {
             input,
             pos,
             wire,
-            exp: Rc::new(Arena::new()),
+            exp: EMPTY.with(Rc::clone),
             table_len,
             decoding_quota: config.decoding_quota,
             skipping_quota: config.skipping_quota,

@@ -74,7 +74,7 @@ fn go(arena: &Arena, r: Ref, depth: usize, out: &mut String) {
                     break;
                 }
                 out.push_str(if i == 0 { " " } else { "; " });
-                match &f.label {
+                match arena.label(s.start as usize + i) {
                     crate::wire::header::FieldLabel::Named(n) => out.push_str(n),
                     _ => {
                         let _ = write!(out, "{}", f.id);

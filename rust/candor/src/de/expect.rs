@@ -70,16 +70,11 @@ impl Interner {
     }
 
     fn push(&mut self, node: Node) -> u32 {
-        let arena = Rc::make_mut(&mut self.arena);
-        arena.nodes.push(node);
-        arena.nodes.len() as u32 - 1
+        Rc::make_mut(&mut self.arena).push_node(node)
     }
 
     fn set(&mut self, idx: u32, node: Node) {
-        let arena = Rc::make_mut(&mut self.arena);
-        if let Some(n) = arena.nodes.get_mut(idx as usize) {
-            *n = node;
-        }
+        Rc::make_mut(&mut self.arena).set_node(idx, node);
     }
 
     fn go(
@@ -165,14 +160,10 @@ impl Interner {
                         Label::Id(_) => FieldLabel::Id,
                         Label::Unnamed(_) => FieldLabel::Unnamed,
                     };
-                    entries.push(FieldEntry {
-                        id: f.id.get_id(),
-                        ty,
-                        label,
-                    });
+                    entries.push((FieldEntry { id: f.id.get_id(), ty }, label));
                 }
-                entries.sort_by_key(|e| e.id);
-                if entries.windows(2).any(|w| w.first().map(|a| a.id) == w.get(1).map(|b| b.id)) {
+                entries.sort_by_key(|e| e.0.id);
+                if entries.windows(2).any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id)) {
                     return Err(Error::msg(format!("field id collision in {t}")));
                 }
                 let arena = Rc::make_mut(&mut self.arena);
@@ -180,7 +171,13 @@ impl Interner {
                     start: arena.fields.len() as u32,
                     len: entries.len() as u32,
                 };
-                arena.fields.extend(entries);
+                // Labels run parallel to fields; wire-only fields before them read
+                // as ids.
+                arena.labels.resize(arena.fields.len(), FieldLabel::Id);
+                for (f, label) in entries {
+                    arena.fields.push(f);
+                    arena.labels.push(label);
+                }
                 if matches!(t.as_ref(), Record(_)) {
                     Node::Record(span)
                 } else {

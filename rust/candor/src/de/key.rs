@@ -35,18 +35,16 @@ impl<'de> de::Deserializer<'de> for KeyDe<'_, 'de> {
     fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         // Hold the arena by `Rc` so the name can be lent while the core is charged.
         let exp = self.core.exp.clone();
-        match exp.fields.get(self.field) {
-            Some(f) => match &f.label {
-                FieldLabel::Named(name) => {
-                    self.core.charge(name.len())?;
-                    v.visit_str(name)
-                }
-                FieldLabel::Id | FieldLabel::Unnamed => {
-                    self.core.charge(4)?;
-                    v.visit_u32(f.id)
-                }
-            },
-            None => Err(Error::msg("field index out of range")),
+        match (exp.field(self.field), exp.label(self.field)) {
+            (Some(_), FieldLabel::Named(name)) => {
+                self.core.charge(name.len())?;
+                v.visit_str(name)
+            }
+            (Some(f), FieldLabel::Id | FieldLabel::Unnamed) => {
+                self.core.charge(4)?;
+                v.visit_u32(f.id)
+            }
+            (None, _) => Err(Error::msg("field index out of range")),
         }
     }
 

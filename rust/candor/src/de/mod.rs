@@ -125,7 +125,7 @@ impl DecoderConfig {
 /// Decodes a message argument by argument.
 pub struct IDLDeserialize<'de> {
     core: Core<'de>,
-    args: Vec<Ref>,
+    args: crate::wire::store::Store<Ref, 8>,
     next: usize,
     config: DecoderConfig,
     /// The wire types as an expected-type arena, for values decoded at the wire type.

@@ -155,7 +155,7 @@ impl<'de> Core<'de> {
                 self.skip_charge(1)?;
                 self.enter()?;
                 for k in span.range() {
-                    let ty = match self.wire.fields.get(k) {
+                    let ty = match self.wire.field(k) {
                         Some(f) => f.ty,
                         None => break,
                     };
@@ -270,10 +270,10 @@ impl<'de> Core<'de> {
                 let (mut i, mut j) = (0u32, 0u32);
                 loop {
                     let ef_k = (i < ef.len)
-                        .then(|| self.exp.fields.get((ef.start + i) as usize).map(|f| (f.id, f.ty)))
+                        .then(|| self.exp.field((ef.start + i) as usize).map(|f| (f.id, f.ty)))
                         .flatten();
                     let wf_k = (j < wf.len)
-                        .then(|| self.wire.fields.get((wf.start + j) as usize).map(|f| (f.id, f.ty)))
+                        .then(|| self.wire.field((wf.start + j) as usize).map(|f| (f.id, f.ty)))
                         .flatten();
                     match (ef_k, wf_k) {
                         (Some((eid, ety)), Some((wid, wty))) if eid == wid => {

@@ -13,6 +13,7 @@
 //! retracted (the log below), and the failure is recorded.
 
 use crate::wire::header::{Arena, Node, Prim, Ref};
+use crate::wire::store::Store;
 use Prim as P;
 use std::collections::HashMap;
 
@@ -24,10 +25,61 @@ pub(crate) struct Sides<'a> {
     pub exp: &'a Arena,
 }
 
+/// A pair of nodes (and which arena each is in), packed into one key.
+type Key = u64;
+
+fn key(a: Ref, b: Ref, flipped: bool) -> Key {
+    (u64::from(a.idx()) << 33) | (u64::from(b.idx()) << 1) | u64::from(flipped)
+}
+
+/// The memo: inline for the few pairs a typical message checks (no allocation), a
+/// hash map past that.
+#[derive(Default)]
+struct PairMap {
+    small: Store<(Key, bool), 32>,
+    big: Option<HashMap<Key, bool>>,
+}
+
+impl PairMap {
+    fn get(&self, k: Key) -> Option<bool> {
+        match &self.big {
+            Some(m) => m.get(&k).copied(),
+            None => self.small.as_slice().iter().find(|e| e.0 == k).map(|e| e.1),
+        }
+    }
+    fn insert(&mut self, k: Key, v: bool) {
+        if let Some(m) = &mut self.big {
+            m.insert(k, v);
+            return;
+        }
+        if let Some(e) = self.small.as_mut_slice().iter_mut().find(|e| e.0 == k) {
+            e.1 = v;
+        } else if self.small.len() < 32 {
+            self.small.push((k, v));
+        } else {
+            let mut m: HashMap<Key, bool> = self.small.as_slice().iter().copied().collect();
+            m.insert(k, v);
+            self.big = Some(m);
+        }
+    }
+    fn remove(&mut self, k: Key) {
+        if let Some(m) = &mut self.big {
+            m.remove(&k);
+            return;
+        }
+        let slice = self.small.as_mut_slice();
+        if let Some(i) = slice.iter().position(|e| e.0 == k) {
+            let last = slice.len() - 1;
+            slice.swap(i, last);
+            self.small.truncate(last);
+        }
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct Memo {
-    known: HashMap<(u32, u32, bool), bool>,
-    log: Vec<(u32, u32, bool)>,
+    known: PairMap,
+    log: Store<Key, 32>,
 }
 
 /// Bound on the nesting the check explores; past it the answer is "no" (the
@@ -44,19 +96,22 @@ impl Memo {
         if depth > MAX_DEPTH {
             return false;
         }
-        let key = (a.idx(), b.idx(), flipped);
-        if let Some(&v) = self.known.get(&key) {
+        let k = key(a, b, flipped);
+        if let Some(v) = self.known.get(k) {
             return v;
         }
         let mark = self.log.len();
-        self.known.insert(key, true);
-        self.log.push(key);
+        self.known.insert(k, true);
+        self.log.push(k);
         let ok = self.rule(a_arena, a, b_arena, b, flipped, depth + 1);
         if !ok {
-            for k in self.log.drain(mark..) {
-                self.known.remove(&k);
+            for i in mark..self.log.len() {
+                if let Some(&old) = self.log.get(i) {
+                    self.known.remove(old);
+                }
             }
-            self.known.insert(key, false);
+            self.log.truncate(mark);
+            self.known.insert(k, false);
         }
         ok
     }

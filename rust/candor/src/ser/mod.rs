@@ -9,6 +9,7 @@ pub mod table;
 
 use crate::types::{self, CandidType, TypeId};
 use crate::wire::leb;
+use crate::wire::store::Store;
 use crate::{Error, Result};
 pub use table::TypeSerialize;
 
@@ -180,8 +181,10 @@ impl types::Compound for Compound<'_> {
 /// Builds a message argument by argument (candid's `IDLBuilder`).
 #[derive(Default)]
 pub struct IDLBuilder {
-    key: Vec<TypeId>,
-    types: Vec<fn() -> types::Type>,
+    /// The argument types so far: the key of the cached header. Inline, so a
+    /// builder allocates only its output.
+    key: Store<TypeId, 8>,
+    types: Store<Option<fn() -> types::Type>, 8>,
     value_ser: ValueSerializer,
 }
 
@@ -192,7 +195,7 @@ impl IDLBuilder {
     /// Appends one argument.
     pub fn arg<'a, T: CandidType + ?Sized>(&'a mut self, value: &T) -> Result<&'a mut Self> {
         self.key.push(TypeId::of::<T>());
-        self.types.push(T::ty);
+        self.types.push(Some(T::ty));
         value.idl_serialize(&mut self.value_ser)?;
         Ok(self)
     }
@@ -204,8 +207,8 @@ impl IDLBuilder {
         self.value_ser.try_reserve(additional)
     }
     fn header(&self) -> Result<std::rc::Rc<[u8]>> {
-        table::cached_header(&self.key, |ts| {
-            for ty in &self.types {
+        table::cached_header(self.key.as_slice(), |ts| {
+            for ty in self.types.as_slice().iter().flatten() {
                 ts.push_type(&ty())?;
             }
             Ok(())

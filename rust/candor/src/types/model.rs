@@ -16,7 +16,7 @@ use std::rc::Rc;
 /// The address of a monomorphised function is unique per type parameter, and the
 /// function's body differs per type (it names the type), so the linker cannot fold
 /// two of them together.
-#[derive(Debug, PartialEq, Eq, Hash, Clone, Copy, PartialOrd, Ord)]
+#[derive(Debug, PartialEq, Eq, Hash, Clone, Copy, PartialOrd, Ord, Default)]
 pub struct TypeId {
     id: usize,
     /// `std::any::type_name` of the type, for diagnostics.
@@ -87,18 +87,61 @@ impl std::hash::Hash for Label {
 }
 
 impl fmt::Display for Label {
+    /// Prints the label as candid 0.10.39's type printer does (`pp_label_raw`): a
+    /// name that is a plain identifier and not a Candid keyword is printed bare;
+    /// anything else (keywords such as `type`, non-identifiers such as `with space`)
+    /// is quoted with `str::escape_debug`, e.g. `"type" : nat8`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Label::Id(n) | Label::Unnamed(n) => write!(f, "{n}"),
             Label::Named(name) => {
-                if is_plain_ident(name) {
+                if is_plain_ident(name) && !is_keyword(name) {
                     f.write_str(name)
                 } else {
-                    write!(f, "{name:?}")
+                    write!(f, "\"{}\"", name.escape_debug())
                 }
             }
         }
     }
+}
+
+/// The words candid's printer quotes when they are labels (`KEYWORDS` in candid
+/// 0.10.39's `pretty/candid.rs`).
+const KEYWORDS: [&str; 30] = [
+    "import",
+    "service",
+    "func",
+    "type",
+    "opt",
+    "vec",
+    "record",
+    "variant",
+    "blob",
+    "principal",
+    "nat",
+    "nat8",
+    "nat16",
+    "nat32",
+    "nat64",
+    "int",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float32",
+    "float64",
+    "bool",
+    "text",
+    "null",
+    "reserved",
+    "empty",
+    "oneway",
+    "query",
+    "composite_query",
+];
+
+fn is_keyword(s: &str) -> bool {
+    KEYWORDS.contains(&s)
 }
 
 fn is_plain_ident(s: &str) -> bool {

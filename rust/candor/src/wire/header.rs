@@ -10,6 +10,7 @@
 //! byte, future types (opcode < -24) carry a length-prefixed blob, and records that
 //! can only be inhabited by infinite values become `empty`.
 
+use super::store::Store;
 use super::{leb, opcode};
 use crate::{Error, Result};
 
@@ -17,7 +18,7 @@ use crate::{Error, Result};
 /// reference that candid would see as a type *variable* (a wire table entry, or a
 /// Rust `Knot`): resolving such a reference costs one unit of decoding quota, as in
 /// candid's `unroll_type`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Ref(u32);
 
 const VAR_BIT: u32 = 1 << 31;
@@ -76,7 +77,7 @@ pub enum Prim {
 pub const PRIM_COUNT: u32 = 18;
 
 /// A range in one of the side tables of an arena.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Span {
     pub start: u32,
     pub len: u32,
@@ -107,6 +108,12 @@ pub enum Node {
     Future,
 }
 
+impl Default for Node {
+    fn default() -> Self {
+        Node::Prim(Prim::Empty)
+    }
+}
+
 /// How an expected field was labelled in Rust, which decides what the key visitor
 /// receives (a name or a number) and what the identifier costs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,12 +124,12 @@ pub enum FieldLabel {
     Unnamed,
 }
 
-/// A record field or variant case.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A record field or variant case: its id and type. (Expected types also have a
+/// [`FieldLabel`] per field, kept apart so wire fields stay two words.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct FieldEntry {
     pub id: u32,
     pub ty: Ref,
-    pub label: FieldLabel,
 }
 
 /// A function type.
@@ -134,20 +141,21 @@ pub struct FuncEntry {
     pub mode: u8,
 }
 
-/// A flat arena of types.
-#[derive(Clone, Debug)]
+/// A flat arena of types. The primitives are implicit at indices below
+/// [`PRIM_COUNT`]; `nodes` holds the entries after them. Small tables stay inline
+/// (no allocation per message, see `wire::store`).
+#[derive(Clone, Debug, Default)]
 pub struct Arena {
-    pub nodes: Vec<Node>,
-    pub fields: Vec<FieldEntry>,
+    pub nodes: Store<Node, 16>,
+    pub fields: Store<FieldEntry, 32>,
+    /// Per field, how the expected type labelled it; empty for wire arenas (whose
+    /// fields have only ids).
+    pub labels: Vec<FieldLabel>,
     pub funcs: Vec<FuncEntry>,
     pub methods: Vec<(Box<str>, Ref)>,
 }
 
-impl Default for Arena {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+static ID_LABEL: FieldLabel = FieldLabel::Id;
 
 const PRIMS: [Prim; PRIM_COUNT as usize] = [
     Prim::Null,
@@ -171,29 +179,52 @@ const PRIMS: [Prim; PRIM_COUNT as usize] = [
 ];
 
 impl Arena {
-    /// An arena holding just the primitive nodes.
+    /// An arena holding just the (implicit) primitive nodes.
     pub fn new() -> Self {
-        Arena {
-            nodes: PRIMS.iter().map(|p| Node::Prim(*p)).collect(),
-            fields: Vec::new(),
-            funcs: Vec::new(),
-            methods: Vec::new(),
-        }
+        Self::default()
     }
     /// The node a reference points to. References are only created by the parser
     /// and the expected-type builder, which check every index, so the lookup cannot
     /// fail for a reference of this arena; a foreign one reads as `empty`.
     #[inline(always)]
     pub fn node(&self, r: Ref) -> Node {
-        match self.nodes.get(r.idx() as usize) {
+        let i = r.idx();
+        if i < PRIM_COUNT {
+            return match PRIMS.get(i as usize) {
+                Some(p) => Node::Prim(*p),
+                None => Node::Prim(Prim::Empty),
+            };
+        }
+        match self.nodes.get((i - PRIM_COUNT) as usize) {
             Some(n) => *n,
             None => Node::Prim(Prim::Empty),
+        }
+    }
+    /// Appends a node, returning its index.
+    pub fn push_node(&mut self, n: Node) -> u32 {
+        self.nodes.push(n);
+        PRIM_COUNT + self.nodes.len() as u32 - 1
+    }
+    /// Replaces the node at index `i` (a reserved placeholder).
+    pub fn set_node(&mut self, i: u32, n: Node) {
+        if let Some(slot) = i.checked_sub(PRIM_COUNT).and_then(|k| self.nodes.get_mut(k as usize)) {
+            *slot = n;
         }
     }
     /// The fields of a record or variant span.
     #[inline(always)]
     pub fn fields(&self, s: Span) -> &[FieldEntry] {
-        self.fields.get(s.range()).unwrap_or(&[])
+        self.fields.as_slice().get(s.range()).unwrap_or(&[])
+    }
+    /// The field at absolute index `k`.
+    #[inline(always)]
+    pub fn field(&self, k: usize) -> Option<FieldEntry> {
+        self.fields.get(k).copied()
+    }
+    /// How field `k` was labelled (`Id` for wire fields).
+    #[inline]
+    pub fn label(&self, k: usize) -> &FieldLabel {
+        self.labels.get(k).unwrap_or(&ID_LABEL)
     }
     /// The methods of a service span.
     #[inline]
@@ -241,7 +272,7 @@ pub const DEFAULT_MAX_HEADER_LEN: usize = 64 * 1024;
 pub struct Header {
     pub arena: Arena,
     /// Argument types, in order.
-    pub args: Vec<Ref>,
+    pub args: Store<Ref, 8>,
     /// Number of type table entries (a cost unit of func/service checks).
     pub table_len: usize,
     /// Byte length of the header including the magic; values start here.
@@ -344,7 +375,6 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
         return Err(cur.eof("type table"));
     }
     let mut arena = Arena::new();
-    arena.nodes.reserve(table_len as usize);
     for _ in 0..table_len {
         let at = cur.pos;
         let op = cur.byte("type opcode")?;
@@ -374,11 +404,7 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
                     }
                     prev = Some(id);
                     let ty = type_ref(&mut cur, table_len, "field type")?;
-                    arena.fields.push(FieldEntry {
-                        id,
-                        ty,
-                        label: FieldLabel::Id,
-                    });
+                    arena.fields.push(FieldEntry { id, ty });
                 }
                 let span = Span {
                     start,
@@ -463,7 +489,7 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
                 Node::Future
             }
         };
-        arena.nodes.push(node);
+        arena.push_node(node);
     }
     let at = cur.pos;
     let argc = cur.leb("argument count")?;
@@ -471,9 +497,10 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
         let _ = at;
         return Err(cur.eof("argument types"));
     }
-    let args = (0..argc)
-        .map(|_| type_ref(&mut cur, table_len, "argument type"))
-        .collect::<Result<Vec<_>>>()?;
+    let mut args = Store::new();
+    for _ in 0..argc {
+        args.push(type_ref(&mut cur, table_len, "argument type")?);
+    }
     // Service methods must have function types.
     for (name, ty) in &arena.methods {
         if !matches!(arena.node(*ty), Node::Func(_)) {
@@ -493,25 +520,41 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
 /// values: they become `empty`, so a message cannot claim to carry one (candid's
 /// `replace_empty`). Only record-to-entry edges are followed, as in candid.
 fn replace_empty(arena: &mut Arena, table_len: usize) {
-    #[derive(Clone, Copy, PartialEq)]
+    #[derive(Clone, Copy, PartialEq, Default)]
     enum State {
+        #[default]
         Unvisited,
         InProgress,
         Done(bool),
     }
-    let mut state = vec![State::Unvisited; table_len];
+    // Only a record field that names another record can make a type empty.
+    let any_edge = arena.nodes.as_slice().iter().any(|n| match n {
+        Node::Record(s) => arena
+            .fields(*s)
+            .iter()
+            .any(|f| matches!(arena.node(f.ty), Node::Record(_))),
+        _ => false,
+    });
+    if !any_edge {
+        return;
+    }
+    let mut state: Store<State, 16> = Store::new();
+    for _ in 0..table_len {
+        state.push(State::Unvisited);
+    }
     // Iterative DFS so a deep chain cannot overflow the stack.
     for root in 0..table_len {
         if state.get(root) != Some(&State::Unvisited) {
             continue;
         }
         // Stack of (entry, next field position).
-        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        let mut stack: Store<(usize, usize), 16> = Store::new();
+        stack.push((root, 0));
         if let Some(s) = state.get_mut(root) {
             *s = State::InProgress;
         }
-        while let Some(&mut (entry, ref mut next)) = stack.last_mut() {
-            let node = arena.nodes.get(PRIM_COUNT as usize + entry).copied();
+        while let Some(&mut (entry, ref mut next)) = stack.as_mut_slice().last_mut() {
+            let node = arena.nodes.get(entry).copied();
             let fields: &[FieldEntry] = match node {
                 Some(Node::Record(span)) => arena.fields(span),
                 _ => &[],
@@ -549,34 +592,22 @@ fn replace_empty(arena: &mut Arena, table_len: usize) {
             if let Some(s) = state.get_mut(entry) {
                 *s = State::Done(empty);
             }
-            stack.pop();
+            stack.truncate(stack.len() - 1);
             if empty {
-                // The parent that descended here is empty too.
-                if let Some((parent, _)) = stack.last().copied() {
-                    if let Some(s) = state.get_mut(parent) {
+                // Every entry still on the stack descended here through record
+                // fields: all of them are empty too.
+                for &(e, _) in stack.as_slice() {
+                    if let Some(s) = state.get_mut(e) {
                         *s = State::Done(true);
                     }
-                    // Mark and unwind: the parent is finished.
-                    stack.pop();
-                    let mut carry = true;
-                    while carry {
-                        match stack.last().copied() {
-                            Some((gp, _)) => {
-                                if let Some(s) = state.get_mut(gp) {
-                                    *s = State::Done(true);
-                                }
-                                stack.pop();
-                            }
-                            None => carry = false,
-                        }
-                    }
                 }
+                stack.truncate(0);
             }
         }
     }
-    for (i, s) in state.iter().enumerate() {
+    for (i, s) in state.as_slice().iter().enumerate() {
         if *s == State::Done(true) {
-            if let Some(n) = arena.nodes.get_mut(PRIM_COUNT as usize + i) {
+            if let Some(n) = arena.nodes.get_mut(i) {
                 *n = Node::Prim(Prim::Empty);
             }
         }

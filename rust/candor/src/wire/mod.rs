@@ -3,3 +3,4 @@
 pub mod header;
 pub mod leb;
 pub mod opcode;
+pub mod store;
