@@ -1,0 +1,2 @@
+//! The offline canbench runner (in progress).
+fn main() {}
