@@ -183,10 +183,16 @@ impl<'de> Core<'de> {
     /// A length, checked against the remaining input divided by the least bytes one
     /// element takes: a length larger than the input could hold is rejected before
     /// anything is allocated or iterated.
+    ///
+    /// Like candid, a length takes at most 9 LEB128 bytes (a 10-byte form is either
+    /// overlong or beyond any message), so both accept the same messages.
     #[inline(always)]
     pub fn len(&mut self, min_elem_bytes: usize) -> Result<usize> {
         let at = self.pos;
         let n = self.leb_u64("length")?;
+        if self.pos - at > 9 {
+            return Err(Error::binary("length: LEB128 overflow", at));
+        }
         let n = usize::try_from(n).map_err(|_| Error::binary("length out of usize range", at))?;
         if min_elem_bytes > 0 && n > self.remaining() / min_elem_bytes {
             return Err(Error::binary(

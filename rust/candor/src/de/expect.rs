@@ -54,13 +54,13 @@ pub(crate) fn of<T: crate::CandidType + ?Sized>() -> Result<Option<(Rc<Arena>, R
 }
 
 /// The arena and root reference of a type given at run time (with the definitions
-/// of its `Var`s in `env`). Not cached by Rust type.
+/// of its `Var`s in `env`). Built in a private arena: run-time types have no Rust
+/// identity to cache them by, and interning them into the shared arena would grow it
+/// with every call.
 pub(crate) fn of_type(env: &TypeEnv, ty: &Type) -> Result<(Rc<Arena>, Ref)> {
-    INTERNER.with(|cell| {
-        let mut it = cell.borrow_mut();
-        let r = it.intern(ty, Some(env))?;
-        Ok((it.arena.clone(), r))
-    })
+    let mut it = Interner::default();
+    let r = it.intern(ty, Some(env))?;
+    Ok((it.arena, r))
 }
 
 impl Interner {

@@ -33,17 +33,16 @@ impl<'de> de::Deserializer<'de> for KeyDe<'_, 'de> {
 
     #[inline]
     fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        // Hold the arena by `Rc` so the name can be lent while the core is charged.
-        let exp = self.core.exp.clone();
+        let cost = match self.core.exp.label(self.field) {
+            FieldLabel::Named(name) => name.len(),
+            FieldLabel::Id | FieldLabel::Unnamed => 4,
+        };
+        self.core.charge(cost)?;
+        // Charged first, so the name can be lent straight from the arena.
+        let exp = &self.core.exp;
         match (exp.field(self.field), exp.label(self.field)) {
-            (Some(_), FieldLabel::Named(name)) => {
-                self.core.charge(name.len())?;
-                v.visit_str(name)
-            }
-            (Some(f), FieldLabel::Id | FieldLabel::Unnamed) => {
-                self.core.charge(4)?;
-                v.visit_u32(f.id)
-            }
+            (Some(_), FieldLabel::Named(name)) => v.visit_str(name),
+            (Some(f), _) => v.visit_u32(f.id),
             (None, _) => Err(Error::msg("field index out of range")),
         }
     }

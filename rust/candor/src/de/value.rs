@@ -133,8 +133,11 @@ impl<'a, 'de> De<'a, 'de> {
         let bytes = self.big_leb()?;
         let mut out = Vec::with_capacity(bytes.len() + 1);
         if is_nat {
-            out.push(TAG_NAT);
-            out.extend_from_slice(&crate::types::number::decode_biguint(bytes).to_bytes_le());
+            // An int read from a nat is still an int (candid tags it 0: `IDLValue`
+            // decodes `Int`, not `Nat`).
+            out.push(TAG_INT);
+            let n = num_bigint::BigInt::from(crate::types::number::decode_biguint(bytes));
+            out.extend_from_slice(&n.to_signed_bytes_le());
         } else {
             out.push(TAG_INT);
             out.extend_from_slice(&crate::types::number::decode_bigint(bytes).to_signed_bytes_le());
@@ -236,9 +239,10 @@ impl<'a, 'de> De<'a, 'de> {
 
     /// Elements of a vector whose element type is an exact fixed-width primitive on
     /// both sides: read straight from the input slice, the cost charged once.
-    fn prim_vec<V: Visitor<'de>>(self, p: Prim, v: V) -> Result<V::Value> {
+    fn prim_vec<V: Visitor<'de>>(self, p: Prim, v: V, tuple_len: Option<usize>) -> Result<V::Value> {
         let size = primvec::size(p);
         let len = self.core.len(size)?;
+        check_array_len(self.core, tuple_len, len)?;
         self.core.charge(len.saturating_mul(3 + size))?;
         let bytes = self.core.take(len * size, "vector")?;
         let at = self.core.pos - bytes.len();
@@ -522,7 +526,7 @@ impl<'de> De<'_, 'de> {
                 if let (Node::Prim(wp), Node::Prim(ep)) = (self.core.wnode(w_el), self.core.enode(e_el)) {
                     if wp == ep && primvec::is_fixed(wp) {
                         let me = De::new(&mut *self.core, self.w, self.e);
-                        return me.prim_vec(wp, v);
+                        return me.prim_vec(wp, v, tuple_len);
                     }
                 }
                 let bignum = matches!(
@@ -533,14 +537,7 @@ impl<'de> De<'_, 'de> {
                 );
                 let min = super::skip::min_size(&self.core.wire, w_el);
                 let len = self.core.len(min)?;
-                if let Some(n) = tuple_len {
-                    if n != len {
-                        return Err(Error::msg(format!(
-                            "expected a vector of {n} elements, found {len}"
-                        ))
-                        .at(self.core.pos));
-                    }
-                }
+                check_array_len(self.core, tuple_len, len)?;
                 let per_elem = if bignum {
                     self.core.charge(len.saturating_mul(3))?;
                     0
@@ -642,6 +639,18 @@ impl<'de> De<'_, 'de> {
         };
         let e_ty = exp_cases.get(k).map(|f| f.ty).unwrap_or(RESERVED);
         v.visit_enum(EnumAccess::new(&mut *self.core, ef, k, w_ty, e_ty))
+    }
+}
+
+/// A fixed-size array (`[T; N]`, decoded through `deserialize_tuple`) takes exactly
+/// `N` elements: a longer vector would lose data silently.
+fn check_array_len(core: &Core<'_>, expected: Option<usize>, len: usize) -> Result<()> {
+    match expected {
+        Some(n) if n != len => Err(Error::msg(format!(
+            "expected a vector of {n} elements, found {len}"
+        ))
+        .at(core.pos)),
+        _ => Ok(()),
     }
 }
 
