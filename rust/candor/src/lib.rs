@@ -45,6 +45,7 @@
 
 pub mod de;
 pub mod error;
+mod fasthash;
 pub mod ser;
 pub mod types;
 pub mod value;

@@ -11,6 +11,7 @@ use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::header::{Arena, FieldEntry, FieldLabel, FuncEntry, Node, Prim, Ref, Span};
 use crate::{Error, Result};
 use std::cell::RefCell;
+use crate::fasthash::FastMap;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -19,10 +20,10 @@ struct Interner {
     arena: Rc<Arena>,
     /// Root reference per Rust type; `None` for types without a Candid type of their
     /// own (`IDLValue`), which decode at the wire type.
-    roots: HashMap<TypeId, Option<Ref>>,
+    roots: FastMap<TypeId, Option<Ref>>,
     /// Node per `Rc<TypeInner>` address; `keep` holds the `Rc`s so an address is
     /// never reused for another type while it is in this map.
-    by_ptr: HashMap<usize, u32>,
+    by_ptr: FastMap<usize, u32>,
     keep: Vec<Type>,
 }
 

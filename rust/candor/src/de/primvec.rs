@@ -1,11 +1,14 @@
 //! `PrimitiveVecAccess`: the elements of a vector of fixed-width numbers (or bools),
 //! read straight from the input slice. The caller checked the element type once and
 //! charged the whole vector's cost once, as candid does.
+//!
+//! The access is generic over the element type, so the per-element work is one
+//! fixed-size load and the visitor call: no per-element `match` on the type.
 
 use crate::error::Error;
 use crate::wire::header::Prim;
 use crate::Result;
-use serde::de::{self, DeserializeSeed, Visitor};
+use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 
 /// Fixed-width element types (the ones with a fast path).
 #[inline]
@@ -37,119 +40,101 @@ pub(crate) fn size(p: Prim) -> usize {
     }
 }
 
-pub(crate) struct PrimVecAccess<'de> {
-    data: &'de [u8],
-    p: Prim,
-    size: usize,
-    offset: usize,
-    /// Byte offset of `data` in the message, for errors.
-    at: usize,
+/// A fixed-width number read from its little-endian bytes and handed to a visitor.
+pub(crate) trait LeNum: Copy {
+    const SIZE: usize;
+    fn read(b: &[u8]) -> Self;
+    fn visit<'de, V: Visitor<'de>>(self, v: V) -> Result<V::Value>;
 }
 
-impl<'de> PrimVecAccess<'de> {
-    pub fn new(data: &'de [u8], p: Prim, size: usize, at: usize) -> Self {
-        PrimVecAccess {
-            data,
-            p,
-            size,
-            offset: 0,
-            at,
-        }
-    }
-    /// Validates the bools the visitor did not read (the bytes are consumed anyway).
-    pub fn finish(&mut self) -> Result<()> {
-        if self.p == Prim::Bool {
-            if let Some(i) = self.data.get(self.offset..).and_then(|r| r.iter().position(|b| *b > 1)) {
-                return Err(Error::binary("expected bool 00 or 01", self.at + self.offset + i));
+macro_rules! le_num {
+    ($($t:ty, $visit:ident;)*) => {$(
+        impl LeNum for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            #[inline(always)]
+            fn read(b: &[u8]) -> Self {
+                let mut a = [0u8; std::mem::size_of::<$t>()];
+                a.copy_from_slice(b);
+                <$t>::from_le_bytes(a)
+            }
+            #[inline(always)]
+            fn visit<'de, V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+                v.$visit(self)
             }
         }
-        Ok(())
+    )*};
+}
+le_num! {
+    u8, visit_u8; i8, visit_i8; u16, visit_u16; i16, visit_i16;
+    u32, visit_u32; i32, visit_i32; u64, visit_u64; i64, visit_i64;
+    f32, visit_f32; f64, visit_f64;
+}
+
+/// `bool` elements: one byte that must be 0 or 1.
+#[derive(Clone, Copy)]
+pub(crate) struct BoolByte(u8);
+
+impl LeNum for BoolByte {
+    const SIZE: usize = 1;
+    #[inline(always)]
+    fn read(b: &[u8]) -> Self {
+        BoolByte(b.first().copied().unwrap_or(2))
+    }
+    #[inline(always)]
+    fn visit<'de, V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        match self.0 {
+            0 => v.visit_bool(false),
+            1 => v.visit_bool(true),
+            b => Err(Error::msg(format!("expected bool 00 or 01, found {b:02x}"))),
+        }
     }
 }
 
-impl<'de> de::SeqAccess<'de> for PrimVecAccess<'de> {
+/// Visits the elements of `data` (whole elements of type `T`) with `v`.
+#[inline]
+pub(crate) fn visit<'de, T: LeNum, V: Visitor<'de>>(data: &'de [u8], at: usize, v: V) -> Result<V::Value> {
+    let mut access = PrimVecAccess::<T> {
+        chunks: data.chunks_exact(T::SIZE),
+        _t: std::marker::PhantomData,
+    };
+    v.visit_seq(&mut access).map_err(|e| e.at(at))
+}
+
+struct PrimVecAccess<'de, T> {
+    chunks: std::slice::ChunksExact<'de, u8>,
+    _t: std::marker::PhantomData<T>,
+}
+
+impl<'de, T: LeNum> SeqAccess<'de> for PrimVecAccess<'de, T> {
     type Error = Error;
 
+    #[inline(always)]
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        match self.chunks.next() {
+            Some(b) => seed.deserialize(Elem(T::read(b))).map(Some),
+            None => Ok(None),
+        }
+    }
+
     #[inline]
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        let end = self.offset + self.size;
-        let Some(bytes) = self.data.get(self.offset..end) else {
-            return Ok(None);
-        };
-        let at = self.at + self.offset;
-        self.offset = end;
-        let v = match self.p {
-            Prim::Bool => match bytes.first() {
-                Some(0) => Value::Bool(false),
-                Some(1) => Value::Bool(true),
-                _ => return Err(Error::binary("expected bool 00 or 01", at)),
-            },
-            Prim::Nat8 => Value::U8(bytes.first().copied().unwrap_or(0)),
-            Prim::Int8 => Value::I8(bytes.first().copied().unwrap_or(0) as i8),
-            Prim::Nat16 => Value::U16(u16::from_le_bytes(arr(bytes))),
-            Prim::Int16 => Value::I16(i16::from_le_bytes(arr(bytes))),
-            Prim::Nat32 => Value::U32(u32::from_le_bytes(arr(bytes))),
-            Prim::Int32 => Value::I32(i32::from_le_bytes(arr(bytes))),
-            Prim::Float32 => Value::F32(f32::from_le_bytes(arr(bytes))),
-            Prim::Nat64 => Value::U64(u64::from_le_bytes(arr(bytes))),
-            Prim::Int64 => Value::I64(i64::from_le_bytes(arr(bytes))),
-            Prim::Float64 => Value::F64(f64::from_le_bytes(arr(bytes))),
-            _ => return Err(Error::msg("not a fixed-width type")),
-        };
-        seed.deserialize(v).map(Some)
-    }
-
     fn size_hint(&self) -> Option<usize> {
-        Some((self.data.len() - self.offset.min(self.data.len())) / self.size.max(1))
+        Some(self.chunks.len())
     }
-}
-
-#[inline(always)]
-fn arr<const N: usize>(b: &[u8]) -> [u8; N] {
-    let mut out = [0u8; N];
-    if b.len() == N {
-        out.copy_from_slice(b);
-    }
-    out
 }
 
 /// One element, handed to the element's `Deserialize`.
-#[derive(Clone, Copy)]
-enum Value {
-    Bool(bool),
-    U8(u8),
-    I8(i8),
-    U16(u16),
-    I16(i16),
-    U32(u32),
-    I32(i32),
-    F32(f32),
-    U64(u64),
-    I64(i64),
-    F64(f64),
-}
+struct Elem<T>(T);
 
-impl<'de> de::Deserializer<'de> for Value {
+impl<'de, T: LeNum> de::Deserializer<'de> for Elem<T> {
     type Error = Error;
 
     #[inline(always)]
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        match self {
-            Value::Bool(x) => v.visit_bool(x),
-            Value::U8(x) => v.visit_u8(x),
-            Value::I8(x) => v.visit_i8(x),
-            Value::U16(x) => v.visit_u16(x),
-            Value::I16(x) => v.visit_i16(x),
-            Value::U32(x) => v.visit_u32(x),
-            Value::I32(x) => v.visit_i32(x),
-            Value::F32(x) => v.visit_f32(x),
-            Value::U64(x) => v.visit_u64(x),
-            Value::I64(x) => v.visit_i64(x),
-            Value::F64(x) => v.visit_f64(x),
-        }
+        self.0.visit(v)
     }
 
     /// A newtype element (`struct Index(u32)`) unwraps to the number.
+    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, v: V) -> Result<V::Value> {
         v.visit_newtype_struct(self)
     }

@@ -15,7 +15,7 @@
 use crate::wire::header::{Arena, Node, Prim, Ref};
 use crate::wire::store::Store;
 use Prim as P;
-use std::collections::HashMap;
+use crate::fasthash::FastMap;
 
 /// Which arena each side of a pair lives in: function arguments are contravariant,
 /// so a check can run "expected against wire" as well.
@@ -36,8 +36,8 @@ fn key(a: Ref, b: Ref, flipped: bool) -> Key {
 /// hash map past that.
 #[derive(Default)]
 struct PairMap {
-    small: Store<(Key, bool), 32>,
-    big: Option<HashMap<Key, bool>>,
+    small: Store<(Key, bool), 8>,
+    big: Option<FastMap<Key, bool>>,
 }
 
 impl PairMap {
@@ -54,10 +54,10 @@ impl PairMap {
         }
         if let Some(e) = self.small.as_mut_slice().iter_mut().find(|e| e.0 == k) {
             e.1 = v;
-        } else if self.small.len() < 32 {
+        } else if self.small.len() < 8 {
             self.small.push((k, v));
         } else {
-            let mut m: HashMap<Key, bool> = self.small.as_slice().iter().copied().collect();
+            let mut m: FastMap<Key, bool> = self.small.as_slice().iter().copied().collect();
             m.insert(k, v);
             self.big = Some(m);
         }
@@ -79,7 +79,7 @@ impl PairMap {
 #[derive(Default)]
 pub(crate) struct Memo {
     known: PairMap,
-    log: Store<Key, 32>,
+    log: Store<Key, 8>,
 }
 
 /// Bound on the nesting the check explores; past it the answer is "no" (the

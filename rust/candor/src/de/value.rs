@@ -8,7 +8,7 @@
 use super::access::{EnumAccess, MapAccess, StructAccess, TupleAccess, VecAccess};
 use super::core::Core;
 use super::describe::describe;
-use super::primvec::{self, PrimVecAccess};
+use super::primvec;
 use crate::error::{Error, PathSegment};
 use crate::types::number::{TAG_INT, TAG_NAT};
 use crate::types::reference::{TAG_FUNC, TAG_SERVICE};
@@ -244,12 +244,23 @@ impl<'a, 'de> De<'a, 'de> {
         let len = self.core.len(size)?;
         check_array_len(self.core, tuple_len, len)?;
         self.core.charge(len.saturating_mul(3 + size))?;
-        let bytes = self.core.take(len * size, "vector")?;
-        let at = self.core.pos - bytes.len();
-        let mut access = PrimVecAccess::new(bytes, p, size, at);
-        let out = v.visit_seq(&mut access)?;
-        access.finish()?;
-        Ok(out)
+        let at = self.core.pos;
+        let data = self.core.take(len * size, "vector")?;
+        use primvec::{visit, BoolByte};
+        match p {
+            Prim::Bool => visit::<BoolByte, V>(data, at, v),
+            Prim::Nat8 => visit::<u8, V>(data, at, v),
+            Prim::Int8 => visit::<i8, V>(data, at, v),
+            Prim::Nat16 => visit::<u16, V>(data, at, v),
+            Prim::Int16 => visit::<i16, V>(data, at, v),
+            Prim::Nat32 => visit::<u32, V>(data, at, v),
+            Prim::Int32 => visit::<i32, V>(data, at, v),
+            Prim::Float32 => visit::<f32, V>(data, at, v),
+            Prim::Nat64 => visit::<u64, V>(data, at, v),
+            Prim::Int64 => visit::<i64, V>(data, at, v),
+            Prim::Float64 => visit::<f64, V>(data, at, v),
+            _ => Err(self.internal("a fixed-width vector")),
+        }
     }
 }
 

@@ -13,7 +13,8 @@ use crate::types::{is_primitive, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::{leb, opcode};
 use crate::{Error, Result};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use crate::fasthash::FastMap;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// Builds the type table and the argument type list.
@@ -189,7 +190,7 @@ impl TypeSerialize {
 }
 
 thread_local! {
-    static HEADERS: RefCell<HashMap<Vec<TypeId>, Rc<[u8]>>> = RefCell::new(HashMap::new());
+    static HEADERS: RefCell<FastMap<Vec<TypeId>, Rc<[u8]>>> = RefCell::new(FastMap::default());
 }
 
 /// The header (`DIDL` + table + argument types) for a list of Rust argument types.

@@ -14,10 +14,10 @@
 use super::model::{Type, TypeId, TypeInner};
 use super::CandidType;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use crate::fasthash::FastMap;
 
 thread_local! {
-    static ENV: RefCell<HashMap<TypeId, Type>> = RefCell::new(HashMap::new());
+    static ENV: RefCell<FastMap<TypeId, Type>> = RefCell::new(FastMap::default());
 }
 
 pub(crate) fn memo_ty<T: CandidType + ?Sized>() -> Type {

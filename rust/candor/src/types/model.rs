@@ -16,11 +16,37 @@ use std::rc::Rc;
 /// The address of a monomorphised function is unique per type parameter, and the
 /// function's body differs per type (it names the type), so the linker cannot fold
 /// two of them together.
-#[derive(Debug, PartialEq, Eq, Hash, Clone, Copy, PartialOrd, Ord, Default)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct TypeId {
     id: usize,
     /// `std::any::type_name` of the type, for diagnostics.
     pub name: &'static str,
+}
+
+// Identity is the address alone: comparing or hashing the name would cost a string
+// walk on every cache lookup, and adds nothing since the address is unique.
+impl PartialEq for TypeId {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+impl Eq for TypeId {}
+impl std::hash::Hash for TypeId {
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_usize(self.id);
+    }
+}
+impl PartialOrd for TypeId {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for TypeId {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.id.cmp(&other.id)
+    }
 }
 
 impl TypeId {

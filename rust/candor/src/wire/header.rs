@@ -146,8 +146,8 @@ pub struct FuncEntry {
 /// (no allocation per message, see `wire::store`).
 #[derive(Clone, Debug, Default)]
 pub struct Arena {
-    pub nodes: Store<Node, 16>,
-    pub fields: Store<FieldEntry, 32>,
+    pub nodes: Store<Node, 8>,
+    pub fields: Store<FieldEntry, 24>,
     /// Per field, how the expected type labelled it; empty for wire arenas (whose
     /// fields have only ids).
     pub labels: Vec<FieldLabel>,

@@ -110,27 +110,24 @@ pub fn skip(buf: &[u8], pos: &mut usize) -> Result<usize, LebError> {
     }
 }
 
-/// Appends the unsigned LEB128 form of `v`.
+/// Appends the unsigned LEB128 form of `v`, byte by byte into the reserved tail of
+/// `out` (a copy through a stack buffer costs a `memcpy` call per value).
 #[inline]
 pub fn write_u64(out: &mut Vec<u8>, mut v: u64) {
     if v < 0x80 {
         out.push(v as u8);
         return;
     }
-    let mut buf = [0u8; 10];
-    let mut n = 0;
+    out.reserve(10);
     loop {
         let byte = (v & 0x7f) as u8;
         v >>= 7;
         if v == 0 {
-            buf[n] = byte;
-            n += 1;
-            break;
+            out.push(byte);
+            return;
         }
-        buf[n] = byte | 0x80;
-        n += 1;
+        out.push(byte | 0x80);
     }
-    out.extend_from_slice(&buf[..n]);
 }
 
 /// Appends the signed LEB128 form of `v`.
@@ -140,21 +137,16 @@ pub fn write_i64(out: &mut Vec<u8>, mut v: i64) {
         out.push((v as u8) & 0x7f);
         return;
     }
-    let mut buf = [0u8; 10];
-    let mut n = 0;
+    out.reserve(10);
     loop {
         let byte = (v as u8) & 0x7f;
         v >>= 7;
-        let done = (v == 0 && byte & 0x40 == 0) || (v == -1 && byte & 0x40 != 0);
-        if done {
-            buf[n] = byte;
-            n += 1;
-            break;
+        if (v == 0 && byte & 0x40 == 0) || (v == -1 && byte & 0x40 != 0) {
+            out.push(byte);
+            return;
         }
-        buf[n] = byte | 0x80;
-        n += 1;
+        out.push(byte | 0x80);
     }
-    out.extend_from_slice(&buf[..n]);
 }
 
 /// Appends the unsigned LEB128 form of a u128.
