@@ -46,6 +46,9 @@ pub enum PathSegment {
     Opt,
 }
 
+/// Most path segments an error keeps.
+const MAX_PATH: usize = 32;
+
 /// The error of every fallible candor operation.
 pub struct Error(Box<Inner>);
 
@@ -54,7 +57,11 @@ struct Inner {
     message: String,
     offset: Option<usize>,
     /// Innermost segment first: segments are pushed while the error travels up.
+    /// At most [`MAX_PATH`] are kept (the innermost and the outermost halves), so an
+    /// error deep in a hostile message stays small.
     path: Vec<PathSegment>,
+    /// Segments dropped from the middle of a long path.
+    elided: usize,
     /// Extra diagnostics (`set_full_error_message`): the decoder state.
     context: Option<String>,
 }
@@ -67,6 +74,7 @@ impl Error {
             message,
             offset: None,
             path: Vec::new(),
+            elided: 0,
             context: None,
         }))
     }
@@ -92,7 +100,11 @@ impl Error {
     }
     /// "expected X, found Y" for a subtype mismatch at a byte offset.
     #[cold]
-    pub(crate) fn mismatch(expected: impl fmt::Display, found: impl fmt::Display, offset: usize) -> Self {
+    pub(crate) fn mismatch(
+        expected: impl fmt::Display,
+        found: impl fmt::Display,
+        offset: usize,
+    ) -> Self {
         Self::subtype(format!("expected {expected}, found {found}")).at(offset)
     }
 
@@ -128,6 +140,10 @@ impl Error {
     /// Pushes one more (outer) path segment.
     #[cold]
     pub(crate) fn within(mut self, seg: PathSegment) -> Self {
+        if self.0.path.len() >= MAX_PATH {
+            self.0.path.remove(MAX_PATH / 2);
+            self.0.elided += 1;
+        }
         self.0.path.push(seg);
         self
     }
@@ -170,10 +186,19 @@ impl fmt::Display for Error {
         if !self.0.path.is_empty() {
             f.write_str(" in ")?;
             let mut prev: Option<&PathSegment> = None;
-            for seg in self.path() {
+            let outer = self.0.path.len().saturating_sub(MAX_PATH / 2);
+            for (i, seg) in self.path().enumerate() {
+                if self.0.elided > 0 && i == outer {
+                    write!(f, " → …{} more…", self.0.elided)?;
+                }
                 // `neurons[3]`: an index sticks to the field or index before it.
                 let sticks = matches!(seg, PathSegment::Index(_))
-                    && matches!(prev, Some(PathSegment::Field(_) | PathSegment::FieldId(_) | PathSegment::Index(_)));
+                    && matches!(
+                        prev,
+                        Some(
+                            PathSegment::Field(_) | PathSegment::FieldId(_) | PathSegment::Index(_)
+                        )
+                    );
                 if prev.is_some() && !sticks {
                     f.write_str(" → ")?;
                 }
@@ -231,7 +256,10 @@ mod tests {
     #[test]
     fn error_is_one_pointer() {
         assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
-        assert_eq!(std::mem::size_of::<Result<()>>(), std::mem::size_of::<usize>());
+        assert_eq!(
+            std::mem::size_of::<Result<()>>(),
+            std::mem::size_of::<usize>()
+        );
     }
 
     #[test]
@@ -246,5 +274,19 @@ mod tests {
             "subtype mismatch: expected nat8, found nat16 at byte offset 25 in arg 0 → neurons[3] → dissolve_state"
         );
         assert!(e.is_subtype());
+    }
+
+    #[test]
+    fn long_paths_are_cut_in_the_middle() {
+        let mut e = Error::msg("deep");
+        for i in 0..5_000 {
+            e = e.within(PathSegment::Index(i));
+        }
+        let e = e.within(PathSegment::Arg(0));
+        let s = e.to_string();
+        assert!(s.len() < 400, "{}", s.len());
+        assert!(s.starts_with("deep in arg 0 → [4999][4998]"), "{s}");
+        assert!(s.contains("…4969 more…"), "{s}");
+        assert!(s.ends_with("[1][0]"), "{s}");
     }
 }

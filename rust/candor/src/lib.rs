@@ -143,13 +143,19 @@ pub fn encode_one<T: CandidType>(argument: T) -> Result<Vec<u8>> {
 }
 
 /// Writes a tuple of arguments to `writer`.
-pub fn write_args<Tuple: ArgumentEncoder, W: std::io::Write>(writer: &mut W, arguments: Tuple) -> Result<()> {
+pub fn write_args<Tuple: ArgumentEncoder, W: std::io::Write>(
+    writer: &mut W,
+    arguments: Tuple,
+) -> Result<()> {
     writer.write_all(&encode_args(arguments)?)?;
     Ok(())
 }
 
 /// Writes a tuple of arguments given by reference to `writer`.
-pub fn write_args_ref<Tuple: ArgumentEncoder, W: std::io::Write>(writer: &mut W, arguments: &Tuple) -> Result<()> {
+pub fn write_args_ref<Tuple: ArgumentEncoder, W: std::io::Write>(
+    writer: &mut W,
+    arguments: &Tuple,
+) -> Result<()> {
     writer.write_all(&encode_args_ref(arguments)?)?;
     Ok(())
 }
@@ -214,7 +220,10 @@ pub fn decode_args_with_decoding_quota<const N: usize, Tuple>(byte_vec: Vec<u8>)
 where
     Tuple: for<'a> ArgumentDecoder<'a>,
 {
-    expect_decoded(decode_args_with_config(&byte_vec, &quota_config(Some(N), None)))
+    expect_decoded(decode_args_with_config(
+        &byte_vec,
+        &quota_config(Some(N), None),
+    ))
 }
 
 /// ic-cdk's `decode_with` helper with a skipping quota of `M`.
@@ -222,7 +231,10 @@ pub fn decode_args_with_skipping_quota<const M: usize, Tuple>(byte_vec: Vec<u8>)
 where
     Tuple: for<'a> ArgumentDecoder<'a>,
 {
-    expect_decoded(decode_args_with_config(&byte_vec, &quota_config(None, Some(M))))
+    expect_decoded(decode_args_with_config(
+        &byte_vec,
+        &quota_config(None, Some(M)),
+    ))
 }
 
 /// ic-cdk's `decode_with` helper with both quotas.
@@ -232,7 +244,10 @@ pub fn decode_args_with_decoding_and_skipping_quota<const N: usize, const M: usi
 where
     Tuple: for<'a> ArgumentDecoder<'a>,
 {
-    expect_decoded(decode_args_with_config(&byte_vec, &quota_config(Some(N), Some(M))))
+    expect_decoded(decode_args_with_config(
+        &byte_vec,
+        &quota_config(Some(N), Some(M)),
+    ))
 }
 
 /// ic-cdk's `decode_with` helper for one argument with a decoding quota of `N`.
@@ -240,7 +255,10 @@ pub fn decode_one_with_decoding_quota<const N: usize, T>(byte_vec: Vec<u8>) -> T
 where
     T: for<'a> Deserialize<'a> + CandidType,
 {
-    expect_decoded(decode_one_with_config(&byte_vec, &quota_config(Some(N), None)))
+    expect_decoded(decode_one_with_config(
+        &byte_vec,
+        &quota_config(Some(N), None),
+    ))
 }
 
 /// ic-cdk's `decode_with` helper for one argument with a skipping quota of `M`.
@@ -248,15 +266,23 @@ pub fn decode_one_with_skipping_quota<const M: usize, T>(byte_vec: Vec<u8>) -> T
 where
     T: for<'a> Deserialize<'a> + CandidType,
 {
-    expect_decoded(decode_one_with_config(&byte_vec, &quota_config(None, Some(M))))
+    expect_decoded(decode_one_with_config(
+        &byte_vec,
+        &quota_config(None, Some(M)),
+    ))
 }
 
 /// ic-cdk's `decode_with` helper for one argument with both quotas.
-pub fn decode_one_with_decoding_and_skipping_quota<const N: usize, const M: usize, T>(byte_vec: Vec<u8>) -> T
+pub fn decode_one_with_decoding_and_skipping_quota<const N: usize, const M: usize, T>(
+    byte_vec: Vec<u8>,
+) -> T
 where
     T: for<'a> Deserialize<'a> + CandidType,
 {
-    expect_decoded(decode_one_with_config(&byte_vec, &quota_config(Some(N), Some(M))))
+    expect_decoded(decode_one_with_config(
+        &byte_vec,
+        &quota_config(Some(N), Some(M)),
+    ))
 }
 
 /// The `decode_with` helpers have no `Result` in their signature (ic-cdk calls them

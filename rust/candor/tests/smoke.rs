@@ -50,10 +50,17 @@ fn errors_name_offset_and_path() {
         id: u64,
         dissolve_state: u16,
     }
-    let bytes = candor::encode_one(vec![Wire { id: 1, dissolve_state: 2 }]).unwrap();
+    let bytes = candor::encode_one(vec![Wire {
+        id: 1,
+        dissolve_state: 2,
+    }])
+    .unwrap();
     let err = candor::decode_one::<Vec<Neuron>>(&bytes).unwrap_err();
     assert!(err.is_subtype(), "{err}");
     let msg = err.to_string();
-    assert!(msg.starts_with("subtype mismatch: expected nat8, found nat16 at byte offset"), "{msg}");
+    assert!(
+        msg.starts_with("subtype mismatch: expected nat8, found nat16 at byte offset"),
+        "{msg}"
+    );
     assert!(msg.contains("in arg 0 → [0] → dissolve_state"), "{msg}");
 }

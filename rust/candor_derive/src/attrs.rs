@@ -1,11 +1,18 @@
 //! Reading `#[serde(...)]`, `#[candid_path(...)]` and `#[candor_path(...)]`.
 //!
-//! Only two serde attributes change what the derive generates, exactly as in
-//! `candid_derive` 0.10.39: `rename` (the label) and `with = "serde_bytes"` (write a
-//! blob). Every other serde attribute is either irrelevant to the Candid type and
-//! encoding (accepted and ignored, as candid does) or would make serde's view of the
-//! type disagree with the Candid type (rejected with an error on that attribute).
+//! Three serde attributes change what the derive generates: `rename` (the label) and
+//! `with = "serde_bytes"` (write a blob), exactly as in `candid_derive` 0.10.39, and
+//! `rename_all` / `rename_all_fields` (the labels of the items without a `rename`),
+//! which candid_derive ignores. Every other serde attribute is either irrelevant to
+//! the Candid type and encoding (accepted and ignored, as candid does) or would make
+//! serde's view of the type disagree with the Candid type (rejected with an error on
+//! that attribute).
+//!
+//! Where serde lets the serialized and deserialized names differ
+//! (`rename(serialize = .., deserialize = ..)`, `rename_all(serialize = .., ..)`), the
+//! label is the **serialized** name, as candid_derive does for `rename`.
 
+use crate::case::RenameRule;
 use proc_macro2::Span;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
@@ -18,6 +25,8 @@ pub(crate) struct ItemAttrs {
     pub rename: Option<String>,
     /// `with = "serde_bytes"`: write the value with `serialize_blob`.
     pub bytes: bool,
+    /// `rename_all = ".."` on a variant: the rule for its struct fields' labels.
+    pub rename_all: Option<RenameRule>,
 }
 
 /// What the container's serde attributes mean to the derive.
@@ -25,6 +34,11 @@ pub(crate) struct ItemAttrs {
 pub(crate) struct ContainerAttrs {
     /// `transparent`, with where it was written (checked against the shape later).
     pub transparent: Option<Span>,
+    /// `rename_all = ".."`: the rule for struct field labels, or for variant labels.
+    pub rename_all: Option<RenameRule>,
+    /// `rename_all_fields = ".."` (enums): the rule for struct-variant field labels
+    /// (a variant's own `rename_all` wins).
+    pub rename_all_fields: Option<RenameRule>,
 }
 
 /// Where an attribute was written: the rules differ.
@@ -59,6 +73,39 @@ fn meta_name(meta: &Meta) -> String {
         .get_ident()
         .map(ToString::to_string)
         .unwrap_or_default()
+}
+
+/// The serialize-side rule of `rename_all = ".."` or
+/// `rename_all(serialize = "..", deserialize = "..")` (the same for
+/// `rename_all_fields`). An unknown rule, on either side, is an error (serde rejects
+/// it too).
+fn rename_rule(meta: &Meta) -> Result<Option<RenameRule>> {
+    let parse = |s: &LitStr| RenameRule::parse(&s.value()).map_err(|e| Error::new(s.span(), e));
+    match meta {
+        Meta::NameValue(m) => match lit_str(&m.value) {
+            Some(s) => parse(s).map(Some),
+            None => Err(Error::new(m.value.span(), "expected a string literal rule")),
+        },
+        Meta::List(list) => {
+            let nested = list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)?;
+            let mut ser = None;
+            for item in nested {
+                if let Meta::NameValue(m) = &item {
+                    if let Some(s) = lit_str(&m.value) {
+                        let rule = parse(s)?;
+                        if m.path.is_ident("serialize") {
+                            ser = Some(rule);
+                        }
+                    }
+                }
+            }
+            Ok(ser)
+        }
+        Meta::Path(p) => Err(Error::new(
+            p.span(),
+            "expected `rename_all = \"...\"` with a case convention",
+        )),
+    }
 }
 
 /// Serde attributes that make serde read or write a different shape than the Candid
@@ -122,6 +169,10 @@ pub(crate) fn item_attrs(attrs: &[Attribute], place: Place) -> Result<ItemAttrs>
                     }
                 }
             }
+            // #[serde(rename_all = "camelCase")] on a variant: its struct fields.
+            _ if name == "rename_all" && place == Place::Variant => {
+                res.rename_all = rename_rule(&meta)?;
+            }
             // #[serde(with = "serde_bytes")]
             Meta::NameValue(m) if name == "with" => match lit_str(&m.value) {
                 Some(s) if matches!(s.value().as_str(), "serde_bytes" | "::serde_bytes") => {
@@ -153,13 +204,16 @@ pub(crate) fn container_attrs(attrs: &[Attribute]) -> Result<ContainerAttrs> {
         if let Some(why) = rejection(&name, Place::Container) {
             return Err(Error::new(meta.span(), why));
         }
-        if name == "transparent" {
-            res.transparent = Some(meta.span());
+        match name.as_str() {
+            "transparent" => res.transparent = Some(meta.span()),
+            "rename_all" => res.rename_all = rename_rule(&meta)?,
+            "rename_all_fields" => res.rename_all_fields = rename_rule(&meta)?,
+            // `rename` (the type's name is not part of its Candid type), `crate`,
+            // `bound`, `default`, `deny_unknown_fields`, `from`/`try_from`/`into`,
+            // `remote`, `expecting`: no effect on the Candid type (candid_derive
+            // ignores them too).
+            _ => {}
         }
-        // `rename_all`, `rename_all_fields`, `rename`, `crate`, `bound`, `default`,
-        // `deny_unknown_fields`, `from`/`try_from`/`into`, `remote`, `expecting`: no
-        // effect on the Candid type (candid_derive ignores them all; see the crate docs
-        // for why `rename_all` is deliberately not applied).
     }
     Ok(res)
 }

@@ -3,6 +3,7 @@
 //! bytes; see the crate docs for the few places where the calls (not the bytes) differ.
 
 use crate::attrs::{self, ItemAttrs, Place};
+use crate::case::RenameRule;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
@@ -38,9 +39,13 @@ pub(crate) fn expand(input: DeriveInput) -> Result<TokenStream> {
                     ));
                 }
             }
-            cx.struct_body(&data.fields)?
+            cx.struct_body(&data.fields, container.rename_all)?
         }
-        Data::Enum(data) => cx.enum_body(&data.variants)?,
+        Data::Enum(data) => cx.enum_body(
+            &data.variants,
+            container.rename_all,
+            container.rename_all_fields,
+        )?,
         Data::Union(u) => {
             return Err(Error::new(
                 u.union_token.span(),
@@ -132,16 +137,23 @@ struct Cx<'a> {
 
 impl Cx<'_> {
     /// The fields of a struct or variant, sorted by Candid id. `in_variant` makes the
-    /// accessors bindings (`__f0`) instead of `self.x`.
-    fn members(&self, fields: &Fields, in_variant: bool) -> Result<Vec<Member>> {
+    /// accessors bindings (`__f0`) instead of `self.x`. `rule` (from `rename_all`)
+    /// renames the named fields that have no `rename` of their own.
+    fn members(
+        &self,
+        fields: &Fields,
+        in_variant: bool,
+        rule: Option<RenameRule>,
+    ) -> Result<Vec<Member>> {
         let mut out = Vec::new();
         for (i, f) in fields.iter().enumerate() {
             let attrs = attrs::item_attrs(&f.attrs, Place::Field)?;
             let (hash, label, self_access) = match &f.ident {
                 Some(ident) => {
-                    let name = match &attrs.rename {
-                        Some(r) => r.clone(),
-                        None => ident.unraw().to_string(),
+                    let name = match (&attrs.rename, rule) {
+                        (Some(r), _) => r.clone(),
+                        (None, Some(rule)) => rule.apply_to_field(&ident.unraw().to_string()),
+                        (None, None) => ident.unraw().to_string(),
                     };
                     (idl_hash(&name), LabelKind::Named(name), quote!(#ident))
                 }
@@ -220,7 +232,11 @@ impl Cx<'_> {
         }
     }
 
-    fn struct_body(&self, fields: &Fields) -> Result<(TokenStream, TokenStream)> {
+    fn struct_body(
+        &self,
+        fields: &Fields,
+        rename_all: Option<RenameRule>,
+    ) -> Result<(TokenStream, TokenStream)> {
         let k = self.krate;
         match fields {
             // Newtype: Candid sees the inner type, and the value is the inner value.
@@ -251,7 +267,7 @@ impl Cx<'_> {
             )),
             // Named fields, or 0 / 2+ tuple fields: a record, fields in id order.
             _ => {
-                let members = self.members(fields, false)?;
+                let members = self.members(fields, false, rename_all)?;
                 let ty = self.record_ty(&members);
                 let elems = members.iter().map(|m| {
                     let access = &m.access;
@@ -267,9 +283,13 @@ impl Cx<'_> {
         }
     }
 
+    /// `rename_all` renames the variants, `rename_all_fields` the fields of struct
+    /// variants (a variant's own `rename_all` wins over it), as in serde.
     fn enum_body(
         &self,
         variants: &syn::punctuated::Punctuated<syn::Variant, syn::Token![,]>,
+        rename_all: Option<RenameRule>,
+        rename_all_fields: Option<RenameRule>,
     ) -> Result<(TokenStream, TokenStream)> {
         let k = self.krate;
         struct Case<'v> {
@@ -281,10 +301,12 @@ impl Cx<'_> {
         let mut cases = Vec::new();
         for v in variants {
             let attrs = attrs::item_attrs(&v.attrs, Place::Variant)?;
-            let name = match &attrs.rename {
-                Some(r) => r.clone(),
-                None => v.ident.unraw().to_string(),
+            let name = match (&attrs.rename, rename_all) {
+                (Some(r), _) => r.clone(),
+                (None, Some(rule)) => rule.apply_to_variant(&v.ident.unraw().to_string()),
+                (None, None) => v.ident.unraw().to_string(),
             };
+            let field_rule = attrs.rename_all.or(rename_all_fields);
             let (payload_ty, fields) = match &v.fields {
                 Fields::Unit => (
                     quote!(::core::convert::Into::into(#k::types::TypeInner::Null)),
@@ -292,11 +314,11 @@ impl Cx<'_> {
                 ),
                 Fields::Unnamed(f) if f.unnamed.len() == 1 => {
                     // Checks the field's attributes too.
-                    let fields = self.members(&v.fields, true)?;
+                    let fields = self.members(&v.fields, true, field_rule)?;
                     (self.field_ty(&f.unnamed[0].ty), fields)
                 }
                 _ => {
-                    let fields = self.members(&v.fields, true)?;
+                    let fields = self.members(&v.fields, true, field_rule)?;
                     (self.record_ty(&fields), fields)
                 }
             };

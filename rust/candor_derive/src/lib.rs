@@ -3,7 +3,8 @@
 //! The generated `CandidType` impl gives the same Candid type, and makes values encode
 //! to the same bytes, as `candid_derive` 0.10.39 does for the same Rust type: a type
 //! can move between `candid` and `candor` without changing its interface or its wire
-//! format.
+//! format. The one deliberate exception is `#[serde(rename_all = "...")]`, which
+//! candor applies and candid_derive ignores (see [Attributes](#attributes)).
 //!
 //! # Shapes
 //!
@@ -36,19 +37,42 @@
 //!
 //! * **Applied**, as in candid_derive:
 //!   * `rename = "x"` / `rename(serialize = "x")` on a field or variant: the label.
+//!     It wins over any `rename_all`.
 //!   * `with = "serde_bytes"` on a field: written with `serialize_blob` (the field type
 //!     must be `AsRef<[u8]>`; its Candid type is the field type's, `vec nat8` for the
 //!     byte containers). On a variant, every payload field is written as a blob.
 //!   * `transparent` on a one-field tuple struct: that is already how Candid sees a
 //!     newtype.
+//! * **Applied, unlike candid_derive**:
+//!   * `rename_all = "..."` on a struct: the labels of its named fields; on an enum:
+//!     the labels of its variants.
+//!   * `rename_all_fields = "..."` on an enum: the labels of the fields of its struct
+//!     variants; `rename_all = "..."` on a variant does the same for that variant and
+//!     wins over the enum's `rename_all_fields`.
+//!
+//!   All of serde's conventions (`lowercase`, `UPPERCASE`, `PascalCase`, `camelCase`,
+//!   `snake_case`, `SCREAMING_SNAKE_CASE`, `kebab-case`, `SCREAMING-KEBAB-CASE`) are
+//!   applied exactly as serde applies them, with the same precedence, so the Candid
+//!   labels are the names serde's `Deserialize` looks for: the type decodes what it
+//!   encodes. candid_derive ignores `rename_all`, so with candid such a type encodes
+//!   its Rust names while serde expects the renamed ones, and decoding fails (unless
+//!   the rule leaves every name unchanged). **Migration note:** a type carrying
+//!   `rename_all` that changes some name gets a different Candid type (and different
+//!   bytes) under candor than under candid; that is the point, since candid's was
+//!   unusable for decoding.
+//!
+//!   Where serde distinguishes the two directions
+//!   (`rename(serialize = "a", deserialize = "b")`,
+//!   `rename_all(serialize = "..", deserialize = "..")`), the label is the
+//!   **serialized** name, the one candid_derive uses for `rename`, so those types
+//!   keep candid's bytes. A Candid type has one label per field, so such a type
+//!   round-trips only when both directions give the same name; otherwise serde's
+//!   `Deserialize` looks for the other name and decoding fails, with candid as with
+//!   candor. Use one name for both directions.
 //! * **Accepted and ignored**, exactly as candid_derive ignores them, so the type and
 //!   bytes stay identical to candid's:
-//!   * `rename_all`, `rename_all_fields` and `rename` on the container. **Labels keep the
-//!     Rust names** (or per-item `rename`s): candid_derive never applies `rename_all`,
-//!     and applying it would silently change the interface and wire format of every
-//!     existing type that carries it (typically types shared with a JSON API). Note
-//!     that such a type, under candid as under candor, decodes only if the renaming
-//!     leaves its names unchanged, since serde then expects the renamed names.
+//!   * `rename` on the container (a type's name is not part of its Candid type), and
+//!     `rename_all_fields` on a struct (serde rejects it there).
 //!   * `skip`, `skip_serializing`, `skip_deserializing`: the field stays in the Candid
 //!     record and is encoded (candid does the same; the decoder then ignores it).
 //!   * `default`, `alias`, `bound`, `borrow`, `deny_unknown_fields`, `crate`,
@@ -65,6 +89,7 @@
 use proc_macro::TokenStream;
 
 mod attrs;
+mod case;
 mod expand;
 
 /// Derives `candor::CandidType`. See the [crate docs](crate) for shapes and attributes.

@@ -96,17 +96,196 @@ fn renames() {
     assert!(!out.contains("\"a\""));
 }
 
-#[test]
-fn rename_all_is_ignored_like_candid() {
-    let out = ok(
-        r#"#[serde(rename_all = "camelCase")] struct S { long_name: u8, #[serde(rename = "x")] other: u8 }"#,
-    );
-    assert!(out.contains("\"long_name\""));
-    assert!(out.contains("\"x\""));
-    let out = ok(r#"#[serde(rename_all = "snake_case")] enum E { LongName, Other(u8) }"#);
-    assert!(out.contains("\"LongName\""));
+/// The labels `from ("..")` in the expansion, in order of appearance.
+fn labels(out: &str) -> Vec<String> {
+    out.split("String :: from (\"")
+        .skip(1)
+        .map(|rest| rest[..rest.find("\")").unwrap()].to_string())
+        .collect()
 }
 
+fn sorted_by_hash(names: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    v.sort_by_key(|n| idl_hash(n));
+    v
+}
+
+#[test]
+fn rename_all_on_struct_fields() {
+    let out = ok(
+        r#"#[serde(rename_all = "camelCase")] struct S { long_name: u8, #[serde(rename = "x")] other: u8, r#type: u8 }"#,
+    );
+    assert_eq!(labels(&out), sorted_by_hash(&["longName", "x", "type"]));
+    // The accessors still use the Rust names, in label order.
+    assert!(out.contains("& self . long_name"));
+    // Tuple structs keep their positional ids.
+    let out = ok(r#"#[serde(rename_all = "UPPERCASE")] struct T(u8, u8);"#);
+    assert_in_order(&out, &["Label :: Id (0u32)", "Label :: Id (1u32)"]);
+}
+
+#[test]
+fn rename_all_on_enums() {
+    let out = ok(
+        r#"#[serde(rename_all = "snake_case")] enum E { LongName, Other(u8), #[serde(rename = "Kept")] Third { inner_field: u8 } }"#,
+    );
+    // Each case's label is followed by its payload's labels; cases in id order.
+    let mut want = Vec::new();
+    for case in sorted_by_hash(&["long_name", "other", "Kept"]) {
+        let is_kept = case == "Kept";
+        want.push(case);
+        if is_kept {
+            // `rename_all` on the enum does not reach the struct variant's fields.
+            want.push("inner_field".to_string());
+        }
+    }
+    assert_eq!(labels(&out), want);
+    // The arms still match the Rust variant names.
+    assert!(out.contains("Self :: LongName"));
+}
+
+#[test]
+fn rename_all_fields_and_variant_rename_all() {
+    let out = ok(
+        r#"#[serde(rename_all = "kebab-case", rename_all_fields = "UPPERCASE")]
+           enum E {
+             CaseOne { field_one: u8, #[serde(rename = "own")] field_two: u8 },
+             #[serde(rename_all = "PascalCase")] CaseTwo { field_three: u8 },
+             Tuple(u8, u8),
+           }"#,
+    );
+    let ls = labels(&out);
+    let mut got = ls.clone();
+    got.sort();
+    let mut want: Vec<String> = [
+        "case-one",
+        "FIELD_ONE",
+        "own",
+        "case-two",
+        "FieldThree",
+        "tuple",
+    ]
+    .map(String::from)
+    .to_vec();
+    want.sort();
+    assert_eq!(got, want);
+    // A variant's own rename_all, without a container rule.
+    let out = ok(r#"enum E { #[serde(rename_all = "camelCase")] V { a_b: u8 } }"#);
+    assert_eq!(labels(&out), ["V", "aB"]);
+}
+
+#[test]
+fn rename_all_serialize_side_wins() {
+    // Directional forms: the label is the serialized name (candid_derive's choice for
+    // `rename(serialize = ..)`).
+    let out = ok(
+        r#"#[serde(rename_all(serialize = "SCREAMING-KEBAB-CASE", deserialize = "camelCase"))]
+           struct S { some_field: u8, #[serde(rename(deserialize = "d"))] other_field: u8 }"#,
+    );
+    let mut got = labels(&out);
+    got.sort();
+    assert_eq!(got, ["OTHER-FIELD", "SOME-FIELD"]);
+    // Only a deserialize-side rule: labels keep the Rust names.
+    let out = ok(r#"#[serde(rename_all(deserialize = "camelCase"))] struct S { some_field: u8 }"#);
+    assert_eq!(labels(&out), ["some_field"]);
+}
+
+#[test]
+fn rename_all_rule_errors() {
+    let e = err(r#"#[serde(rename_all = "Camel")] struct S { a: u8 }"#);
+    assert!(
+        e.contains("unknown rename rule") && e.contains("\"camelCase\""),
+        "{e}"
+    );
+    let e = err(r#"#[serde(rename_all(deserialize = "nope"))] struct S { a: u8 }"#);
+    assert!(e.contains("unknown rename rule"), "{e}");
+    let e = err(r#"#[serde(rename_all_fields = "x")] enum E { A { b: u8 } }"#);
+    assert!(e.contains("unknown rename rule"), "{e}");
+    assert!(!err(r#"#[serde(rename_all)] struct S { a: u8 }"#).is_empty());
+}
+
+/// serde's own tables for its case conventions (serde_derive's `case.rs` tests).
+#[test]
+fn case_conventions_match_serde() {
+    use crate::case::RenameRule;
+    let rules = [
+        "lowercase",
+        "UPPERCASE",
+        "PascalCase",
+        "camelCase",
+        "snake_case",
+        "SCREAMING_SNAKE_CASE",
+        "kebab-case",
+        "SCREAMING-KEBAB-CASE",
+    ]
+    .map(|r| RenameRule::parse(r).unwrap());
+    let variants: [(&str, [&str; 8]); 4] = [
+        (
+            "Outcome",
+            [
+                "outcome", "OUTCOME", "Outcome", "outcome", "outcome", "OUTCOME", "outcome",
+                "OUTCOME",
+            ],
+        ),
+        (
+            "VeryTasty",
+            [
+                "verytasty",
+                "VERYTASTY",
+                "VeryTasty",
+                "veryTasty",
+                "very_tasty",
+                "VERY_TASTY",
+                "very-tasty",
+                "VERY-TASTY",
+            ],
+        ),
+        ("A", ["a", "A", "A", "a", "a", "A", "a", "A"]),
+        (
+            "Z42",
+            ["z42", "Z42", "Z42", "z42", "z42", "Z42", "z42", "Z42"],
+        ),
+    ];
+    for (original, want) in variants {
+        for (rule, w) in rules.iter().zip(want) {
+            assert_eq!(rule.apply_to_variant(original), w, "{rule:?} {original}");
+        }
+    }
+    let fields: [(&str, [&str; 8]); 4] = [
+        (
+            "outcome",
+            [
+                "outcome", "OUTCOME", "Outcome", "outcome", "outcome", "OUTCOME", "outcome",
+                "OUTCOME",
+            ],
+        ),
+        (
+            "very_tasty",
+            [
+                "very_tasty",
+                "VERY_TASTY",
+                "VeryTasty",
+                "veryTasty",
+                "very_tasty",
+                "VERY_TASTY",
+                "very-tasty",
+                "VERY-TASTY",
+            ],
+        ),
+        ("a", ["a", "A", "A", "a", "a", "A", "a", "A"]),
+        (
+            "z42",
+            ["z42", "Z42", "Z42", "z42", "z42", "Z42", "z42", "Z42"],
+        ),
+    ];
+    for (original, want) in fields {
+        for (rule, w) in rules.iter().zip(want) {
+            assert_eq!(rule.apply_to_field(original), w, "{rule:?} {original}");
+        }
+    }
+    // Edge cases serde would panic on (empty results) stay total here.
+    assert_eq!(rules[3].apply_to_field("_"), "");
+    assert_eq!(rules[3].apply_to_field("_leading"), "leading");
+}
 #[test]
 fn serde_bytes_fields() {
     let out = ok(r#"struct S { #[serde(with = "serde_bytes")] b: Vec<u8>, c: Vec<u8> }"#);

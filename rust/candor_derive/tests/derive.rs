@@ -120,26 +120,14 @@ both! {
         C { #[serde(rename = "inner")] x: u8 },
     }
 
-    #[derive(CandidType, Serialize, Deserialize, Clone, Debug)]
-    #[serde(rename_all = "camelCase")]
-    pub struct RenameAll {
-        pub long_field_name: u8,
-        #[serde(rename = "explicit")]
-        pub other_field: u8,
-    }
+    // (`rename_all` is applied by candor and ignored by candid, so the types using it
+    // are not in the shared zoo; see `mod rename_all` below.)
 
+    // A container rule that leaves every name unchanged gives the same type in both.
     #[derive(CandidType, Serialize, Deserialize, Clone, Debug)]
-    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-    pub enum RenameAllEnum {
-        FirstCase,
-        SecondCase(u8),
-        ThirdCase { some_field: u8 },
-    }
-
-    #[derive(CandidType, Serialize, Deserialize, Clone, Debug)]
-    #[serde(rename_all = "kebab-case", rename_all_fields = "UPPERCASE")]
-    pub enum RenameAllFields {
-        CaseOne { field_one: u8 },
+    #[serde(rename_all = "snake_case", rename = "Other")]
+    pub struct RenameAllNoop {
+        pub already_snake: u8,
     }
 
     #[derive(CandidType, Serialize, Deserialize, Clone, Debug)]
@@ -311,11 +299,7 @@ both! {
             enc!(RenamedVariants::A),
             enc!(RenamedVariants::B(9)),
             enc!(RenamedVariants::C { x: 8 }),
-            enc!(RenameAll { long_field_name: 1, other_field: 2 }),
-            enc!(RenameAllEnum::FirstCase),
-            enc!(RenameAllEnum::SecondCase(2)),
-            enc!(RenameAllEnum::ThirdCase { some_field: 3 }),
-            enc!(RenameAllFields::CaseOne { field_one: 1 }),
+            enc!(RenameAllNoop { already_snake: 1 }),
             enc!(Bytes { b: vec![0, 255, 7], plain: vec![4, 5], arr: [1, 2, 3, 4], empty: vec![] }),
             enc!(BytesVariants::B(vec![9; 200])),
             enc!(BytesVariants::S { x: vec![1], y: 2 }),
@@ -362,8 +346,7 @@ both! {
             ty!(AllKinds),
             ty!(Renamed),
             ty!(RenamedVariants),
-            ty!(RenameAll),
-            ty!(RenameAllEnum),
+            ty!(RenameAllNoop),
             ty!(Bytes),
             ty!(BytesVariants),
             ty!(Generic<u8, String>),
@@ -573,4 +556,312 @@ fn hygiene_and_empty_enum() {
         <Never as candor::types::CandidType>::ty().0.as_ref(),
         candor::types::TypeInner::Variant(v) if v.is_empty()
     ));
+}
+
+/// `rename_all` / `rename_all_fields`: candor applies them (candid_derive ignores them,
+/// so its types encode Rust names that serde then refuses to decode). Checked three
+/// ways: candor round-trips the values; the bytes and printed type equal candid's for
+/// a twin that spells every renamed label with an explicit `rename`; and the bytes
+/// decode into a plain struct whose Rust field names are the renamed labels.
+mod rename_all {
+    use super::hex;
+    use serde::{Deserialize, Serialize};
+    use std::fmt::Debug;
+
+    #[derive(candor::CandidType, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    #[serde(rename_all = "camelCase")]
+    pub struct RenameAll {
+        pub long_field_name: u8,
+        #[serde(rename = "explicit")]
+        pub other_field: u8,
+        pub r#type: u8,
+        pub nested: Vec<RenameAllEnum>,
+    }
+
+    #[derive(candid::CandidType, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    pub struct RenameAllTwin {
+        #[serde(rename = "longFieldName")]
+        pub long_field_name: u8,
+        #[serde(rename = "explicit")]
+        pub other_field: u8,
+        #[serde(rename = "type")]
+        pub r#type: u8,
+        pub nested: Vec<RenameAllEnumTwin>,
+    }
+
+    #[derive(candor::CandidType, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+    pub enum RenameAllEnum {
+        FirstCase,
+        SecondCase(u8),
+        ThirdCase {
+            some_field: u8,
+        },
+        #[serde(rename = "kept")]
+        FourthCase,
+    }
+
+    #[derive(candid::CandidType, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    pub enum RenameAllEnumTwin {
+        #[serde(rename = "FIRST_CASE")]
+        FirstCase,
+        #[serde(rename = "SECOND_CASE")]
+        SecondCase(u8),
+        #[serde(rename = "THIRD_CASE")]
+        ThirdCase { some_field: u8 },
+        #[serde(rename = "kept")]
+        FourthCase,
+    }
+
+    #[derive(candor::CandidType, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    #[serde(rename_all = "kebab-case", rename_all_fields = "UPPERCASE")]
+    pub enum RenameAllFields {
+        CaseOne {
+            field_one: u8,
+            #[serde(rename = "own")]
+            field_two: u8,
+        },
+        #[serde(rename_all = "PascalCase")]
+        CaseTwo {
+            field_three: String,
+        },
+        Tuple(u8, u8),
+    }
+
+    #[derive(candid::CandidType, Serialize, Deserialize, Clone, Debug, PartialEq)]
+    pub enum RenameAllFieldsTwin {
+        #[serde(rename = "case-one")]
+        CaseOne {
+            #[serde(rename = "FIELD_ONE")]
+            field_one: u8,
+            #[serde(rename = "own")]
+            field_two: u8,
+        },
+        #[serde(rename = "case-two")]
+        CaseTwo {
+            #[serde(rename = "FieldThree")]
+            field_three: String,
+        },
+        #[serde(rename = "tuple")]
+        Tuple(u8, u8),
+    }
+
+    /// Every serde convention on a struct's fields and an enum's variants.
+    macro_rules! conventions {
+        ($($m:ident $rule:literal [$f1:literal, $f2:literal] [$v1:literal, $v2:literal];)*) => {$(
+            mod $m {
+                use serde::{Deserialize, Serialize};
+
+                #[derive(candor::CandidType, Serialize, Deserialize, Clone, Debug, PartialEq)]
+                #[serde(rename_all = $rule)]
+                pub struct S {
+                    pub some_field_name: u8,
+                    pub x: E,
+                }
+
+                #[derive(candor::CandidType, Serialize, Deserialize, Clone, Debug, PartialEq)]
+                #[serde(rename_all = $rule)]
+                pub enum E {
+                    SomeVariant(u8),
+                    Q,
+                }
+
+                #[derive(candid::CandidType, Serialize, Deserialize, Clone, Debug, PartialEq)]
+                pub struct ST {
+                    #[serde(rename = $f1)]
+                    pub some_field_name: u8,
+                    #[serde(rename = $f2)]
+                    pub x: ET,
+                }
+
+                #[derive(candid::CandidType, Serialize, Deserialize, Clone, Debug, PartialEq)]
+                pub enum ET {
+                    #[serde(rename = $v1)]
+                    SomeVariant(u8),
+                    #[serde(rename = $v2)]
+                    Q,
+                }
+
+                pub fn check() {
+                    for (v, t) in [(E::SomeVariant(7), ET::SomeVariant(7)), (E::Q, ET::Q)] {
+                        super::check(
+                            S { some_field_name: 1, x: v },
+                            ST { some_field_name: 1, x: t },
+                        );
+                    }
+                }
+            }
+        )*};
+    }
+
+    conventions! {
+        lower "lowercase" ["some_field_name", "x"] ["somevariant", "q"];
+        upper "UPPERCASE" ["SOME_FIELD_NAME", "X"] ["SOMEVARIANT", "Q"];
+        pascal "PascalCase" ["SomeFieldName", "X"] ["SomeVariant", "Q"];
+        camel "camelCase" ["someFieldName", "x"] ["someVariant", "q"];
+        snake "snake_case" ["some_field_name", "x"] ["some_variant", "q"];
+        screaming_snake "SCREAMING_SNAKE_CASE" ["SOME_FIELD_NAME", "X"] ["SOME_VARIANT", "Q"];
+        kebab "kebab-case" ["some-field-name", "x"] ["some-variant", "q"];
+        screaming_kebab "SCREAMING-KEBAB-CASE" ["SOME-FIELD-NAME", "X"] ["SOME-VARIANT", "Q"];
+    }
+
+    /// `value` (candor, `rename_all`) against `twin` (candid, explicit renames): same
+    /// bytes, same printed type, and each side decodes the other's bytes.
+    fn check<T, U>(value: T, twin: U)
+    where
+        T: candor::CandidType + Serialize + for<'de> Deserialize<'de> + PartialEq + Debug,
+        U: candid::CandidType + for<'de> Deserialize<'de> + PartialEq + Debug,
+    {
+        let bytes = candor::encode_one(&value).unwrap();
+        assert_eq!(
+            candor::decode_one::<T>(&bytes).unwrap(),
+            value,
+            "round trip"
+        );
+        let twin_bytes = candid::encode_one(&twin).unwrap();
+        assert_eq!(hex(&bytes), hex(&twin_bytes), "bytes of {value:?}");
+        assert_eq!(
+            super::one_line(&T::ty().to_string()),
+            super::one_line(&U::ty().to_string()),
+            "type of {value:?}"
+        );
+        assert_eq!(candid::decode_one::<U>(&bytes).unwrap(), twin);
+        assert_eq!(candor::decode_one::<T>(&twin_bytes).unwrap(), value);
+    }
+
+    #[test]
+    fn rename_all_round_trips_and_matches_explicit_renames() {
+        let nested = vec![
+            RenameAllEnum::FirstCase,
+            RenameAllEnum::SecondCase(2),
+            RenameAllEnum::ThirdCase { some_field: 3 },
+            RenameAllEnum::FourthCase,
+        ];
+        let nested_twin = vec![
+            RenameAllEnumTwin::FirstCase,
+            RenameAllEnumTwin::SecondCase(2),
+            RenameAllEnumTwin::ThirdCase { some_field: 3 },
+            RenameAllEnumTwin::FourthCase,
+        ];
+        check(
+            RenameAll {
+                long_field_name: 1,
+                other_field: 2,
+                r#type: 3,
+                nested,
+            },
+            RenameAllTwin {
+                long_field_name: 1,
+                other_field: 2,
+                r#type: 3,
+                nested: nested_twin,
+            },
+        );
+        check(
+            RenameAllFields::CaseOne {
+                field_one: 1,
+                field_two: 2,
+            },
+            RenameAllFieldsTwin::CaseOne {
+                field_one: 1,
+                field_two: 2,
+            },
+        );
+        check(
+            RenameAllFields::CaseTwo {
+                field_three: "3".into(),
+            },
+            RenameAllFieldsTwin::CaseTwo {
+                field_three: "3".into(),
+            },
+        );
+        check(
+            RenameAllFields::Tuple(4, 5),
+            RenameAllFieldsTwin::Tuple(4, 5),
+        );
+
+        lower::check();
+        upper::check();
+        pascal::check();
+        camel::check();
+        snake::check();
+        screaming_snake::check();
+        kebab::check();
+        screaming_kebab::check();
+    }
+
+    #[test]
+    fn rename_all_labels_print() {
+        use candor::CandidType;
+        // Fields in id order; keywords and non-identifiers quoted as candid does.
+        assert_eq!(
+            RenameAll::ty().to_string(),
+            "record { longFieldName : nat8; explicit : nat8; \"type\" : nat8; \
+             nested : vec variant { THIRD_CASE : record { some_field : nat8 }; \
+             SECOND_CASE : nat8; kept; FIRST_CASE } }"
+        );
+        let t = RenameAllFields::ty().to_string();
+        for part in [
+            "\"case-one\" : record { own : nat8; FIELD_ONE : nat8 }",
+            "\"case-two\" : record { FieldThree : text }",
+            "tuple : record { nat8; nat8 }",
+        ] {
+            assert!(t.contains(part), "{part} not in {t}");
+        }
+    }
+
+    /// The labels on the wire are the renamed names: a plain struct spelling them as
+    /// Rust field names decodes the bytes.
+    #[test]
+    #[allow(non_snake_case)]
+    fn rename_all_bytes_decode_into_plain_struct() {
+        #[derive(candor::CandidType, Deserialize, Debug, PartialEq)]
+        struct Plain {
+            longFieldName: u8,
+            explicit: u8,
+            r#type: u8,
+            nested: Vec<candor::Reserved>,
+        }
+        let bytes = candor::encode_one(RenameAll {
+            long_field_name: 1,
+            other_field: 2,
+            r#type: 3,
+            nested: vec![],
+        })
+        .unwrap();
+        let plain: Plain = candor::decode_one(&bytes).unwrap();
+        assert_eq!(
+            (plain.longFieldName, plain.explicit, plain.r#type),
+            (1, 2, 3)
+        );
+    }
+
+    /// What candor fixes: candid_derive ignores `rename_all`, so candid encodes Rust
+    /// names and then cannot decode its own bytes.
+    #[test]
+    fn candid_ignores_rename_all_and_cannot_decode_its_own_bytes() {
+        use candid::CandidType;
+        #[derive(candid::CandidType, Serialize, Deserialize, Debug)]
+        #[serde(rename_all = "camelCase")]
+        struct CandidSide {
+            long_field_name: u8,
+        }
+        let bytes = candid::encode_one(CandidSide { long_field_name: 1 }).unwrap();
+        assert!(candid::decode_one::<CandidSide>(&bytes).is_err());
+        assert!(CandidSide::ty().to_string().contains("long_field_name"));
+    }
+
+    /// Directional renames: the label is the serialize-side name (candid_derive's
+    /// choice for `rename(serialize = ..)`).
+    #[test]
+    fn rename_all_directional_uses_serialize_side() {
+        use candor::CandidType;
+        #[derive(candor::CandidType, Serialize)]
+        #[serde(rename_all(serialize = "PascalCase", deserialize = "camelCase"))]
+        struct Directional {
+            some_field: u8,
+        }
+        assert_eq!(Directional::ty().to_string(), "record { SomeField : nat8 }");
+        let _ = Directional { some_field: 0 };
+    }
 }

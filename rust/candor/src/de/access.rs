@@ -47,7 +47,11 @@ impl<'a, 'de> StructAccess<'a, 'de> {
     /// Skips wire fields the visitor did not ask for (a visitor that stops early).
     pub fn finish(&mut self) -> Result<()> {
         while self.j < self.wf.len {
-            let w = self.core.wire.field((self.wf.start + self.j) as usize).map(|f| f.ty);
+            let w = self
+                .core
+                .wire
+                .field((self.wf.start + self.j) as usize)
+                .map(|f| f.ty);
             self.j += 1;
             if let Some(w) = w {
                 self.core.skip(w)?;
@@ -121,7 +125,12 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.ef.len.saturating_sub(self.i).min(self.wf.len.saturating_sub(self.j)) as usize)
+        Some(
+            self.ef
+                .len
+                .saturating_sub(self.i)
+                .min(self.wf.len.saturating_sub(self.j)) as usize,
+        )
     }
 }
 
@@ -141,7 +150,11 @@ impl<'a, 'de> TupleAccess<'a, 'de> {
     /// at the right byte.
     pub fn finish(&mut self) -> Result<()> {
         while self.i < self.wf.len {
-            let w = self.core.wire.field((self.wf.start + self.i) as usize).map(|f| f.ty);
+            let w = self
+                .core
+                .wire
+                .field((self.wf.start + self.i) as usize)
+                .map(|f| f.ty);
             self.i += 1;
             if let Some(w) = w {
                 self.core.skip(w)?;
@@ -161,12 +174,18 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
             return Ok(None);
         }
         let e = if i < self.ef.len {
-            self.core.exp.field((self.ef.start + i) as usize).map_or(RESERVED, |f| f.ty)
+            self.core
+                .exp
+                .field((self.ef.start + i) as usize)
+                .map_or(RESERVED, |f| f.ty)
         } else {
             RESERVED
         };
         let w = if i < self.wf.len {
-            self.core.wire.field((self.wf.start + i) as usize).map_or(NULL, |f| f.ty)
+            self.core
+                .wire
+                .field((self.wf.start + i) as usize)
+                .map_or(NULL, |f| f.ty)
         } else {
             NULL
         };
@@ -177,7 +196,12 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.ef.len.saturating_sub(self.i).min(self.wf.len.saturating_sub(self.i)) as usize)
+        Some(
+            self.ef
+                .len
+                .saturating_sub(self.i)
+                .min(self.wf.len.saturating_sub(self.i)) as usize,
+        )
     }
 }
 
@@ -326,7 +350,13 @@ pub(crate) struct EnumAccess<'a, 'de> {
 
 impl<'a, 'de> EnumAccess<'a, 'de> {
     pub fn new(core: &'a mut Core<'de>, ef: Span, case: usize, w: Ref, e: Ref) -> Self {
-        EnumAccess { core, ef, case, w, e }
+        EnumAccess {
+            core,
+            ef,
+            case,
+            w,
+            e,
+        }
     }
     #[cold]
     fn path(&self, err: Error) -> Error {
@@ -406,11 +436,19 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         self.core.charge(1)?;
-        let out = de::Deserializer::deserialize_tuple(De::new(&mut *self.core, self.w, self.e), len, visitor);
+        let out = de::Deserializer::deserialize_tuple(
+            De::new(&mut *self.core, self.w, self.e),
+            len,
+            visitor,
+        );
         out.map_err(|err| self.path(err))
     }
 
-    fn struct_variant<V: Visitor<'de>>(self, fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
         self.core.charge(1)?;
         let out = de::Deserializer::deserialize_struct(
             De::new(&mut *self.core, self.w, self.e),

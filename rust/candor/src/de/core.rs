@@ -34,11 +34,26 @@ pub(crate) struct Core<'de> {
     /// True while decoding an argument with no Rust type (`IDLValue`): every cost is
     /// multiplied and counts against the skipping quota.
     pub untyped: bool,
-    /// True during the value-level `opt` check, whose walk is charged as a whole.
+    /// True during the value-level `opt` check, whose skips are not charged.
     pub silent: bool,
+    /// Bytes walked by value-level `opt` checks in this message.
+    pub walked: usize,
     depth: u32,
     max_depth: u32,
+    /// Stack address when the current argument's decode began, and how many bytes
+    /// below it the decode may use (see [`stack_addr`]).
+    stack_base: usize,
+    max_stack: usize,
     pub memo: Memo,
+}
+
+/// The address of a local of the caller's frame: the current stack position. Stacks
+/// grow downward on every target candor runs on (native, and wasm's shadow stack in
+/// linear memory).
+#[inline(always)]
+pub(crate) fn stack_addr() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
 }
 
 impl<'de> Core<'de> {
@@ -59,8 +74,11 @@ impl<'de> Core<'de> {
             skipping_quota: config.skipping_quota,
             untyped: false,
             silent: false,
+            walked: 0,
             depth: 0,
             max_depth: config.max_depth,
+            stack_base: stack_addr(),
+            max_stack: config.max_stack,
             memo: Memo::default(),
         }
     }
@@ -109,14 +127,36 @@ impl<'de> Core<'de> {
 
     // ---- depth -----------------------------------------------------------------
 
-    /// Enters one level of nesting; the same limit on every target, wasm included.
+    /// Enters one level of nesting. Two bounds, both on every target (wasm
+    /// included): the depth, and the stack actually used since the argument's decode
+    /// began — frame sizes differ between debug and release builds and between
+    /// targets by an order of magnitude, so a depth alone cannot promise that the
+    /// stack holds.
     #[inline(always)]
     pub fn enter(&mut self) -> Result<()> {
         if self.depth >= self.max_depth {
             return Err(self.depth_error());
         }
+        if self.stack_base.saturating_sub(stack_addr()) > self.max_stack {
+            return Err(self.stack_error());
+        }
         self.depth += 1;
         Ok(())
+    }
+    /// Marks the start of an argument's decode: the stack budget counts from here.
+    #[inline(always)]
+    pub fn start_stack(&mut self) {
+        self.stack_base = stack_addr();
+    }
+    #[cold]
+    fn stack_error(&self) -> Error {
+        Error::limit(
+            format!(
+                "nesting used more than {} bytes of stack (at depth {}); raise it with DecoderConfig::set_max_stack on a larger stack",
+                self.max_stack, self.depth
+            ),
+            self.pos,
+        )
     }
     /// Forgets the nesting of an argument that failed half-way.
     pub fn reset_depth(&mut self) {
@@ -223,7 +263,10 @@ impl<'de> Core<'de> {
         match self.byte("bool")? {
             0 => Ok(false),
             1 => Ok(true),
-            b => Err(Error::binary(format!("expected bool 00 or 01, found {b:02x}"), at)),
+            b => Err(Error::binary(
+                format!("expected bool 00 or 01, found {b:02x}"),
+                at,
+            )),
         }
     }
 
@@ -231,7 +274,11 @@ impl<'de> Core<'de> {
     #[inline(always)]
     pub fn take(&mut self, n: usize, what: &str) -> Result<&'de [u8]> {
         let input: &'de [u8] = self.input;
-        match self.pos.checked_add(n).and_then(|end| input.get(self.pos..end)) {
+        match self
+            .pos
+            .checked_add(n)
+            .and_then(|end| input.get(self.pos..end))
+        {
             Some(s) => {
                 self.pos += n;
                 Ok(s)
@@ -255,7 +302,8 @@ impl<'de> Core<'de> {
         self.charge(n.saturating_add(1))?;
         let at = self.pos;
         let bytes = self.take(n, "text")?;
-        std::str::from_utf8(bytes).map_err(|e| Error::binary(format!("invalid UTF-8 in text: {e}"), at))
+        std::str::from_utf8(bytes)
+            .map_err(|e| Error::binary(format!("invalid UTF-8 in text: {e}"), at))
     }
 
     /// A principal: flag byte 1, a length of at most 29, the bytes.
@@ -264,7 +312,12 @@ impl<'de> Core<'de> {
         match self.byte("principal flag")? {
             1 => {}
             0 => return Err(Error::binary("opaque reference not supported", at)),
-            b => return Err(Error::binary(format!("expected principal flag 01, found {b:02x}"), at)),
+            b => {
+                return Err(Error::binary(
+                    format!("expected principal flag 01, found {b:02x}"),
+                    at,
+                ))
+            }
         }
         let at = self.pos;
         let n = self.leb_u64("principal length")?;

@@ -7,11 +7,11 @@
 //! Interning a type nobody has seen yet, while a decode holds the arena, copies it
 //! (`Rc::make_mut`): that happens once per new type, never on the steady path.
 
+use crate::fasthash::FastMap;
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::header::{Arena, FieldEntry, FieldLabel, FuncEntry, Node, Prim, Ref, Span};
 use crate::{Error, Result};
 use std::cell::RefCell;
-use crate::fasthash::FastMap;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -161,10 +161,19 @@ impl Interner {
                         Label::Id(_) => FieldLabel::Id,
                         Label::Unnamed(_) => FieldLabel::Unnamed,
                     };
-                    entries.push((FieldEntry { id: f.id.get_id(), ty }, label));
+                    entries.push((
+                        FieldEntry {
+                            id: f.id.get_id(),
+                            ty,
+                        },
+                        label,
+                    ));
                 }
                 entries.sort_by_key(|e| e.0.id);
-                if entries.windows(2).any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id)) {
+                if entries
+                    .windows(2)
+                    .any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id))
+                {
                     return Err(Error::msg(format!("field id collision in {t}")));
                 }
                 let arena = Rc::make_mut(&mut self.arena);

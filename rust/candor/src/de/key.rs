@@ -94,7 +94,11 @@ impl<'de> de::Deserializer<'de> for TextKeyDe<'_, 'de> {
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         de::Deserializer::deserialize_any(De::new(self.core, TEXT, TEXT), v)
     }
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, v: V) -> Result<V::Value> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        v: V,
+    ) -> Result<V::Value> {
         de::Deserializer::deserialize_newtype_struct(De::new(self.core, TEXT, TEXT), name, v)
     }
     fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {

@@ -30,6 +30,18 @@ use serde::de::Deserialize;
 /// the native and wasm stacks hold it; the same on every target.
 pub const DEFAULT_MAX_DEPTH: u32 = 5_000;
 
+/// Default bound on the stack a decode may use below where it started.
+///
+/// A canister's wasm stack is 1 MiB unless it links with a larger one; a native
+/// test thread has 2 MiB. Release builds use about 160 to 550 bytes per nesting level,
+/// so the default holds the bench's 2,048-element recursive lists; debug builds use
+/// ten times more and reach this bound sooner, with an error rather than a crash.
+pub const DEFAULT_MAX_STACK: usize = if cfg!(target_family = "wasm") {
+    768 * 1024
+} else {
+    1536 * 1024
+};
+
 /// Limits for decoding, with candid's names and cost model.
 #[derive(Clone, Debug)]
 pub struct DecoderConfig {
@@ -43,6 +55,7 @@ pub struct DecoderConfig {
     pub max_header_len: Option<usize>,
     full_error_message: bool,
     max_depth: u32,
+    max_stack: usize,
 }
 
 impl Default for DecoderConfig {
@@ -61,6 +74,7 @@ impl DecoderConfig {
             max_header_len: None,
             full_error_message: cfg!(not(target_arch = "wasm32")),
             max_depth: DEFAULT_MAX_DEPTH,
+            max_stack: DEFAULT_MAX_STACK,
         }
     }
     /// Limits the total work of a decode, in candid's units:
@@ -99,6 +113,13 @@ impl DecoderConfig {
     /// Bounds nesting depth (default [`DEFAULT_MAX_DEPTH`]).
     pub fn set_max_depth(&mut self, n: u32) -> &mut Self {
         self.max_depth = n;
+        self
+    }
+    /// Bounds the bytes of stack a decode may use below the frame where it started
+    /// (default [`DEFAULT_MAX_STACK`]). Raise it only when the decode runs on a stack
+    /// with that much room.
+    pub fn set_max_stack(&mut self, bytes: usize) -> &mut Self {
+        self.max_stack = bytes;
         self
     }
     /// With `true`, errors also carry the decoder state (types and input around the
@@ -143,7 +164,9 @@ impl<'de> IDLDeserialize<'de> {
         let h = header::parse(
             bytes,
             config.max_type_len.unwrap_or(header::DEFAULT_MAX_TYPE_LEN),
-            config.max_header_len.unwrap_or(header::DEFAULT_MAX_HEADER_LEN),
+            config
+                .max_header_len
+                .unwrap_or(header::DEFAULT_MAX_HEADER_LEN),
         )?;
         let mut core = Core::new(bytes, h.len, h.arena, h.table_len, config);
         core.charge(h.len.saturating_mul(4))?;
@@ -203,6 +226,7 @@ impl<'de> IDLDeserialize<'de> {
     fn decode_arg<T: Deserialize<'de>>(&mut self, e: Ref) -> Result<T> {
         self.core.reset_depth();
         let index = self.next;
+        self.core.start_stack();
         let w = match self.args.get(index) {
             Some(w) => *w,
             None => {
@@ -220,7 +244,8 @@ impl<'de> IDLDeserialize<'de> {
             }
         };
         self.next += 1;
-        T::deserialize(value::De::new(&mut self.core, w, e)).map_err(|err| self.arg_error(err, index, w, e))
+        T::deserialize(value::De::new(&mut self.core, w, e))
+            .map_err(|err| self.arg_error(err, index, w, e))
     }
 
     #[cold]
@@ -249,6 +274,7 @@ impl<'de> IDLDeserialize<'de> {
             let index = self.next;
             self.next += 1;
             self.core.reset_depth();
+            self.core.start_stack();
             self.core
                 .skip(w)
                 .map_err(|err| err.at(self.core.pos).within(PathSegment::Arg(index)))?;

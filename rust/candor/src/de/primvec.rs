@@ -92,7 +92,11 @@ impl LeNum for BoolByte {
 
 /// Visits the elements of `data` (whole elements of type `T`) with `v`.
 #[inline]
-pub(crate) fn visit<'de, T: LeNum, V: Visitor<'de>>(data: &'de [u8], at: usize, v: V) -> Result<V::Value> {
+pub(crate) fn visit<'de, T: LeNum, V: Visitor<'de>>(
+    data: &'de [u8],
+    at: usize,
+    v: V,
+) -> Result<V::Value> {
     let mut access = PrimVecAccess::<T> {
         chunks: data.chunks_exact(T::SIZE),
         _t: std::marker::PhantomData,
@@ -135,7 +139,11 @@ impl<'de, T: LeNum> de::Deserializer<'de> for Elem<T> {
 
     /// A newtype element (`struct Index(u32)`) unwraps to the number.
     #[inline]
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, v: V) -> Result<V::Value> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        v: V,
+    ) -> Result<V::Value> {
         v.visit_newtype_struct(self)
     }
 

@@ -73,7 +73,8 @@ impl<'de> Core<'de> {
         match self.wnode(w) {
             Node::Prim(p) => match p {
                 Prim::Nat | Prim::Int => {
-                    let n = leb::skip(self.input, &mut self.pos).map_err(|_| self.eof("nat/int"))?;
+                    let n =
+                        leb::skip(self.input, &mut self.pos).map_err(|_| self.eof("nat/int"))?;
                     self.skip_charge(n)
                 }
                 Prim::Nat8 | Prim::Int8 => self.skip_fixed(1),
@@ -136,7 +137,8 @@ impl<'de> Core<'de> {
                         let n = self.len(1)?;
                         self.skip_charge(n.saturating_mul(3))?;
                         for _ in 0..n {
-                            let b = leb::skip(self.input, &mut self.pos).map_err(|_| self.eof("nat/int"))?;
+                            let b = leb::skip(self.input, &mut self.pos)
+                                .map_err(|_| self.eof("nat/int"))?;
                             self.skip_charge(b)?;
                         }
                     }
@@ -239,7 +241,15 @@ impl<'de> Core<'de> {
         let walked = self.pos - start;
         self.pos = start;
         let fits = out?;
-        self.charge(walked)?;
+        // candid charges nothing extra for a value that fits (it decodes it once),
+        // so neither does candor, up to an allowance of a few walks over the whole
+        // message; beyond it — only nested `opt`s crafted to be re-walked at every
+        // level get there — the walks are charged, which bounds them by the quota.
+        self.walked = self.walked.saturating_add(walked);
+        let allowance = self.input.len().saturating_mul(4).saturating_add(4096);
+        if self.walked > allowance {
+            self.charge(walked)?;
+        }
         Ok(fits)
     }
 
@@ -270,10 +280,18 @@ impl<'de> Core<'de> {
                 let (mut i, mut j) = (0u32, 0u32);
                 loop {
                     let ef_k = (i < ef.len)
-                        .then(|| self.exp.field((ef.start + i) as usize).map(|f| (f.id, f.ty)))
+                        .then(|| {
+                            self.exp
+                                .field((ef.start + i) as usize)
+                                .map(|f| (f.id, f.ty))
+                        })
                         .flatten();
                     let wf_k = (j < wf.len)
-                        .then(|| self.wire.field((wf.start + j) as usize).map(|f| (f.id, f.ty)))
+                        .then(|| {
+                            self.wire
+                                .field((wf.start + j) as usize)
+                                .map(|f| (f.id, f.ty))
+                        })
                         .flatten();
                     match (ef_k, wf_k) {
                         (Some((eid, ety)), Some((wid, wty))) if eid == wid => {

@@ -12,10 +12,10 @@
 //! to hold; if the examination fails, every conclusion drawn under that assumption is
 //! retracted (the log below), and the failure is recorded.
 
+use crate::fasthash::FastMap;
 use crate::wire::header::{Arena, Node, Prim, Ref};
 use crate::wire::store::Store;
 use Prim as P;
-use crate::fasthash::FastMap;
 
 /// Which arena each side of a pair lives in: function arguments are contravariant,
 /// so a check can run "expected against wire" as well.
@@ -92,7 +92,15 @@ impl Memo {
         self.go(sides.wire, w, sides.exp, e, false, 0)
     }
 
-    fn go(&mut self, a_arena: &Arena, a: Ref, b_arena: &Arena, b: Ref, flipped: bool, depth: usize) -> bool {
+    fn go(
+        &mut self,
+        a_arena: &Arena,
+        a: Ref,
+        b_arena: &Arena,
+        b: Ref,
+        flipped: bool,
+        depth: usize,
+    ) -> bool {
         if depth > MAX_DEPTH {
             return false;
         }
@@ -116,7 +124,15 @@ impl Memo {
         ok
     }
 
-    fn rule(&mut self, aa: &Arena, a: Ref, ba: &Arena, b: Ref, flipped: bool, depth: usize) -> bool {
+    fn rule(
+        &mut self,
+        aa: &Arena,
+        a: Ref,
+        ba: &Arena,
+        b: Ref,
+        flipped: bool,
+        depth: usize,
+    ) -> bool {
         use Node::*;
         let (na, nb) = (aa.node(a), ba.node(b));
         match (na, nb) {
@@ -196,7 +212,15 @@ impl Memo {
 
     /// Argument sequence subtyping: extra values are ignored, missing ones must be
     /// optional.
-    fn seq(&mut self, aa: &Arena, xs: &[Ref], ba: &Arena, ys: &[Ref], flipped: bool, depth: usize) -> bool {
+    fn seq(
+        &mut self,
+        aa: &Arena,
+        xs: &[Ref],
+        ba: &Arena,
+        ys: &[Ref],
+        flipped: bool,
+        depth: usize,
+    ) -> bool {
         for (i, y) in ys.iter().enumerate() {
             match xs.get(i) {
                 Some(x) => {

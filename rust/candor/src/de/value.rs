@@ -151,7 +151,11 @@ impl<'a, 'de> De<'a, 'de> {
         let start = self.core.pos;
         leb::skip(self.core.input, &mut self.core.pos).map_err(|_| self.core.eof("nat/int"))?;
         self.core.charge(self.core.pos - start)?;
-        Ok(self.core.input.get(start..self.core.pos).unwrap_or_default())
+        Ok(self
+            .core
+            .input
+            .get(start..self.core.pos)
+            .unwrap_or_default())
     }
 
     // ---- references ------------------------------------------------------------
@@ -206,8 +210,13 @@ impl<'a, 'de> De<'a, 'de> {
         let principal = self.core.principal_bytes()?;
         let len = self.core.len(1)?;
         let method = self.core.take(len, "method name")?;
-        self.core
-            .charge(principal.len().max(30).saturating_add(len).saturating_add(2))?;
+        self.core.charge(
+            principal
+                .len()
+                .max(30)
+                .saturating_add(len)
+                .saturating_add(2),
+        )?;
         let mut out = Vec::with_capacity(principal.len() + len + 12);
         out.push(TAG_FUNC);
         leb::write_u64(&mut out, len as u64);
@@ -239,7 +248,12 @@ impl<'a, 'de> De<'a, 'de> {
 
     /// Elements of a vector whose element type is an exact fixed-width primitive on
     /// both sides: read straight from the input slice, the cost charged once.
-    fn prim_vec<V: Visitor<'de>>(self, p: Prim, v: V, tuple_len: Option<usize>) -> Result<V::Value> {
+    fn prim_vec<V: Visitor<'de>>(
+        self,
+        p: Prim,
+        v: V,
+        tuple_len: Option<usize>,
+    ) -> Result<V::Value> {
         let size = primvec::size(p);
         let len = self.core.len(size)?;
         check_array_len(self.core, tuple_len, len)?;
@@ -456,12 +470,20 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         v.visit_unit()
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, v: V) -> Result<V::Value> {
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        v: V,
+    ) -> Result<V::Value> {
         self.core.charge(1)?;
         self.deserialize_unit(v)
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, v: V) -> Result<V::Value> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        v: V,
+    ) -> Result<V::Value> {
         self.core.charge(1)?;
         v.visit_newtype_struct(self)
     }
@@ -482,7 +504,12 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         out
     }
 
-    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _name: &'static str, len: usize, v: V) -> Result<V::Value> {
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        len: usize,
+        v: V,
+    ) -> Result<V::Value> {
         self.deserialize_tuple(len, v)
     }
 
@@ -534,7 +561,9 @@ impl<'de> De<'_, 'de> {
         match self.nodes() {
             (Node::Vec(w_el), Node::Vec(e_el)) => {
                 let w_el = w_el.resolved();
-                if let (Node::Prim(wp), Node::Prim(ep)) = (self.core.wnode(w_el), self.core.enode(e_el)) {
+                if let (Node::Prim(wp), Node::Prim(ep)) =
+                    (self.core.wnode(w_el), self.core.enode(e_el))
+                {
                     if wp == ep && primvec::is_fixed(wp) {
                         let me = De::new(&mut *self.core, self.w, self.e);
                         return me.prim_vec(wp, v, tuple_len);
@@ -593,7 +622,9 @@ impl<'de> De<'_, 'de> {
             },
             _ => None,
         };
-        let (Some((wk, wv)), Some((ek, ev))) = (pair(&self.core.wire, w_el), pair(&self.core.exp, e_el)) else {
+        let (Some((wk, wv)), Some((ek, ev))) =
+            (pair(&self.core.wire, w_el), pair(&self.core.exp, e_el))
+        else {
             return Err(Error::subtype("expect a key-value pair").at(self.core.pos));
         };
         let min = super::skip::min_size(&self.core.wire, w_el.resolved());
@@ -639,7 +670,10 @@ impl<'de> De<'_, 'de> {
         let wire_cases = self.core.wire.fields(wf);
         let Some(case) = usize::try_from(index).ok().and_then(|i| wire_cases.get(i)) else {
             return Err(Error::binary(
-                format!("variant index {index} larger than length {}", wire_cases.len()),
+                format!(
+                    "variant index {index} larger than length {}",
+                    wire_cases.len()
+                ),
                 at,
             ));
         };
@@ -657,10 +691,9 @@ impl<'de> De<'_, 'de> {
 /// `N` elements: a longer vector would lose data silently.
 fn check_array_len(core: &Core<'_>, expected: Option<usize>, len: usize) -> Result<()> {
     match expected {
-        Some(n) if n != len => Err(Error::msg(format!(
-            "expected a vector of {n} elements, found {len}"
-        ))
-        .at(core.pos)),
+        Some(n) if n != len => {
+            Err(Error::msg(format!("expected a vector of {n} elements, found {len}")).at(core.pos))
+        }
         _ => Ok(()),
     }
 }

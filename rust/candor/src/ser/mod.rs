@@ -186,6 +186,9 @@ pub struct IDLBuilder {
     key: Store<TypeId, 8>,
     types: Store<Option<fn() -> types::Type>, 8>,
     value_ser: ValueSerializer,
+    /// Types of the arguments given at run time ([`value_arg`](Self::value_arg)),
+    /// one per `None` in `types`: such a message's header is built, not cached.
+    dynamic: Option<Box<crate::value::DynamicTypes>>,
 }
 
 impl IDLBuilder {
@@ -206,7 +209,16 @@ impl IDLBuilder {
     ) -> std::result::Result<(), std::collections::TryReserveError> {
         self.value_ser.try_reserve(additional)
     }
-    fn header(&self) -> Result<std::rc::Rc<[u8]>> {
+    fn header(&self) -> Result<std::rc::Rc<table::CachedHeader>> {
+        if let Some(d) = &self.dynamic {
+            // Headers of run-time types are built per message (no Rust type to key
+            // a cache by).
+            let bytes = d.header(self.types.as_slice())?;
+            return Ok(std::rc::Rc::new(table::CachedHeader {
+                bytes: bytes.to_vec().into_boxed_slice(),
+                size_hint: std::cell::Cell::new(0),
+            }));
+        }
         table::cached_header(self.key.as_slice(), |ts| {
             for ty in self.types.as_slice().iter().flatten() {
                 ts.push_type(&ty())?;
@@ -216,18 +228,54 @@ impl IDLBuilder {
     }
     /// Writes the whole message to `writer`.
     pub fn serialize<W: std::io::Write>(&mut self, mut writer: W) -> Result<()> {
-        writer.write_all(&self.header()?)?;
+        writer.write_all(&self.header()?.bytes)?;
         writer.write_all(self.value_ser.get_result())?;
         Ok(())
     }
     /// The whole message.
     pub fn serialize_to_vec(&mut self) -> Result<Vec<u8>> {
         let header = self.header()?;
+        let header = &header.bytes;
         let values = self.value_ser.get_result();
         let mut out = Vec::with_capacity(header.len() + values.len());
-        out.extend_from_slice(&header);
+        out.extend_from_slice(header);
         out.extend_from_slice(values);
         Ok(out)
+    }
+}
+
+// ---- Arguments typed at run time (`IDLValue`) -------------------------------------------
+
+impl IDLBuilder {
+    /// Appends a dynamic value at the type it has on its own
+    /// ([`IDLValue::value_ty`](crate::IDLValue::value_ty)).
+    pub fn value_arg<'a>(&'a mut self, value: &crate::IDLValue) -> Result<&'a mut Self> {
+        self.dynamic_arg(value.value_ty(), value)
+    }
+    /// Appends a dynamic value at type `t`, annotating it first
+    /// ([`IDLValue::annotate_type`](crate::IDLValue::annotate_type) as parsed text).
+    /// The definitions of `env` stay with the builder: later arguments can use them
+    /// without passing them again.
+    pub fn value_arg_with_type<'a>(
+        &'a mut self,
+        value: &crate::IDLValue,
+        env: &types::TypeEnv,
+        t: &types::Type,
+    ) -> Result<&'a mut Self> {
+        let d = self.dynamic.get_or_insert_with(Default::default);
+        d.env.merge(env)?;
+        let v = value.annotate_type(true, &d.env, t)?;
+        self.dynamic_arg(t.clone(), &v)
+    }
+    fn dynamic_arg(&mut self, t: types::Type, value: &crate::IDLValue) -> Result<&mut Self> {
+        self.dynamic
+            .get_or_insert_with(Default::default)
+            .types
+            .push(t);
+        self.key.push(TypeId::of::<crate::IDLValue>());
+        self.types.push(None);
+        value.idl_serialize(&mut self.value_ser)?;
+        Ok(self)
     }
 }
 
@@ -296,12 +344,18 @@ encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L, 12 M,
 struct ArgsOf<T: ?Sized>(std::marker::PhantomData<T>);
 
 /// Encodes a tuple of arguments into `out` (appending).
-pub(crate) fn encode_args_into<Tuple: ArgumentEncoder>(args: &Tuple, out: Vec<u8>) -> Result<Vec<u8>> {
+pub(crate) fn encode_args_into<Tuple: ArgumentEncoder>(
+    args: &Tuple,
+    out: Vec<u8>,
+) -> Result<Vec<u8>> {
     let header = table::cached_header(&[TypeId::of::<ArgsOf<Tuple>>()], Tuple::push_types)?;
     let mut out = out;
-    out.reserve(header.len() + 64);
-    out.extend_from_slice(&header);
+    let start = out.len();
+    out.reserve(header.size_hint.get().max(header.bytes.len() + 16));
+    out.extend_from_slice(&header.bytes);
     let mut ser = ValueSerializer::with_buffer(out);
     args.write_values(&mut ser)?;
-    Ok(ser.into_inner())
+    let out = ser.into_inner();
+    header.size_hint.set(out.len() - start);
+    Ok(out)
 }

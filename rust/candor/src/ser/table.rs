@@ -8,12 +8,12 @@
 //! [`cached_header`] computes it once per list of Rust argument types and reuses the
 //! bytes afterwards.
 
+use crate::fasthash::FastMap;
 use crate::types::internal::{env_clear, find_type};
 use crate::types::{is_primitive, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::{leb, opcode};
 use crate::{Error, Result};
 use std::cell::RefCell;
-use crate::fasthash::FastMap;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -121,7 +121,9 @@ impl TypeSerialize {
                 }
             }
             other => {
-                return Err(Error::msg(format!("cannot encode type {other} in a type table")));
+                return Err(Error::msg(format!(
+                    "cannot encode type {other} in a type table"
+                )));
             }
         }
         if let Some(slot) = self.table.get_mut(idx) {
@@ -189,8 +191,16 @@ impl TypeSerialize {
     }
 }
 
+/// A cached header and the size of the last message written with it: the next
+/// message of the same types reserves that much output up front instead of growing
+/// its buffer by doubling.
+pub(crate) struct CachedHeader {
+    pub bytes: Box<[u8]>,
+    pub size_hint: std::cell::Cell<usize>,
+}
+
 thread_local! {
-    static HEADERS: RefCell<FastMap<Vec<TypeId>, Rc<[u8]>>> = RefCell::new(FastMap::default());
+    static HEADERS: RefCell<FastMap<Vec<TypeId>, Rc<CachedHeader>>> = RefCell::new(FastMap::default());
 }
 
 /// The header (`DIDL` + table + argument types) for a list of Rust argument types.
@@ -201,7 +211,7 @@ thread_local! {
 pub(crate) fn cached_header(
     key: &[TypeId],
     types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
-) -> Result<Rc<[u8]>> {
+) -> Result<Rc<CachedHeader>> {
     if let Some(h) = HEADERS.with(|c| c.borrow().get(key).cloned()) {
         return Ok(h);
     }
@@ -211,7 +221,10 @@ pub(crate) fn cached_header(
     let mut bytes = Vec::with_capacity(64);
     bytes.extend_from_slice(opcode::MAGIC);
     bytes.extend_from_slice(&ts.finish()?);
-    let header: Rc<[u8]> = bytes.into();
+    let header = Rc::new(CachedHeader {
+        size_hint: std::cell::Cell::new(bytes.len()),
+        bytes: bytes.into_boxed_slice(),
+    });
     HEADERS.with(|c| c.borrow_mut().insert(key.to_vec(), header.clone()));
     Ok(header)
 }

@@ -13,8 +13,8 @@
 
 use super::model::{Type, TypeId, TypeInner};
 use super::CandidType;
-use std::cell::RefCell;
 use crate::fasthash::FastMap;
+use std::cell::RefCell;
 
 thread_local! {
     static ENV: RefCell<FastMap<TypeId, Type>> = RefCell::new(FastMap::default());

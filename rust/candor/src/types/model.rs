@@ -276,7 +276,10 @@ impl TypeInner {
     /// A record whose field ids are 0, 1, 2… (a tuple).
     pub fn is_tuple(&self) -> bool {
         match self {
-            TypeInner::Record(fs) => fs.iter().enumerate().all(|(i, f)| f.id.get_id() == i as u32),
+            TypeInner::Record(fs) => fs
+                .iter()
+                .enumerate()
+                .all(|(i, f)| f.id.get_id() == i as u32),
             _ => false,
         }
     }

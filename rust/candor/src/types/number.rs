@@ -238,16 +238,61 @@ from_signed!(i8 i16 i32 i64 i128 isize);
 
 macro_rules! self_ops {
     ($ty:ident) => {
-        impl Add for $ty { type Output = $ty; fn add(self, o: $ty) -> $ty { $ty(self.0 + o.0) } }
-        impl Sub for $ty { type Output = $ty; fn sub(self, o: $ty) -> $ty { $ty(self.0 - o.0) } }
-        impl Mul for $ty { type Output = $ty; fn mul(self, o: $ty) -> $ty { $ty(self.0 * o.0) } }
-        impl Div for $ty { type Output = $ty; fn div(self, o: $ty) -> $ty { $ty(self.0 / o.0) } }
-        impl Rem for $ty { type Output = $ty; fn rem(self, o: $ty) -> $ty { $ty(self.0 % o.0) } }
-        impl AddAssign for $ty { fn add_assign(&mut self, o: $ty) { self.0 += o.0 } }
-        impl SubAssign for $ty { fn sub_assign(&mut self, o: $ty) { self.0 -= o.0 } }
-        impl MulAssign for $ty { fn mul_assign(&mut self, o: $ty) { self.0 *= o.0 } }
-        impl DivAssign for $ty { fn div_assign(&mut self, o: $ty) { self.0 /= o.0 } }
-        impl RemAssign for $ty { fn rem_assign(&mut self, o: $ty) { self.0 %= o.0 } }
+        impl Add for $ty {
+            type Output = $ty;
+            fn add(self, o: $ty) -> $ty {
+                $ty(self.0 + o.0)
+            }
+        }
+        impl Sub for $ty {
+            type Output = $ty;
+            fn sub(self, o: $ty) -> $ty {
+                $ty(self.0 - o.0)
+            }
+        }
+        impl Mul for $ty {
+            type Output = $ty;
+            fn mul(self, o: $ty) -> $ty {
+                $ty(self.0 * o.0)
+            }
+        }
+        impl Div for $ty {
+            type Output = $ty;
+            fn div(self, o: $ty) -> $ty {
+                $ty(self.0 / o.0)
+            }
+        }
+        impl Rem for $ty {
+            type Output = $ty;
+            fn rem(self, o: $ty) -> $ty {
+                $ty(self.0 % o.0)
+            }
+        }
+        impl AddAssign for $ty {
+            fn add_assign(&mut self, o: $ty) {
+                self.0 += o.0
+            }
+        }
+        impl SubAssign for $ty {
+            fn sub_assign(&mut self, o: $ty) {
+                self.0 -= o.0
+            }
+        }
+        impl MulAssign for $ty {
+            fn mul_assign(&mut self, o: $ty) {
+                self.0 *= o.0
+            }
+        }
+        impl DivAssign for $ty {
+            fn div_assign(&mut self, o: $ty) {
+                self.0 /= o.0
+            }
+        }
+        impl RemAssign for $ty {
+            fn rem_assign(&mut self, o: $ty) {
+                self.0 %= o.0
+            }
+        }
     };
 }
 self_ops!(Nat);
@@ -406,7 +451,11 @@ mod tests {
         let mut theirs = Vec::new();
         candid::Nat(big.clone()).encode(&mut theirs).unwrap();
         assert_eq!(buf, theirs);
-        for v in [BigInt::from(i64::MIN) * 12345, BigInt::from(i64::MAX) * 3, BigInt::from(-64)] {
+        for v in [
+            BigInt::from(i64::MIN) * 12345,
+            BigInt::from(i64::MAX) * 3,
+            BigInt::from(-64),
+        ] {
             let mut buf = Vec::new();
             encode_bigint(&mut buf, &v);
             assert_eq!(decode_bigint(&buf), v);

@@ -185,10 +185,18 @@ macro_rules! func {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __func_modes {
-    () => { vec![] };
-    (query) => { vec![$crate::types::FuncMode::Query] };
-    (composite_query) => { vec![$crate::types::FuncMode::CompositeQuery] };
-    (oneway) => { vec![$crate::types::FuncMode::Oneway] };
+    () => {
+        vec![]
+    };
+    (query) => {
+        vec![$crate::types::FuncMode::Query]
+    };
+    (composite_query) => {
+        vec![$crate::types::FuncMode::CompositeQuery]
+    };
+    (oneway) => {
+        vec![$crate::types::FuncMode::Oneway]
+    };
 }
 
 /// A service type: `service!{ "f": func!((HttpRequest) -> ()) }`. Methods are sorted

@@ -207,7 +207,10 @@ impl Arena {
     }
     /// Replaces the node at index `i` (a reserved placeholder).
     pub fn set_node(&mut self, i: u32, n: Node) {
-        if let Some(slot) = i.checked_sub(PRIM_COUNT).and_then(|k| self.nodes.get_mut(k as usize)) {
+        if let Some(slot) = i
+            .checked_sub(PRIM_COUNT)
+            .and_then(|k| self.nodes.get_mut(k as usize))
+        {
             *slot = n;
         }
     }
@@ -293,7 +296,10 @@ impl Cursor<'_> {
     fn eof(&self, what: &str) -> Error {
         if self.truncated_by_bound {
             Error::limit(
-                format!("type table header exceeds the limit of {} bytes", self.bound),
+                format!(
+                    "type table header exceeds the limit of {} bytes",
+                    self.bound
+                ),
                 self.pos,
             )
         } else {
@@ -359,7 +365,10 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
     };
     if cur.buf.get(..4) != Some(&opcode::MAGIC[..]) {
         if bytes.len() < 4 && opcode::MAGIC.starts_with(bytes) {
-            return Err(Error::binary("unexpected end of input reading magic", bytes.len()));
+            return Err(Error::binary(
+                "unexpected end of input reading magic",
+                bytes.len(),
+            ));
         }
         return Err(Error::binary("wrong magic number: expected \"DIDL\"", 0));
     }
@@ -482,7 +491,10 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
                 cur.pos = at;
                 let op = cur.sleb("type opcode")?;
                 if op >= opcode::PRINCIPAL {
-                    return Err(Error::binary(format!("unknown opcode {op} in type table"), at));
+                    return Err(Error::binary(
+                        format!("unknown opcode {op} in type table"),
+                        at,
+                    ));
                 }
                 let len = cur.leb("future type length")?;
                 cur.bytes(len, "future type")?;
@@ -504,7 +516,10 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
     // Service methods must have function types.
     for (name, ty) in &arena.methods {
         if !matches!(arena.node(*ty), Node::Func(_)) {
-            return Err(Error::binary(format!("method {name} has a non-function type"), 4));
+            return Err(Error::binary(
+                format!("method {name} has a non-function type"),
+                4,
+            ));
         }
     }
     replace_empty(&mut arena, table_len as usize);

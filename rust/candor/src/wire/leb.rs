@@ -44,7 +44,7 @@ fn read_u64_multi(buf: &[u8], pos: &mut usize) -> Result<u64, LebError> {
         };
         p += 1;
         if shift == 63 && byte > 1 {
-            return Err(LebError::Overflow);
+            return Err(overflow_or_truncated(buf, p, byte));
         }
         result |= u64::from(byte & 0x7f) << shift;
         if byte < 0x80 {
@@ -52,6 +52,22 @@ fn read_u64_multi(buf: &[u8], pos: &mut usize) -> Result<u64, LebError> {
             return Ok(result);
         }
         shift += 7;
+    }
+}
+
+/// An over-long value is an overflow only if it ends; one that runs off the end of
+/// the input is truncated (the classification of the `leb128` crate, which candid
+/// reports).
+#[cold]
+fn overflow_or_truncated(buf: &[u8], next: usize, byte: u8) -> LebError {
+    let ends = byte < 0x80
+        || buf
+            .get(next..)
+            .is_some_and(|rest| rest.iter().any(|b| *b < 0x80));
+    if ends {
+        LebError::Overflow
+    } else {
+        LebError::Truncated
     }
 }
 
@@ -81,7 +97,7 @@ fn read_i64_multi(buf: &[u8], pos: &mut usize) -> Result<i64, LebError> {
         };
         p += 1;
         if shift == 63 && byte != 0x00 && byte != 0x7f {
-            return Err(LebError::Overflow);
+            return Err(overflow_or_truncated(buf, p, byte));
         }
         result |= i64::from(byte & 0x7f) << shift;
         shift += 7;
@@ -295,7 +311,19 @@ mod tests {
             vec![0x40],
             vec![0x3f],
         ];
-        for x in [0u64, 1, 63, 64, 127, 128, 16383, 16384, u32::MAX as u64, u64::MAX >> 1, u64::MAX] {
+        for x in [
+            0u64,
+            1,
+            63,
+            64,
+            127,
+            128,
+            16383,
+            16384,
+            u32::MAX as u64,
+            u64::MAX >> 1,
+            u64::MAX,
+        ] {
             let mut b = Vec::new();
             write_u64(&mut b, x);
             v.push(b);
@@ -353,14 +381,30 @@ mod tests {
 
     #[test]
     fn u128_and_i128_round_trip() {
-        for x in [0u128, 1, 127, 128, u64::MAX as u128, u64::MAX as u128 + 1, u128::MAX] {
+        for x in [
+            0u128,
+            1,
+            127,
+            128,
+            u64::MAX as u128,
+            u64::MAX as u128 + 1,
+            u128::MAX,
+        ] {
             let mut b = Vec::new();
             write_u128(&mut b, x);
             let mut pos = 0;
             assert_eq!(read_u128(&b, &mut pos), Ok(x));
             assert_eq!(pos, b.len());
         }
-        for x in [0i128, -1, 64, -65, i64::MIN as i128 - 1, i128::MIN, i128::MAX] {
+        for x in [
+            0i128,
+            -1,
+            64,
+            -65,
+            i64::MIN as i128 - 1,
+            i128::MIN,
+            i128::MAX,
+        ] {
             let mut b = Vec::new();
             write_i128(&mut b, x);
             let mut pos = 0;
@@ -370,7 +414,9 @@ mod tests {
 
     #[test]
     fn skip_any_length() {
-        let input = [0x80u8, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 0xaa];
+        let input = [
+            0x80u8, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 0xaa,
+        ];
         let mut pos = 0;
         assert_eq!(skip(&input, &mut pos), Ok(12));
         assert_eq!(pos, 12);

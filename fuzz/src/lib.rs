@@ -1,0 +1,112 @@
+//! The typed targets the fuzzers decode into, shared by the fuzz targets and the
+//! corpus seeder (`cargo run --example seed`).
+
+use std::collections::BTreeMap;
+
+use arbitrary::{Arbitrary, Unstructured};
+use candor::{CandidType, Deserialize, Int, Nat, Principal, Reserved};
+
+fn arb_nat(u: &mut Unstructured<'_>) -> arbitrary::Result<Nat> {
+    // Up to 256 bits, so multi-byte LEB128 beyond u128 is covered.
+    let (hi, lo): (u128, u128) = (u.arbitrary()?, u.arbitrary()?);
+    Ok(Nat::from(hi) * Nat::from(u128::MAX) + Nat::from(lo))
+}
+
+fn arb_int(u: &mut Unstructured<'_>) -> arbitrary::Result<Int> {
+    let (hi, lo): (i128, i128) = (u.arbitrary()?, u.arbitrary()?);
+    Ok(Int::from(hi) * Int::from(i128::MAX) + Int::from(lo))
+}
+
+fn arb_opt_int(u: &mut Unstructured<'_>) -> arbitrary::Result<(u16, Option<Int>)> {
+    let n: u16 = u.arbitrary()?;
+    let i: Option<i64> = u.arbitrary()?;
+    Ok((n, i.map(Int::from)))
+}
+
+fn arb_principal(u: &mut Unstructured<'_>) -> arbitrary::Result<Principal> {
+    let len = u.int_in_range(0..=29)?;
+    Ok(Principal::from_slice(u.bytes(len)?))
+}
+
+fn arb_reserved(_: &mut Unstructured<'_>) -> arbitrary::Result<Reserved> {
+    Ok(Reserved)
+}
+
+/// A recursive list (recursion through `Option<Box<_>>`).
+#[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
+pub struct List {
+    pub head: i32,
+    pub tail: Option<Box<List>>,
+}
+
+/// A recursive variant (recursion through `Box` and `Vec`).
+#[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
+pub enum Tree {
+    Leaf(i64),
+    Node { left: Box<Tree>, right: Box<Tree> },
+    Many(Vec<Tree>),
+}
+
+/// Every variant payload shape.
+#[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
+pub enum Shape {
+    Empty,
+    Circle(f64),
+    Rect { w: u32, h: u32 },
+    Tagged(String, #[serde(with = "serde_bytes")] Vec<u8>),
+    Nested(Option<Box<Shape>>),
+}
+
+/// A record touching most of the decoder: nested vecs, maps, opts, variants,
+/// bignums, principals, blobs, floats, text and reserved.
+#[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
+pub struct Rec {
+    #[arbitrary(with = arb_nat)]
+    pub id: Nat,
+    #[arbitrary(with = arb_int)]
+    pub delta: Int,
+    #[arbitrary(with = arb_principal)]
+    pub owner: Principal,
+    pub name: String,
+    pub flag: bool,
+    pub small: i8,
+    pub ratio: f32,
+    pub tags: Vec<String>,
+    pub matrix: Vec<Vec<i16>>,
+    pub attrs: BTreeMap<String, Vec<Option<u64>>>,
+    pub maybe: Option<Option<Shape>>,
+    pub shapes: Vec<Shape>,
+    #[serde(with = "serde_bytes")]
+    pub blob: Vec<u8>,
+    pub tree: Tree,
+    pub list: Option<Box<List>>,
+    #[arbitrary(with = arb_opt_int)]
+    pub pair: (u16, Option<Int>),
+    #[arbitrary(with = arb_reserved)]
+    pub ignored: Reserved,
+}
+
+/// The limits every fuzzed decode runs under (what a canister would set).
+pub fn config() -> candor::DecoderConfig {
+    let mut config = candor::DecoderConfig::new();
+    config
+        .set_decoding_quota(20_000_000)
+        .set_skipping_quota(10_000);
+    config
+}
+
+/// Decodes `data` as each typed target; results are discarded, only panics matter.
+pub fn decode_all(data: &[u8]) {
+    let config = config();
+    let _ = candor::decode_one_with_config::<u64>(data, &config);
+    let _ = candor::decode_one_with_config::<String>(data, &config);
+    let _ = candor::decode_one_with_config::<Vec<u8>>(data, &config);
+    let _ = candor::decode_one_with_config::<Vec<u64>>(data, &config);
+    let _ = candor::decode_one_with_config::<Option<Box<List>>>(data, &config);
+    let _ = candor::decode_one_with_config::<Rec>(data, &config);
+    let _ = candor::decode_one_with_config::<BTreeMap<String, Nat>>(data, &config);
+    let _ = candor::decode_args_with_config::<(Reserved,)>(data, &config);
+    let _ = candor::decode_args_with_config::<(u8, String, Option<Rec>, Vec<Shape>, Tree)>(
+        data, &config,
+    );
+}

@@ -1,0 +1,143 @@
+//! One named test per entry of `spec/differences.md`: the cases where candor and
+//! candid 0.10.39 disagree, pinned so a change on either side is noticed.
+
+use pretty_assertions::assert_eq;
+
+const BIG: usize = 1_000_000_000_000;
+
+fn ours_cost<T: candor::CandidType + for<'a> candor::Deserialize<'a>>(
+    bytes: &[u8],
+) -> (usize, usize) {
+    let mut config = candor::DecoderConfig::new();
+    config.set_decoding_quota(BIG).set_skipping_quota(BIG);
+    let (_, cost) = candor::Decode!(@Debug [config]; bytes, T).unwrap();
+    (cost.decoding_quota.unwrap(), cost.skipping_quota.unwrap())
+}
+
+fn theirs_cost<T: candid::CandidType + for<'a> candid::Deserialize<'a>>(
+    bytes: &[u8],
+) -> (usize, usize) {
+    use candid::Decode;
+    drop(candid::ser::IDLBuilder::new());
+    let mut config = candid::DecoderConfig::new();
+    config.set_decoding_quota(BIG).set_skipping_quota(BIG);
+    let (_, cost) = Decode!(@Debug [config]; bytes, T).unwrap();
+    (cost.decoding_quota.unwrap(), cost.skipping_quota.unwrap())
+}
+
+/// D1: an `opt` value that does not coerce. candid decodes `record { a }` as far as
+/// it can inside `opt record { a; b }`, fails on the missing `b`, charges what it did,
+/// adds 10 and skips the value; candor decides first and charges 10 + the skip.
+#[test]
+fn regression_d1_opt_backtrack_cost() {
+    #[derive(candor::CandidType, candor::Deserialize)]
+    struct R2 {
+        a: u8,
+        b: u8,
+    }
+    #[derive(candid::CandidType, candid::Deserialize)]
+    struct TR2 {
+        a: u8,
+        b: u8,
+    }
+    #[derive(candid::CandidType)]
+    struct R1 {
+        a: u8,
+    }
+    let bytes = candid::encode_one(R1 { a: 1 }).unwrap();
+    assert!(candor::decode_one::<Option<R2>>(&bytes).unwrap().is_none());
+    assert!(candid::decode_one::<Option<TR2>>(&bytes).unwrap().is_none());
+    assert_eq!(ours_cost::<Option<R2>>(&bytes), (806, 15));
+    assert_eq!(theirs_cost::<Option<TR2>>(&bytes), (820, 15));
+}
+
+/// D2 (resolved): an `opt` value whose type is not a subtype but whose value coerces
+/// (`variant { A; B }` value `A` at `opt variant { A }`) costs exactly what candid
+/// charges: candor's value-level pre-check is free up to an allowance of a few walks
+/// over the message, so candid's exact quota is enough.
+#[test]
+fn regression_d2_opt_precheck_cost() {
+    #[derive(candid::CandidType)]
+    enum AB {
+        A,
+        #[allow(dead_code)]
+        B,
+    }
+    #[derive(candor::CandidType, candor::Deserialize, Debug, PartialEq)]
+    enum OnlyA {
+        A,
+    }
+    #[derive(candid::CandidType, candid::Deserialize, Debug, PartialEq)]
+    enum TOnlyA {
+        A,
+    }
+    let bytes = candid::encode_one(AB::A).unwrap();
+    assert_eq!(
+        candor::decode_one::<Option<OnlyA>>(&bytes).unwrap(),
+        Some(OnlyA::A)
+    );
+    assert_eq!(
+        candid::decode_one::<Option<TOnlyA>>(&bytes).unwrap(),
+        Some(TOnlyA::A)
+    );
+    assert_eq!(ours_cost::<Option<OnlyA>>(&bytes), (61, 0));
+    assert_eq!(theirs_cost::<Option<TOnlyA>>(&bytes), (61, 0));
+    let mut config = candor::DecoderConfig::new();
+    config.set_decoding_quota(61);
+    assert!(candor::decode_one_with_config::<Option<OnlyA>>(&bytes, &config).is_ok());
+    config.set_decoding_quota(60);
+    assert!(candor::decode_one_with_config::<Option<OnlyA>>(&bytes, &config).is_err());
+}
+
+/// D4: a bare `Func`/`Service` has a Candid type in candor (`func () -> ()`,
+/// `service {}`); candid panics ("use `define_function!`"). Wire-neutral: the bytes
+/// of values of `define_function!`/`define_service!` types are identical.
+#[test]
+fn regression_d4_bare_func_and_service_have_types() {
+    use candor::CandidType;
+    assert_eq!(candor::Func::ty().to_string(), "func () -> ()");
+    assert!(candor::Service::ty().to_string().starts_with("service {"));
+    assert!(std::panic::catch_unwind(<candid::Func as candid::CandidType>::ty).is_err());
+}
+
+/// D5 (shared with candid, listed so nobody "fixes" it on one side): a malformed
+/// principal reaches the caller as a custom error, because `ic_principal`'s
+/// `Deserialize` maps every error through `D::Error::custom`.
+#[test]
+fn regression_d5_principal_errors_are_custom() {
+    // principal of 30 bytes.
+    let mut bytes = b"DIDL\x00\x01\x68\x01\x1e".to_vec();
+    bytes.extend([7u8; 30]);
+    let err = candor::decode_one::<candor::Principal>(&bytes).unwrap_err();
+    assert_eq!(err.kind(), candor::ErrorKind::Custom, "{err}");
+    assert!(
+        err.message().contains("principal is longer than 29 bytes"),
+        "{err}"
+    );
+    assert!(matches!(
+        candid::decode_one::<candid::Principal>(&bytes).unwrap_err(),
+        candid::Error::Custom(_)
+    ));
+}
+
+/// D6: a subtype mismatch is `ErrorKind::Subtype` in candor (`is_subtype()`); candid
+/// wraps each argument's error in an `anyhow` context ("Fail to decode argument 0
+/// from text to nat8"), which turns it into `Error::Custom` at the top level.
+#[test]
+fn regression_d6_top_level_subtype_errors_keep_their_kind() {
+    let msg = candid::encode_one("text").unwrap();
+    let ours = candor::decode_one::<u8>(&msg).unwrap_err();
+    assert_eq!(ours.kind(), candor::ErrorKind::Subtype, "{ours}");
+    let theirs = candid::decode_one::<u8>(&msg).unwrap_err();
+    assert!(matches!(theirs, candid::Error::Custom(_)), "{theirs:?}");
+    // The kind is gone, the context chain remains.
+    let chain = match &theirs {
+        candid::Error::Custom(e) => e
+            .chain()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" / "),
+        _ => unreachable!(),
+    };
+    assert!(chain.contains("Fail to decode argument 0"), "{chain}");
+}

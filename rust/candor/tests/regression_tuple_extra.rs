@@ -1,0 +1,29 @@
+//! A Rust tuple decodes from a wire tuple with more fields: record subtyping ignores
+//! the extra fields (spec/differences.md D7; candid leaves them in the input).
+
+#[test]
+fn extra_tuple_fields_are_skipped() {
+    let bytes = candor::encode_one((1u8, 2u8, 3u8)).unwrap();
+    let (a, b): (u8, u8) = candor::decode_one(&bytes).unwrap();
+    assert_eq!((a, b), (1, 2));
+    // A following argument is still read from the right place.
+    let bytes = candor::encode_args(((1u8, 2u8, 3u8), 9u32)).unwrap();
+    let ((a, b), n): ((u8, u8), u32) = candor::decode_args(&bytes).unwrap();
+    assert_eq!((a, b, n), (1, 2, 9));
+}
+
+#[test]
+fn arrays_take_exactly_their_length() {
+    // A fixed-size array must not drop elements silently (fast path included).
+    let bytes = candor::encode_one(vec![1u8, 2, 3]).unwrap();
+    let err = candor::decode_one::<[u8; 2]>(&bytes).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("expected a vector of 2 elements, found 3"),
+        "{err}"
+    );
+    let bytes = candor::encode_one(vec!["a".to_string(), "b".into(), "c".into()]).unwrap();
+    assert!(candor::decode_one::<[String; 2]>(&bytes).is_err());
+    let bytes = candor::encode_one(vec![7u16, 8]).unwrap();
+    assert_eq!(candor::decode_one::<[u16; 2]>(&bytes).unwrap(), [7, 8]);
+}

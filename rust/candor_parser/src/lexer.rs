@@ -1,0 +1,473 @@
+//! A hand-written lexer for Candid text (values, `.did` files, test files).
+//!
+//! It works on bytes and allocates only for string literals that contain escapes,
+//! because this crate is meant to run inside canisters where every instruction is
+//! paid for; a generated automaton (logos) plus a generated LALR table (lalrpop) cost
+//! several times more code and instructions. The token set and the escape rules are
+//! those of candid_parser, so the same inputs are accepted.
+
+use crate::error::{Error, Result, Span};
+use std::borrow::Cow;
+
+/// The kind of a token, with its payload borrowed from the source where possible.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tok<'a> {
+    Eof,
+    Equals,
+    LParen,
+    RParen,
+    LBrace,
+    RBrace,
+    Semi,
+    Comma,
+    Dot,
+    Colon,
+    Arrow,
+    TestEqual,
+    NotEqual,
+    NotDecode,
+    // Keywords.
+    Null,
+    Vec,
+    Record,
+    Variant,
+    Func,
+    Service,
+    Oneway,
+    Query,
+    CompositeQuery,
+    Blob,
+    Type,
+    Import,
+    Opt,
+    Principal,
+    Bool(bool),
+    /// An identifier that is not a keyword.
+    Id(&'a str),
+    /// A string literal after escapes; may be invalid UTF-8 (`\xx` escapes can produce
+    /// any byte, which `blob "…"` needs).
+    Text(Cow<'a, [u8]>),
+    /// `+` or `-`.
+    Sign(u8),
+    /// Decimal digits, possibly with `_` separators (raw source slice).
+    Decimal(&'a str),
+    /// `0x…` digits, possibly with `_` separators (raw source slice, prefix included).
+    Hex(&'a str),
+    /// A decimal float literal (raw source slice).
+    Float(&'a str),
+}
+
+impl Tok<'_> {
+    /// How the token is named in "expected …, found …" messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Tok::Eof => "end of input".into(),
+            Tok::Id(s) => format!("identifier `{s}`"),
+            Tok::Text(_) => "text literal".into(),
+            Tok::Sign(c) => format!("`{}`", *c as char),
+            Tok::Decimal(s) | Tok::Hex(s) | Tok::Float(s) => format!("number `{s}`"),
+            Tok::Bool(b) => format!("`{b}`"),
+            t => format!("`{}`", t.spelling()),
+        }
+    }
+
+    fn spelling(&self) -> &'static str {
+        match self {
+            Tok::Equals => "=",
+            Tok::LParen => "(",
+            Tok::RParen => ")",
+            Tok::LBrace => "{",
+            Tok::RBrace => "}",
+            Tok::Semi => ";",
+            Tok::Comma => ",",
+            Tok::Dot => ".",
+            Tok::Colon => ":",
+            Tok::Arrow => "->",
+            Tok::TestEqual => "==",
+            Tok::NotEqual => "!=",
+            Tok::NotDecode => "!:",
+            Tok::Null => "null",
+            Tok::Vec => "vec",
+            Tok::Record => "record",
+            Tok::Variant => "variant",
+            Tok::Func => "func",
+            Tok::Service => "service",
+            Tok::Oneway => "oneway",
+            Tok::Query => "query",
+            Tok::CompositeQuery => "composite_query",
+            Tok::Blob => "blob",
+            Tok::Type => "type",
+            Tok::Import => "import",
+            Tok::Opt => "opt",
+            Tok::Principal => "principal",
+            _ => "?",
+        }
+    }
+}
+
+/// A token and where it is.
+#[derive(Debug, Clone)]
+pub struct Token<'a> {
+    pub tok: Tok<'a>,
+    pub span: Span,
+    /// The `//` comment lines directly above the token (only when the lexer keeps docs).
+    pub docs: Vec<String>,
+}
+
+/// The lexer state: a position in the source. Cheap to clone, which the parser uses
+/// for its rare two-token look-ahead.
+#[derive(Clone)]
+pub struct Lexer<'a> {
+    src: &'a str,
+    pos: usize,
+    /// Line comments seen since the last token (`//` text, trimmed): the doc comment
+    /// of the next declaration.
+    pub docs: Vec<String>,
+    /// Whether to collect `docs` at all (off for values).
+    pub keep_docs: bool,
+}
+
+fn is_id_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_'
+}
+fn is_id_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(src: &'a str) -> Self {
+        Lexer {
+            src,
+            pos: 0,
+            docs: Vec::new(),
+            keep_docs: false,
+        }
+    }
+
+    /// Continues lexing at byte `pos` (clamped to the source).
+    pub fn seek(&mut self, pos: usize) {
+        let mut pos = pos.min(self.src.len());
+        while !self.src.is_char_boundary(pos) {
+            pos -= 1;
+        }
+        self.pos = pos;
+    }
+
+    pub fn src(&self) -> &'a str {
+        self.src
+    }
+
+    #[cold]
+    fn err(&self, span: Span, msg: impl Into<String>) -> Error {
+        Error::at(self.src, span, msg)
+    }
+
+    /// Skips white space and comments (`//…` to end of line, nested `/* … */`).
+    fn skip_trivia(&mut self) -> Result<()> {
+        let b = self.src.as_bytes();
+        // A `//` comment on the line of the previous token is a trailing remark, not
+        // the doc comment of what follows.
+        let mut new_line = self.pos == 0;
+        loop {
+            match b.get(self.pos) {
+                Some(b' ' | b'\t' | b'\r' | b'\n') => {
+                    if b[self.pos] == b'\n' {
+                        new_line = true;
+                        if self.keep_docs && self.blank_line_follows() {
+                            // A blank line detaches a comment from the next declaration.
+                            self.docs.clear();
+                        }
+                    }
+                    self.pos += 1;
+                }
+                Some(b'/') if b.get(self.pos + 1) == Some(&b'/') => {
+                    let start = self.pos;
+                    let end = self.src[start..]
+                        .find('\n')
+                        .map_or(self.src.len(), |i| start + i);
+                    if self.keep_docs && new_line {
+                        self.docs.push(self.src[start + 2..end].trim().to_string());
+                    }
+                    self.pos = end;
+                }
+                Some(b'/') if b.get(self.pos + 1) == Some(&b'*') => {
+                    let start = self.pos;
+                    self.pos += 2;
+                    let mut nesting = 1usize;
+                    while nesting > 0 {
+                        match (b.get(self.pos), b.get(self.pos + 1)) {
+                            (Some(b'*'), Some(b'/')) => {
+                                nesting -= 1;
+                                self.pos += 2;
+                            }
+                            (Some(b'/'), Some(b'*')) => {
+                                nesting += 1;
+                                self.pos += 2;
+                            }
+                            (Some(_), _) => self.pos += 1,
+                            (None, _) => {
+                                return Err(self.err(start..start + 2, "unclosed comment"));
+                            }
+                        }
+                    }
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// At a `\n`: is the rest of the next line blank (only spaces before another `\n`)?
+    fn blank_line_follows(&self) -> bool {
+        let rest = &self.src.as_bytes()[self.pos + 1..];
+        for &c in rest {
+            match c {
+                b' ' | b'\t' | b'\r' => continue,
+                b'\n' => return true,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// The next token.
+    pub fn next_token(&mut self) -> Result<Token<'a>> {
+        self.skip_trivia()?;
+        let start = self.pos;
+        let b = self.src.as_bytes();
+        let docs = if self.keep_docs {
+            std::mem::take(&mut self.docs)
+        } else {
+            Vec::new()
+        };
+        let Some(&c) = b.get(start) else {
+            return Ok(Token {
+                tok: Tok::Eof,
+                span: start..start,
+                docs,
+            });
+        };
+        let two = |t: Tok<'a>, s: &mut Self| {
+            s.pos += 2;
+            t
+        };
+        let one = |t: Tok<'a>, s: &mut Self| {
+            s.pos += 1;
+            t
+        };
+        let next = b.get(start + 1).copied();
+        let tok = match c {
+            b'(' => one(Tok::LParen, self),
+            b')' => one(Tok::RParen, self),
+            b'{' => one(Tok::LBrace, self),
+            b'}' => one(Tok::RBrace, self),
+            b';' => one(Tok::Semi, self),
+            b',' => one(Tok::Comma, self),
+            b':' => one(Tok::Colon, self),
+            b'=' if next == Some(b'=') => two(Tok::TestEqual, self),
+            b'=' => one(Tok::Equals, self),
+            b'!' if next == Some(b'=') => two(Tok::NotEqual, self),
+            b'!' if next == Some(b':') => two(Tok::NotDecode, self),
+            b'-' if next == Some(b'>') => two(Tok::Arrow, self),
+            b'+' | b'-' => one(Tok::Sign(c), self),
+            b'"' => self.text()?,
+            b'.' if next.is_some_and(|d| d.is_ascii_digit()) => self.number()?,
+            b'.' => one(Tok::Dot, self),
+            b'0'..=b'9' => self.number()?,
+            c if is_id_start(c) => {
+                let mut end = start + 1;
+                while b.get(end).is_some_and(|&c| is_id_char(c)) {
+                    end += 1;
+                }
+                self.pos = end;
+                keyword(&self.src[start..end])
+            }
+            _ => {
+                let ch = self.src[start..].chars().next().unwrap_or('?');
+                return Err(self.err(
+                    start..start + ch.len_utf8(),
+                    format!("unknown token `{ch}`"),
+                ));
+            }
+        };
+        Ok(Token {
+            tok,
+            span: start..self.pos,
+            docs,
+        })
+    }
+
+    /// Numbers: `123`, `1_000`, `0xff`, `1.5`, `.5`, `1.`, `1e10`, `1.5E-3`.
+    fn number(&mut self) -> Result<Tok<'a>> {
+        let b = self.src.as_bytes();
+        let start = self.pos;
+        let digits = |mut i: usize, hex: bool| {
+            while b
+                .get(i)
+                .is_some_and(|&c| c == b'_' || c.is_ascii_digit() || (hex && c.is_ascii_hexdigit()))
+            {
+                i += 1;
+            }
+            i
+        };
+        if b[start] == b'0'
+            && matches!(b.get(start + 1), Some(b'x' | b'X'))
+            && b.get(start + 2).is_some_and(|c| c.is_ascii_hexdigit())
+        {
+            self.pos = digits(start + 2, true);
+            return Ok(Tok::Hex(&self.src[start..self.pos]));
+        }
+        let mut i = digits(start, false);
+        let mut float = false;
+        if b.get(i) == Some(&b'.') {
+            float = true;
+            i = digits(i + 1, false);
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            let mut j = i + 1;
+            if matches!(b.get(j), Some(b'+' | b'-')) {
+                j += 1;
+            }
+            if b.get(j).is_some_and(|c| c.is_ascii_digit()) {
+                float = true;
+                i = digits(j, false);
+            }
+        }
+        self.pos = i;
+        let s = &self.src[start..i];
+        Ok(if float {
+            Tok::Float(s)
+        } else {
+            Tok::Decimal(s)
+        })
+    }
+
+    /// A string literal: escapes `\n \r \t \\ \" \'`, `\u{hex}` and `\xx` (one byte).
+    fn text(&mut self) -> Result<Tok<'a>> {
+        let b = self.src.as_bytes();
+        let start = self.pos;
+        let mut i = start + 1;
+        // Fast path: no escapes, borrow.
+        while let Some(&c) = b.get(i) {
+            match c {
+                b'"' => {
+                    self.pos = i + 1;
+                    return Ok(Tok::Text(Cow::Borrowed(&b[start + 1..i])));
+                }
+                b'\\' => break,
+                _ => i += 1,
+            }
+        }
+        let mut out: Vec<u8> = b[start + 1..i.min(b.len())].to_vec();
+        loop {
+            let Some(&c) = b.get(i) else {
+                return Err(self.err(start..start + 1, "unclosed string"));
+            };
+            match c {
+                b'"' => {
+                    self.pos = i + 1;
+                    return Ok(Tok::Text(Cow::Owned(out)));
+                }
+                b'\\' => {
+                    let esc = b.get(i + 1).copied();
+                    let hex2 = esc.is_some_and(|c| c.is_ascii_hexdigit())
+                        && b.get(i + 2).is_some_and(|c| c.is_ascii_hexdigit());
+                    if hex2 {
+                        out.push(hex_val(b[i + 1]) * 16 + hex_val(b[i + 2]));
+                        i += 3;
+                        continue;
+                    }
+                    match esc {
+                        Some(b'n') => out.push(b'\n'),
+                        Some(b'r') => out.push(b'\r'),
+                        Some(b't') => out.push(b'\t'),
+                        Some(b'\\') => out.push(b'\\'),
+                        Some(b'"') => out.push(b'"'),
+                        Some(b'\'') => out.push(b'\''),
+                        Some(b'u') if b.get(i + 2) == Some(&b'{') => {
+                            let (ch, end) = self.unicode_escape(i)?;
+                            let mut buf = [0u8; 4];
+                            out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                            i = end;
+                            continue;
+                        }
+                        _ => {
+                            let ch = self.src[i + 1..].chars().next();
+                            let len = ch.map_or(0, char::len_utf8);
+                            let shown = ch.map_or(String::new(), String::from);
+                            return Err(self.err(
+                                i..i + 1 + len,
+                                format!("unknown escape character `\\{shown}`"),
+                            ));
+                        }
+                    }
+                    i += 2;
+                }
+                _ => {
+                    // Copy a run of plain bytes.
+                    let run = b[i..]
+                        .iter()
+                        .position(|&c| c == b'"' || c == b'\\')
+                        .unwrap_or(b.len() - i);
+                    out.extend_from_slice(&b[i..i + run]);
+                    i += run;
+                }
+            }
+        }
+    }
+
+    /// `\u{…}` at byte `i` (the backslash): the char and the index after `}`.
+    fn unicode_escape(&self, i: usize) -> Result<(char, usize)> {
+        let b = self.src.as_bytes();
+        let mut j = i + 3;
+        let mut value: u32 = 0;
+        let mut ndigits = 0;
+        while let Some(&c) = b.get(j) {
+            if c == b'_' && ndigits > 0 {
+                j += 1;
+            } else if c.is_ascii_hexdigit() {
+                value = value.saturating_mul(16).saturating_add(hex_val(c) as u32);
+                ndigits += 1;
+                j += 1;
+            } else {
+                break;
+            }
+        }
+        if ndigits == 0 || b.get(j) != Some(&b'}') {
+            return Err(self.err(i..j.min(b.len()), "invalid unicode escape"));
+        }
+        match char::from_u32(value) {
+            Some(c) => Ok((c, j + 1)),
+            None => Err(self.err(i..j + 1, "unicode escape out of range")),
+        }
+    }
+}
+
+fn hex_val(c: u8) -> u8 {
+    match c {
+        b'0'..=b'9' => c - b'0',
+        b'a'..=b'f' => c - b'a' + 10,
+        _ => c - b'A' + 10,
+    }
+}
+
+fn keyword(s: &str) -> Tok<'_> {
+    match s {
+        "null" => Tok::Null,
+        "vec" => Tok::Vec,
+        "record" => Tok::Record,
+        "variant" => Tok::Variant,
+        "func" => Tok::Func,
+        "service" => Tok::Service,
+        "oneway" => Tok::Oneway,
+        "query" => Tok::Query,
+        "composite_query" => Tok::CompositeQuery,
+        "blob" => Tok::Blob,
+        "type" => Tok::Type,
+        "import" => Tok::Import,
+        "opt" => Tok::Opt,
+        "principal" => Tok::Principal,
+        "true" => Tok::Bool(true),
+        "false" => Tok::Bool(false),
+        _ => Tok::Id(s),
+    }
+}

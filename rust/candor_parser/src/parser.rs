@@ -1,0 +1,891 @@
+//! Recursive-descent parser for Candid text values, type expressions, `.did` files
+//! and `.test.did` files.
+//!
+//! The grammar is candid_parser's (see its `grammar.lalrpop`); where the LALR grammar
+//! needs no look-ahead beyond one token, neither do we, except for record fields,
+//! where `name =`/`name :` is told apart from a positional value by peeking one
+//! token further (a cheap clone of the lexer position).
+//!
+//! Nesting is bounded by [`MAX_DEPTH`]: recursion over attacker-sized input would
+//! otherwise overflow the (small, in a canister) stack.
+
+use crate::error::{Error, Result, Span};
+use crate::lexer::{Lexer, Tok, Token};
+use crate::syntax::{
+    Binding, Dec, FuncType, IDLActorType, IDLInitArgs, IDLProg, IDLType, IDLTypes, PrimType,
+    Source, TypeField,
+};
+use crate::test::{Assert, Input, Test};
+use candor::types::{FuncMode, Label, TypeEnv};
+use candor::{IDLArgs, IDLField, IDLValue, Principal, VariantValue};
+use std::borrow::Cow;
+use std::rc::Rc;
+
+/// How deeply values and types may nest (`opt opt … ` or `vec { vec { … } }`).
+pub const MAX_DEPTH: usize = 256;
+
+pub(crate) struct Parser<'a> {
+    lex: Lexer<'a>,
+    tok: Token<'a>,
+    depth: usize,
+    /// End of the last consumed token (for spans of whole constructs).
+    last_end: usize,
+    /// Shared source for the bindings of a `.did` file.
+    source: Option<Rc<Source>>,
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(src: &'a str, keep_docs: bool) -> Result<Self> {
+        let mut lex = Lexer::new(src);
+        lex.keep_docs = keep_docs;
+        let tok = lex.next_token()?;
+        Ok(Parser {
+            lex,
+            tok,
+            depth: 0,
+            last_end: 0,
+            source: None,
+        })
+    }
+
+    /// Keeps a copy of the source for diagnostics raised after parsing.
+    pub fn with_source(mut self, name: Option<&str>) -> Self {
+        self.source = Some(Rc::new(Source {
+            name: name.map(str::to_string),
+            text: self.lex.src().to_string(),
+        }));
+        self
+    }
+
+    fn src(&self) -> &'a str {
+        self.lex.src()
+    }
+
+    fn bump(&mut self) -> Result<Token<'a>> {
+        let next = self.lex.next_token()?;
+        let tok = std::mem::replace(&mut self.tok, next);
+        self.last_end = tok.span.end;
+        Ok(tok)
+    }
+
+    /// The token after the current one.
+    fn peek2(&self) -> Tok<'a> {
+        let mut l = self.lex.clone();
+        l.keep_docs = false;
+        l.next_token().map(|t| t.tok).unwrap_or(Tok::Eof)
+    }
+
+    #[cold]
+    fn err(&self, span: Span, msg: impl Into<String>) -> Error {
+        Error::at(self.src(), span, msg)
+    }
+
+    #[cold]
+    fn unexpected(&self, expected: &str) -> Error {
+        self.err(
+            self.tok.span.clone(),
+            format!("expected {expected}, found {}", self.tok.tok.describe()),
+        )
+    }
+
+    fn expect(&mut self, t: Tok<'static>, what: &str) -> Result<Span> {
+        if self.tok.tok == t {
+            Ok(self.bump()?.span)
+        } else {
+            Err(self.unexpected(what))
+        }
+    }
+
+    fn eat(&mut self, t: Tok<'static>) -> Result<bool> {
+        if self.tok.tok == t {
+            self.bump()?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    pub fn expect_eof(&self) -> Result<()> {
+        if self.tok.tok == Tok::Eof {
+            Ok(())
+        } else {
+            Err(self.unexpected("end of input"))
+        }
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.err(
+                self.tok.span.clone(),
+                format!("nesting is deeper than the limit of {MAX_DEPTH}"),
+            ));
+        }
+        Ok(())
+    }
+
+    // ---- shared pieces -------------------------------------------------------
+
+    /// A text literal that must be valid UTF-8.
+    fn text(&mut self) -> Result<(String, Span)> {
+        match &self.tok.tok {
+            Tok::Text(_) => {
+                let t = self.bump()?;
+                let Tok::Text(bytes) = t.tok else {
+                    unreachable!()
+                };
+                match bytes {
+                    Cow::Borrowed(b) => match std::str::from_utf8(b) {
+                        Ok(s) => Ok((s.to_string(), t.span)),
+                        Err(_) => Err(self.err(t.span, "text is not valid UTF-8")),
+                    },
+                    Cow::Owned(v) => match String::from_utf8(v) {
+                        Ok(s) => Ok((s, t.span)),
+                        Err(_) => Err(self.err(t.span, "text is not valid UTF-8")),
+                    },
+                }
+            }
+            _ => Err(self.unexpected("a text literal")),
+        }
+    }
+
+    /// `<id>` or `<text>`.
+    fn name(&mut self) -> Result<(String, Span)> {
+        match self.tok.tok {
+            Tok::Id(s) => {
+                let span = self.bump()?.span;
+                Ok((s.to_string(), span))
+            }
+            Tok::Text(_) => self.text(),
+            _ => Err(self.unexpected("a name")),
+        }
+    }
+
+    /// A numeric field id (decimal or hex, within u32).
+    fn field_id(&mut self) -> Result<u32> {
+        let span = self.tok.span.clone();
+        let v = match self.tok.tok {
+            Tok::Decimal(s) => parse_u32(s, 10),
+            Tok::Hex(s) => parse_u32(&s[2..], 16),
+            _ => return Err(self.unexpected("a field id")),
+        };
+        self.bump()?;
+        v.ok_or_else(|| self.err(span, "field id out of u32 range"))
+    }
+
+    fn is_field_id(&self) -> bool {
+        matches!(self.tok.tok, Tok::Decimal(_) | Tok::Hex(_))
+    }
+
+    // ---- values --------------------------------------------------------------
+
+    /// `( v1, v2, … )`.
+    pub fn args(&mut self) -> Result<IDLArgs> {
+        self.expect(Tok::LParen, "`(`")?;
+        let mut args = Vec::new();
+        while self.tok.tok != Tok::RParen {
+            args.push(self.ann_val()?);
+            if !self.eat(Tok::Comma)? {
+                break;
+            }
+        }
+        self.expect(Tok::RParen, "`,` or `)`")?;
+        Ok(IDLArgs { args })
+    }
+
+    /// A value with an optional type annotation `v : t`, which converts the value to
+    /// that type (so `1 : nat8` is a `Nat8`, not a `Number`).
+    pub fn ann_val(&mut self) -> Result<IDLValue> {
+        let start = self.tok.span.start;
+        let v = self.value()?;
+        if self.tok.tok != Tok::Colon {
+            return Ok(v);
+        }
+        self.annotate(v, start)
+    }
+
+    /// `: t` after a value (kept out of the recursive path so its locals do not
+    /// widen every recursion frame).
+    #[inline(never)]
+    fn annotate(&mut self, v: IDLValue, start: usize) -> Result<IDLValue> {
+        let vspan = start..self.last_end;
+        self.bump()?;
+        let tstart = self.tok.span.start;
+        let ast = self.typ()?;
+        let tspan = tstart..self.last_end;
+        let env = TypeEnv::new();
+        let ty = crate::typing::ast_to_type(&env, &ast)
+            .map_err(|e| self.err(tspan, plain_message(&e)))?;
+        v.annotate_type(true, &env, &ty)
+            .map_err(|e| self.err(vspan, e.to_string()))
+    }
+
+    pub fn value(&mut self) -> Result<IDLValue> {
+        self.enter()?;
+        let r = self.value_inner();
+        self.depth -= 1;
+        r
+    }
+
+    /// The recursive forms; everything else is in [`Self::atom`]. Each recursive
+    /// form is its own small function so that one level of nesting costs little stack
+    /// (a debug build would otherwise reserve every arm's temporaries in every frame).
+    fn value_inner(&mut self) -> Result<IDLValue> {
+        match self.tok.tok {
+            Tok::Opt => {
+                self.bump()?;
+                Ok(IDLValue::Opt(Box::new(self.value()?)))
+            }
+            Tok::Vec => self.vec_value(),
+            Tok::Record => self.record_value(),
+            Tok::Variant => self.variant_value(),
+            Tok::LParen => self.paren_value(),
+            _ => self.atom(),
+        }
+    }
+
+    #[inline(never)]
+    fn paren_value(&mut self) -> Result<IDLValue> {
+        self.bump()?;
+        let v = self.ann_val()?;
+        self.expect(Tok::RParen, "`)`")?;
+        Ok(v)
+    }
+
+    #[inline(never)]
+    fn vec_value(&mut self) -> Result<IDLValue> {
+        self.bump()?;
+        self.expect(Tok::LBrace, "`{`")?;
+        let mut vs = Vec::new();
+        while self.tok.tok != Tok::RBrace {
+            vs.push(self.ann_val()?);
+            if !self.eat(Tok::Semi)? {
+                break;
+            }
+        }
+        self.expect(Tok::RBrace, "`;` or `}`")?;
+        Ok(IDLValue::Vec(vs))
+    }
+
+    #[inline(never)]
+    fn variant_value(&mut self) -> Result<IDLValue> {
+        self.bump()?;
+        self.expect(Tok::LBrace, "`{`")?;
+        let field = self.variant_field_value()?;
+        self.eat(Tok::Semi)?;
+        self.expect(Tok::RBrace, "`}`")?;
+        Ok(IDLValue::Variant(VariantValue(Box::new(field), 0)))
+    }
+
+    /// Values without nested values.
+    #[inline(never)]
+    fn atom(&mut self) -> Result<IDLValue> {
+        let span = self.tok.span.clone();
+        Ok(match self.tok.tok {
+            Tok::Bool(b) => {
+                self.bump()?;
+                IDLValue::Bool(b)
+            }
+            Tok::Null => {
+                self.bump()?;
+                IDLValue::Null
+            }
+            Tok::Sign(_) | Tok::Decimal(_) | Tok::Hex(_) | Tok::Float(_) => self.number()?,
+            Tok::Text(_) => IDLValue::Text(self.text()?.0),
+            Tok::Blob => {
+                self.bump()?;
+                match self.bump()?.tok {
+                    Tok::Text(b) => IDLValue::Blob(b.into_owned()),
+                    _ => {
+                        return Err(
+                            self.err(self.tok_span_prev(), "expected a text literal after `blob`")
+                        )
+                    }
+                }
+            }
+            Tok::Principal => {
+                self.bump()?;
+                IDLValue::Principal(self.principal()?)
+            }
+            Tok::Service => {
+                self.bump()?;
+                IDLValue::Service(self.principal()?)
+            }
+            Tok::Func => {
+                self.bump()?;
+                let p = self.principal()?;
+                self.expect(Tok::Dot, "`.`")?;
+                let (m, _) = self.name()?;
+                IDLValue::Func(p, m)
+            }
+            _ => {
+                return Err(self.err(
+                    span,
+                    format!("expected a value, found {}", self.tok.tok.describe()),
+                ))
+            }
+        })
+    }
+
+    fn tok_span_prev(&self) -> Span {
+        self.last_end.saturating_sub(1)..self.last_end
+    }
+
+    fn principal(&mut self) -> Result<Principal> {
+        let (s, span) = self.text()?;
+        Principal::from_text(&s).map_err(|e| self.err(span, e.to_string()))
+    }
+
+    /// `[+-]? (decimal | hex | float)`: integers stay `Number` (their type is decided
+    /// by annotation), floats become `Float64`, as in candid_parser.
+    fn number(&mut self) -> Result<IDLValue> {
+        let start = self.tok.span.start;
+        let neg = match self.tok.tok {
+            Tok::Sign(c) => {
+                self.bump()?;
+                c == b'-'
+            }
+            _ => false,
+        };
+        let t = self.bump()?;
+        let span = start..t.span.end;
+        // Built by hand: `format!` costs several times the rest of the number path.
+        let signed = |digits: &str| {
+            let mut out = String::with_capacity(digits.len() + 1);
+            if neg {
+                out.push('-');
+            }
+            out.extend(digits.chars().filter(|&c| c != '_'));
+            out
+        };
+        match t.tok {
+            Tok::Decimal(s) => Ok(IDLValue::Number(signed(s))),
+            Tok::Hex(s) => Ok(IDLValue::Number(signed(&hex_to_decimal(&s[2..])))),
+            Tok::Float(s) => {
+                let f: f64 = signed(s)
+                    .parse()
+                    .map_err(|_| self.err(span, "not a float"))?;
+                Ok(IDLValue::Float64(f))
+            }
+            _ => Err(self.err(
+                t.span,
+                format!("expected a number, found {}", t.tok.describe()),
+            )),
+        }
+    }
+
+    /// `record { f1; f2 = v; … }`: positional fields get the id after the previous
+    /// field's, then the fields are sorted by id and must be distinct.
+    #[inline(never)]
+    fn record_value(&mut self) -> Result<IDLValue> {
+        self.bump()?;
+        self.expect(Tok::LBrace, "`{`")?;
+        let mut fields: Vec<(IDLField, Span)> = Vec::new();
+        let mut next_id: u32 = 0;
+        while self.tok.tok != Tok::RBrace {
+            let start = self.tok.span.start;
+            let named = match self.tok.tok {
+                Tok::Id(_) => true,
+                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(_) => self.peek2() == Tok::Equals,
+                _ => false,
+            };
+            let field = if named {
+                let id = self.label()?;
+                self.expect(Tok::Equals, "`=`")?;
+                let val = self.ann_val()?;
+                next_id = id.get_id().wrapping_add(1);
+                IDLField { id, val }
+            } else {
+                let val = self.ann_val()?;
+                let id = Label::Unnamed(next_id);
+                next_id = next_id.wrapping_add(1);
+                IDLField { id, val }
+            };
+            fields.push((field, start..self.last_end));
+            if !self.eat(Tok::Semi)? {
+                break;
+            }
+        }
+        self.expect(Tok::RBrace, "`;` or `}`")?;
+        let fields = self.sort_unique(fields, |f| &f.id)?;
+        Ok(IDLValue::Record(fields))
+    }
+
+    /// A field label: a name (`Named`) or a number (`Id`).
+    fn label(&mut self) -> Result<Label> {
+        if self.is_field_id() {
+            Ok(Label::Id(self.field_id()?))
+        } else {
+            Ok(Label::Named(self.name()?.0))
+        }
+    }
+
+    fn variant_field_value(&mut self) -> Result<IDLField> {
+        let id = match self.tok.tok {
+            Tok::Id(_) | Tok::Text(_) | Tok::Decimal(_) | Tok::Hex(_) => self.label()?,
+            _ => return Err(self.unexpected("a variant case")),
+        };
+        let val = if self.eat(Tok::Equals)? {
+            self.ann_val()?
+        } else {
+            IDLValue::Null
+        };
+        Ok(IDLField { id, val })
+    }
+
+    /// Sorts labelled items by id and rejects two with the same id, pointing at the
+    /// later one in the source.
+    fn sort_unique<T>(
+        &self,
+        mut items: Vec<(T, Span)>,
+        label: impl Fn(&T) -> &Label,
+    ) -> Result<Vec<T>> {
+        items.sort_by_key(|(t, _)| label(t).get_id());
+        for w in items.windows(2) {
+            let (a, b) = (&w[0], &w[1]);
+            if label(&a.0) == label(&b.0) {
+                let (first, second) = if a.1.start <= b.1.start {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                return Err(self.err(
+                    second.1.clone(),
+                    format!(
+                        "label '{}' hash collision with '{}'",
+                        label(&second.0),
+                        label(&first.0)
+                    ),
+                ));
+            }
+        }
+        Ok(items.into_iter().map(|(t, _)| t).collect())
+    }
+
+    // ---- types ---------------------------------------------------------------
+
+    pub fn typ(&mut self) -> Result<IDLType> {
+        self.enter()?;
+        let r = self.typ_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn typ_inner(&mut self) -> Result<IDLType> {
+        match self.tok.tok {
+            Tok::Opt => {
+                self.bump()?;
+                Ok(IDLType::OptT(Box::new(self.typ()?)))
+            }
+            Tok::Vec => {
+                self.bump()?;
+                Ok(IDLType::VecT(Box::new(self.typ()?)))
+            }
+            Tok::Record => self.record_type(),
+            Tok::Variant => self.variant_type(),
+            Tok::Func => {
+                self.bump()?;
+                Ok(IDLType::FuncT(self.func_type()?))
+            }
+            Tok::Service => {
+                self.bump()?;
+                Ok(IDLType::ServT(self.actor_type()?))
+            }
+            _ => self.atom_type(),
+        }
+    }
+
+    #[inline(never)]
+    fn atom_type(&mut self) -> Result<IDLType> {
+        Ok(match self.tok.tok {
+            Tok::Null => {
+                self.bump()?;
+                IDLType::PrimT(PrimType::Null)
+            }
+            Tok::Id(s) => {
+                self.bump()?;
+                match PrimType::str_to_enum(s) {
+                    Some(p) => IDLType::PrimT(p),
+                    None => IDLType::VarT(s.to_string()),
+                }
+            }
+            Tok::Blob => {
+                self.bump()?;
+                IDLType::VecT(Box::new(IDLType::PrimT(PrimType::Nat8)))
+            }
+            Tok::Principal => {
+                self.bump()?;
+                IDLType::PrincipalT
+            }
+            _ => return Err(self.unexpected("a type")),
+        })
+    }
+
+    #[inline(never)]
+    fn record_type(&mut self) -> Result<IDLType> {
+        self.bump()?;
+        self.expect(Tok::LBrace, "`{`")?;
+        let mut fields: Vec<(TypeField, Span)> = Vec::new();
+        let mut next_id: u32 = 0;
+        while self.tok.tok != Tok::RBrace {
+            let start = self.tok.span.start;
+            let docs = std::mem::take(&mut self.tok.docs);
+            let named = match self.tok.tok {
+                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(_) => true,
+                Tok::Id(_) => self.peek2() == Tok::Colon,
+                _ => false,
+            };
+            let field = if named {
+                let label = self.label()?;
+                self.expect(Tok::Colon, "`:`")?;
+                let typ = self.typ()?;
+                next_id = label.get_id().wrapping_add(1);
+                TypeField { label, typ, docs }
+            } else {
+                let typ = self.typ()?;
+                let label = Label::Unnamed(next_id);
+                next_id = next_id.wrapping_add(1);
+                TypeField { label, typ, docs }
+            };
+            fields.push((field, start..self.last_end));
+            if !self.eat(Tok::Semi)? {
+                break;
+            }
+        }
+        self.expect(Tok::RBrace, "`;` or `}`")?;
+        Ok(IDLType::RecordT(self.sort_unique(fields, |f| &f.label)?))
+    }
+
+    #[inline(never)]
+    fn variant_type(&mut self) -> Result<IDLType> {
+        self.bump()?;
+        self.expect(Tok::LBrace, "`{`")?;
+        let mut fields: Vec<(TypeField, Span)> = Vec::new();
+        while self.tok.tok != Tok::RBrace {
+            let start = self.tok.span.start;
+            let docs = std::mem::take(&mut self.tok.docs);
+            let label = match self.tok.tok {
+                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(_) | Tok::Id(_) => self.label()?,
+                _ => return Err(self.unexpected("a variant case")),
+            };
+            let typ = if self.eat(Tok::Colon)? {
+                self.typ()?
+            } else {
+                IDLType::PrimT(PrimType::Null)
+            };
+            fields.push((TypeField { label, typ, docs }, start..self.last_end));
+            if !self.eat(Tok::Semi)? {
+                break;
+            }
+        }
+        self.expect(Tok::RBrace, "`;` or `}`")?;
+        Ok(IDLType::VariantT(self.sort_unique(fields, |f| &f.label)?))
+    }
+
+    /// `( t1, name : t2, … )`; argument names are documentation only.
+    pub fn tup_type(&mut self) -> Result<Vec<IDLType>> {
+        self.expect(Tok::LParen, "`(`")?;
+        let mut ts = Vec::new();
+        while self.tok.tok != Tok::RParen {
+            let named = match self.tok.tok {
+                Tok::Text(_) => true,
+                Tok::Id(_) => self.peek2() == Tok::Colon,
+                _ => false,
+            };
+            if named {
+                self.name()?;
+                self.expect(Tok::Colon, "`:`")?;
+            }
+            ts.push(self.typ()?);
+            if !self.eat(Tok::Comma)? {
+                break;
+            }
+        }
+        self.expect(Tok::RParen, "`,` or `)`")?;
+        Ok(ts)
+    }
+
+    #[inline(never)]
+    fn func_type(&mut self) -> Result<FuncType> {
+        let args = self.tup_type()?;
+        self.expect(Tok::Arrow, "`->`")?;
+        let rets = self.tup_type()?;
+        let mut modes = Vec::new();
+        loop {
+            let m = match self.tok.tok {
+                Tok::Oneway => FuncMode::Oneway,
+                Tok::Query => FuncMode::Query,
+                Tok::CompositeQuery => FuncMode::CompositeQuery,
+                _ => break,
+            };
+            self.bump()?;
+            modes.push(m);
+        }
+        Ok(FuncType { modes, args, rets })
+    }
+
+    /// `{ m1 : (…) -> (…); m2 : t; … }`, sorted by name, names distinct.
+    #[inline(never)]
+    fn actor_type(&mut self) -> Result<Vec<Binding>> {
+        self.expect(Tok::LBrace, "`{`")?;
+        let mut ms: Vec<Binding> = Vec::new();
+        while self.tok.tok != Tok::RBrace {
+            let docs = std::mem::take(&mut self.tok.docs);
+            let (id, name_span) = self.name()?;
+            self.expect(Tok::Colon, "`:`")?;
+            let typ = match self.tok.tok {
+                Tok::Id(s) => {
+                    self.bump()?;
+                    IDLType::VarT(s.to_string())
+                }
+                Tok::LParen => IDLType::FuncT(self.func_type()?),
+                _ => return Err(self.unexpected("a function type or a type name")),
+            };
+            ms.push(Binding {
+                id,
+                typ,
+                docs,
+                span: name_span.start..self.last_end,
+                name_span,
+                source: self.source.clone(),
+            });
+            if !self.eat(Tok::Semi)? {
+                break;
+            }
+        }
+        self.expect(Tok::RBrace, "`;` or `}`")?;
+        ms.sort_by(|a, b| a.id.cmp(&b.id));
+        for w in ms.windows(2) {
+            if w[0].id == w[1].id {
+                let later = if w[0].name_span.start < w[1].name_span.start {
+                    &w[1]
+                } else {
+                    &w[0]
+                };
+                return Err(self.err(
+                    later.name_span.clone(),
+                    format!("duplicate method name `{}`", later.id),
+                ));
+            }
+        }
+        Ok(ms)
+    }
+
+    // ---- programs --------------------------------------------------------------
+
+    /// `type`/`import` declarations separated by `;`.
+    fn decs(&mut self) -> Result<(Vec<Dec>, Vec<Span>)> {
+        let mut decs = Vec::new();
+        let mut spans = Vec::new();
+        loop {
+            let start = self.tok.span.start;
+            match self.tok.tok {
+                Tok::Type => {
+                    let docs = std::mem::take(&mut self.tok.docs);
+                    self.bump()?;
+                    let name_span = self.tok.span.clone();
+                    let id = match self.tok.tok {
+                        Tok::Id(s) => s.to_string(),
+                        _ => return Err(self.unexpected("a type name")),
+                    };
+                    self.bump()?;
+                    self.expect(Tok::Equals, "`=`")?;
+                    let typ = self.typ()?;
+                    decs.push(Dec::TypD(Binding {
+                        id,
+                        typ,
+                        docs,
+                        span: name_span.start..self.last_end,
+                        name_span,
+                        source: self.source.clone(),
+                    }));
+                }
+                Tok::Import => {
+                    self.bump()?;
+                    let serv = self.eat(Tok::Service)?;
+                    let (file, _) = self.text()?;
+                    decs.push(if serv {
+                        Dec::ImportServ(file)
+                    } else {
+                        Dec::ImportType(file)
+                    });
+                }
+                _ => break,
+            }
+            spans.push(start..self.last_end);
+            if !self.eat(Tok::Semi)? {
+                break;
+            }
+        }
+        Ok((decs, spans))
+    }
+
+    /// A whole `.did` file.
+    pub fn prog(&mut self) -> Result<IDLProg> {
+        let (decs, dec_spans) = self.decs()?;
+        let actor = if self.tok.tok == Tok::Service {
+            let docs = std::mem::take(&mut self.tok.docs);
+            self.bump()?;
+            if let Tok::Id(_) = self.tok.tok {
+                self.bump()?;
+            }
+            self.expect(Tok::Colon, "`:`")?;
+            let start = self.tok.span.start;
+            let typ = if self.tok.tok == Tok::LParen {
+                let args = self.tup_type()?;
+                self.expect(Tok::Arrow, "`->`")?;
+                IDLType::ClassT(args, Box::new(self.actor()?))
+            } else {
+                self.actor()?
+            };
+            let span = start..self.last_end;
+            self.eat(Tok::Semi)?;
+            Some(IDLActorType { typ, docs, span })
+        } else {
+            None
+        };
+        if self.tok.tok != Tok::Eof {
+            return Err(self.unexpected(if actor.is_some() {
+                "end of input"
+            } else {
+                "`type`, `import`, `service` or end of input"
+            }));
+        }
+        Ok(IDLProg {
+            decs,
+            actor,
+            dec_spans,
+            source: self.source.clone(),
+        })
+    }
+
+    fn actor(&mut self) -> Result<IDLType> {
+        match self.tok.tok {
+            Tok::Id(s) => {
+                self.bump()?;
+                Ok(IDLType::VarT(s.to_string()))
+            }
+            Tok::LBrace => Ok(IDLType::ServT(self.actor_type()?)),
+            _ => Err(self.unexpected("a service type or a type name")),
+        }
+    }
+
+    /// Declarations followed by an argument list (`candid:args`).
+    pub fn init_args(&mut self) -> Result<IDLInitArgs> {
+        let (decs, _) = self.decs()?;
+        let args = self.tup_type()?;
+        self.expect_eof()?;
+        Ok(IDLInitArgs { decs, args })
+    }
+
+    pub fn types(&mut self) -> Result<IDLTypes> {
+        let args = self.tup_type()?;
+        self.expect_eof()?;
+        Ok(IDLTypes { args })
+    }
+
+    // ---- test files --------------------------------------------------------------
+
+    /// A `.test.did` file: declarations, then `assert …;` lines.
+    pub fn test(&mut self) -> Result<Test> {
+        let (defs, _) = self.decs()?;
+        let mut asserts = Vec::new();
+        let src = self.src();
+        while let Tok::Id(id) = self.tok.tok {
+            let span = self.tok.span.clone();
+            if id != "assert" {
+                return Err(self.err(span, "expected `assert`"));
+            }
+            self.bump()?;
+            let left = self.input()?;
+            let (right, pass) = match self.tok.tok {
+                Tok::Colon => (None, true),
+                Tok::NotDecode => (None, false),
+                Tok::TestEqual | Tok::NotEqual => {
+                    let pass = self.tok.tok == Tok::TestEqual;
+                    self.bump()?;
+                    (Some(self.input()?), pass)
+                }
+                _ => return Err(self.unexpected("`:`, `!:`, `==` or `!=`")),
+            };
+            if right.is_some() {
+                self.expect(Tok::Colon, "`:`")?;
+            } else {
+                self.bump()?;
+            }
+            let typ = self.tup_type()?;
+            let desc = if let Tok::Text(_) = self.tok.tok {
+                Some(self.text()?.0)
+            } else {
+                None
+            };
+            let line = src[..span.start].matches('\n').count() + 1;
+            asserts.push(Assert {
+                left,
+                right,
+                typ,
+                pass,
+                desc,
+                line,
+            });
+            if !self.eat(Tok::Semi)? {
+                break;
+            }
+        }
+        if self.tok.tok != Tok::Eof {
+            return Err(self.unexpected("`assert` or end of input"));
+        }
+        Ok(Test { defs, asserts })
+    }
+
+    fn input(&mut self) -> Result<Input> {
+        match self.tok.tok {
+            Tok::Text(_) => Ok(Input::Text(self.text()?.0)),
+            Tok::Blob => {
+                self.bump()?;
+                match self.tok.tok {
+                    Tok::Text(_) => match self.bump()?.tok {
+                        Tok::Text(b) => Ok(Input::Blob(b.into_owned())),
+                        _ => unreachable!(),
+                    },
+                    _ => Err(self.unexpected("a text literal")),
+                }
+            }
+            _ => Err(self.unexpected("a text or `blob` input")),
+        }
+    }
+}
+
+/// The message of an error without its location (for re-locating it).
+fn plain_message(e: &Error) -> String {
+    match e {
+        Error::Parse(d) => d.message.clone(),
+        e => e.to_string(),
+    }
+}
+
+fn strip_underscores(s: &str) -> Cow<'_, str> {
+    if s.contains('_') {
+        Cow::Owned(s.chars().filter(|&c| c != '_').collect())
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+fn parse_u32(s: &str, radix: u32) -> Option<u32> {
+    let s = strip_underscores(s);
+    u32::from_str_radix(&s, radix).ok()
+}
+
+/// Hex digits (with `_`) to a decimal string, in arbitrary precision.
+fn hex_to_decimal(s: &str) -> String {
+    let s = strip_underscores(s);
+    if s.len() <= 32 {
+        if let Ok(v) = u128::from_str_radix(&s, 16) {
+            return v.to_string();
+        }
+    }
+    num_bigint::BigUint::parse_bytes(s.as_bytes(), 16)
+        .map(|n| n.to_string())
+        .unwrap_or_default()
+}

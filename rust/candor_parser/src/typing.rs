@@ -1,0 +1,615 @@
+//! Type checking: from the syntax tree of a `.did` file to a [`TypeEnv`] and the
+//! type of the main service.
+//!
+//! The checks are candid_parser's: every name is defined once and every used name is
+//! defined; no type is an alias cycle (`type t = t`, which has no values and no wire
+//! form); service methods have function types; `oneway` functions return nothing; at
+//! most one function mode. Record and variant labels are made distinct by the parser.
+//! Each error points at the offending text.
+
+use crate::error::{Error, Result, Span};
+use crate::parser::Parser;
+use crate::syntax::{
+    Binding, Dec, IDLActorType, IDLInitArgs, IDLProg, IDLType, PrimType, Source, TypeField,
+};
+use candor::types::{Field, FuncMode, Function, Type, TypeEnv, TypeInner};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
+
+/// Where the type being checked was written: errors inside it point there.
+#[derive(Clone)]
+struct Loc<'a> {
+    source: Option<&'a Rc<Source>>,
+    /// The text of the construct (identifiers are searched from `from`).
+    span: Span,
+    from: usize,
+}
+
+impl Loc<'_> {
+    fn none() -> Self {
+        Loc {
+            source: None,
+            span: 0..0,
+            from: 0,
+        }
+    }
+    fn of_binding(b: &Binding) -> Loc<'_> {
+        Loc {
+            source: b.source.as_ref(),
+            span: b.span.clone(),
+            from: b.name_span.end,
+        }
+    }
+
+    #[cold]
+    fn error(&self, span: Span, msg: String) -> Error {
+        match self.source {
+            Some(src) => {
+                let e = Error::at(&src.text, span, msg);
+                match &src.name {
+                    Some(n) => e.with_file(n),
+                    None => e,
+                }
+            }
+            None => Error::msg(msg),
+        }
+    }
+
+    /// An error at the whole construct.
+    #[cold]
+    fn error_here(&self, msg: String) -> Error {
+        self.error(self.span.clone(), msg)
+    }
+
+    /// An error at the first mention of identifier `name` in the construct.
+    #[cold]
+    fn error_ident(&self, name: &str, msg: String) -> Error {
+        let span = self
+            .source
+            .and_then(|src| {
+                let text = src.text.get(..self.span.end)?;
+                let mut lex = crate::lexer::Lexer::new(text);
+                lex.seek(self.from);
+                loop {
+                    let t = lex.next_token().ok()?;
+                    match t.tok {
+                        crate::lexer::Tok::Eof => return None,
+                        crate::lexer::Tok::Id(s) if s == name => return Some(t.span),
+                        _ => {}
+                    }
+                }
+            })
+            .unwrap_or_else(|| self.span.clone());
+        self.error(span, msg)
+    }
+}
+
+/// Converts type expressions, remembering the service methods whose types must be
+/// checked to be functions once every definition is known.
+struct Checker<'a> {
+    /// Names that may be referred to.
+    names: &'a TypeEnv,
+    /// (method type, where it was written, method name): checked after all definitions.
+    methods: Vec<(Type, Loc<'a>, String)>,
+    /// One shared node per primitive type: primitives are most of the nodes of a
+    /// typical interface, and sharing saves an allocation for each mention.
+    prims: [Type; 17],
+}
+
+impl<'a> Checker<'a> {
+    fn new(names: &'a TypeEnv) -> Self {
+        use PrimType::*;
+        Checker {
+            names,
+            methods: Vec::new(),
+            prims: [
+                Nat, Nat8, Nat16, Nat32, Nat64, Int, Int8, Int16, Int32, Int64, Float32, Float64,
+                Bool, Text, Null, Reserved, Empty,
+            ]
+            .map(prim),
+        }
+    }
+}
+
+impl<'a> Checker<'a> {
+    fn check_type(&mut self, loc: &Loc<'a>, t: &'a IDLType) -> Result<Type> {
+        Ok(match t {
+            IDLType::PrimT(p) => self.prims[*p as usize].clone(),
+            IDLType::VarT(id) => {
+                if !self.names.0.contains_key(id) {
+                    return Err(loc.error_ident(id, format!("Unbound type identifier {id}")));
+                }
+                TypeInner::Var(id.clone()).into()
+            }
+            IDLType::OptT(t) => TypeInner::Opt(self.check_type(loc, t)?).into(),
+            IDLType::VecT(t) => TypeInner::Vec(self.check_type(loc, t)?).into(),
+            IDLType::RecordT(fs) => TypeInner::Record(self.check_fields(loc, fs)?).into(),
+            IDLType::VariantT(fs) => TypeInner::Variant(self.check_fields(loc, fs)?).into(),
+            IDLType::PrincipalT => TypeInner::Principal.into(),
+            IDLType::FuncT(func) => {
+                let args = func
+                    .args
+                    .iter()
+                    .map(|t| self.check_type(loc, t))
+                    .collect::<Result<Vec<_>>>()?;
+                let rets = func
+                    .rets
+                    .iter()
+                    .map(|t| self.check_type(loc, t))
+                    .collect::<Result<Vec<_>>>()?;
+                if func.modes.len() > 1 {
+                    return Err(loc.error_here("cannot have more than one mode".into()));
+                }
+                if func.modes.first() == Some(&FuncMode::Oneway) && !rets.is_empty() {
+                    return Err(loc.error_here("oneway function has non-unit return type".into()));
+                }
+                TypeInner::Func(Function {
+                    modes: func.modes.clone(),
+                    args,
+                    rets,
+                })
+                .into()
+            }
+            IDLType::ServT(ms) => {
+                let mut res = Vec::with_capacity(ms.len());
+                for m in ms {
+                    // A method's own location is more precise than the enclosing one
+                    // when the parser recorded it.
+                    let mloc = if m.source.is_some() {
+                        Loc::of_binding(m)
+                    } else {
+                        loc.clone()
+                    };
+                    let t = self.check_type(&mloc, &m.typ)?;
+                    let name_loc = Loc {
+                        span: if m.source.is_some() {
+                            m.name_span.clone()
+                        } else {
+                            loc.span.clone()
+                        },
+                        ..mloc
+                    };
+                    self.methods.push((t.clone(), name_loc, m.id.clone()));
+                    res.push((m.id.clone(), t));
+                }
+                TypeInner::Service(res).into()
+            }
+            IDLType::ClassT(_, _) => {
+                return Err(loc.error_here("service constructor not supported".into()))
+            }
+        })
+    }
+
+    fn check_fields(&mut self, loc: &Loc<'a>, fs: &'a [TypeField]) -> Result<Vec<Field>> {
+        fs.iter()
+            .map(|f| {
+                Ok(Field {
+                    id: f.label.clone().into(),
+                    ty: self.check_type(loc, &f.typ)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The deferred check that methods have function types.
+    fn check_methods(&mut self, env: &TypeEnv) -> Result<()> {
+        for (t, loc, name) in self.methods.drain(..) {
+            if !is_func(env, &t) {
+                return Err(loc.error_here(format!("method {name} is a non-function type")));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn prim(p: PrimType) -> Type {
+    match p {
+        PrimType::Nat => TypeInner::Nat,
+        PrimType::Nat8 => TypeInner::Nat8,
+        PrimType::Nat16 => TypeInner::Nat16,
+        PrimType::Nat32 => TypeInner::Nat32,
+        PrimType::Nat64 => TypeInner::Nat64,
+        PrimType::Int => TypeInner::Int,
+        PrimType::Int8 => TypeInner::Int8,
+        PrimType::Int16 => TypeInner::Int16,
+        PrimType::Int32 => TypeInner::Int32,
+        PrimType::Int64 => TypeInner::Int64,
+        PrimType::Float32 => TypeInner::Float32,
+        PrimType::Float64 => TypeInner::Float64,
+        PrimType::Bool => TypeInner::Bool,
+        PrimType::Text => TypeInner::Text,
+        PrimType::Null => TypeInner::Null,
+        PrimType::Reserved => TypeInner::Reserved,
+        PrimType::Empty => TypeInner::Empty,
+    }
+    .into()
+}
+
+fn is_func(env: &TypeEnv, t: &Type) -> bool {
+    matches!(env.trace_type(t).as_deref(), Ok(TypeInner::Func(_)))
+}
+
+fn is_service(env: &TypeEnv, t: &Type) -> bool {
+    matches!(env.trace_type(t).as_deref(), Ok(TypeInner::Service(_)))
+}
+
+/// Converts a type expression to a [`Type`] (names must be defined in `env`).
+pub fn ast_to_type(env: &TypeEnv, ast: &IDLType) -> Result<Type> {
+    let mut c = Checker::new(env);
+    let t = c.check_type(&Loc::none(), ast)?;
+    c.check_methods(env)?;
+    Ok(t)
+}
+
+/// Adds the definitions `decs` to `env` (imports are ignored here: see [`check_file`]).
+fn check_decs(env: &mut TypeEnv, decs: &[&Binding]) -> Result<()> {
+    // Names first, so definitions may refer to each other in any order.
+    let mut names = env.clone();
+    let mut seen: HashMap<&str, &Binding> = HashMap::new();
+    for b in decs {
+        if let Some(first) = seen.insert(&b.id, b) {
+            let _ = first;
+            return Err(Loc::of_binding(b).error(
+                b.name_span.clone(),
+                format!("duplicate binding for {}", b.id),
+            ));
+        }
+        if names
+            .0
+            .insert(b.id.clone(), TypeInner::Unknown.into())
+            .is_some()
+        {
+            return Err(Loc::of_binding(b).error(
+                b.name_span.clone(),
+                format!("duplicate binding for {}", b.id),
+            ));
+        }
+    }
+    let mut c = Checker::new(&names);
+    let mut defs = Vec::with_capacity(decs.len());
+    for b in decs {
+        let t = c.check_type(&Loc::of_binding(b), &b.typ)?;
+        defs.push((b.id.clone(), t));
+    }
+    let mut methods = std::mem::take(&mut c.methods);
+    for (id, t) in defs {
+        env.0.insert(id, t);
+    }
+    check_cycle(env, &seen)?;
+    let mut c = Checker::new(env);
+    c.methods = std::mem::take(&mut methods);
+    c.check_methods(env)
+}
+
+/// Rejects definitions that are only aliases going round in a circle: such a type
+/// is not productive (it has no structure), so it has no values and no encoding.
+fn check_cycle(env: &TypeEnv, bindings: &HashMap<&str, &Binding>) -> Result<()> {
+    for (id, ty) in env.0.iter() {
+        let Some(b) = bindings.get(id.as_str()) else {
+            continue;
+        };
+        let mut seen = BTreeSet::new();
+        let mut t = ty;
+        while let TypeInner::Var(next) = t.as_ref() {
+            if !seen.insert(next.as_str()) {
+                return Err(Loc::of_binding(b).error(
+                    b.name_span.clone(),
+                    format!("{id} has cyclic type definition"),
+                ));
+            }
+            match env.0.get(next) {
+                Some(n) => t = n,
+                None => break,
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_actor(
+    env: &TypeEnv,
+    actor: Option<&IDLActorType>,
+    source: Option<&Rc<Source>>,
+) -> Result<Option<Type>> {
+    let Some(actor) = actor else { return Ok(None) };
+    let loc = Loc {
+        source,
+        span: actor.span.clone(),
+        from: actor.span.start,
+    };
+    let mut c = Checker::new(env);
+    let t = match &actor.typ {
+        IDLType::ClassT(args, serv) => {
+            let args = args
+                .iter()
+                .map(|t| c.check_type(&loc, t))
+                .collect::<Result<Vec<_>>>()?;
+            let serv = c.check_type(&loc, serv)?;
+            if !is_service(env, &serv) {
+                return Err(loc.error_here(format!("{serv} is not a service type")));
+            }
+            TypeInner::Class(args, serv).into()
+        }
+        typ => {
+            let t = c.check_type(&loc, typ)?;
+            if !is_service(env, &t) {
+                return Err(loc.error_here(format!("{t} is not a service type")));
+            }
+            t
+        }
+    };
+    c.check_methods(env)?;
+    Ok(Some(t))
+}
+
+/// Type-checks `prog` and adds its definitions to `te`; returns the main service
+/// type, if any (a `TypeInner::Class` for an actor class). Imports are ignored:
+/// [`check_file`] resolves them.
+pub fn check_prog(te: &mut TypeEnv, prog: &IDLProg) -> Result<Option<Type>> {
+    let decs: Vec<&Binding> = prog
+        .decs
+        .iter()
+        .filter_map(|d| match d {
+            Dec::TypD(b) => Some(b),
+            _ => None,
+        })
+        .collect();
+    check_decs(te, &decs)?;
+    check_actor(te, prog.actor.as_ref(), prog.source.as_ref())
+}
+
+/// Type-checks `candid:args` metadata; `main_env` gives the service file's
+/// definitions, which the arguments may use.
+pub fn check_init_args(
+    te: &mut TypeEnv,
+    main_env: &TypeEnv,
+    prog: &IDLInitArgs,
+) -> Result<Vec<Type>> {
+    let decs: Vec<&Binding> = prog
+        .decs
+        .iter()
+        .filter_map(|d| match d {
+            Dec::TypD(b) => Some(b),
+            _ => None,
+        })
+        .collect();
+    check_decs(te, &decs)?;
+    te.merge(main_env)?;
+    prog.args.iter().map(|t| ast_to_type(te, t)).collect()
+}
+
+/// The definitions of a file and of everything it imports, and its main service
+/// together with the services it imports with `import service`.
+#[derive(Debug)]
+pub struct IDLMergedProg {
+    typ_decs: Vec<Binding>,
+    main_actor: Option<IDLActorType>,
+    main_source: Option<Rc<Source>>,
+    service_imports: Vec<(String, IDLActorType)>,
+}
+
+impl IDLMergedProg {
+    pub fn new(prog: IDLProg) -> Self {
+        IDLMergedProg {
+            typ_decs: IDLProg::typ_decs(prog.decs).collect(),
+            main_actor: prog.actor,
+            main_source: prog.source,
+            service_imports: Vec::new(),
+        }
+    }
+
+    /// Adds an imported file; with `is_service_import`, its service's methods join the
+    /// main service.
+    pub fn merge(&mut self, is_service_import: bool, name: String, prog: IDLProg) -> Result<()> {
+        self.typ_decs.extend(IDLProg::typ_decs(prog.decs));
+        if is_service_import {
+            let actor = prog.actor.ok_or_else(|| {
+                Error::msg(format!(
+                    "Imported service file \"{name}\" has no main service"
+                ))
+            })?;
+            self.service_imports.push((name, actor));
+        }
+        Ok(())
+    }
+
+    pub fn lookup(&self, id: &str) -> Option<&Binding> {
+        self.typ_decs.iter().find(|b| b.id == id)
+    }
+
+    pub fn bindings(&self) -> impl Iterator<Item = &Binding> {
+        self.typ_decs.iter()
+    }
+
+    pub fn decs(&self) -> Vec<Dec> {
+        self.typ_decs.iter().map(|b| Dec::TypD(b.clone())).collect()
+    }
+
+    /// The main service with the imported services' methods added.
+    pub fn resolve_actor(&self) -> Result<Option<IDLActorType>> {
+        let (init_args, docs, span, mut methods) = match &self.main_actor {
+            None if self.service_imports.is_empty() => return Ok(None),
+            None => (None, Vec::new(), 0..0, Vec::new()),
+            Some(t) if self.service_imports.is_empty() => return Ok(Some(t.clone())),
+            Some(IDLActorType {
+                typ: IDLType::ClassT(args, inner),
+                docs,
+                span,
+            }) => (
+                Some(args.clone()),
+                docs.clone(),
+                span.clone(),
+                self.chase_service(inner, None)?,
+            ),
+            Some(a) => (
+                None,
+                a.docs.clone(),
+                a.span.clone(),
+                self.chase_service(&a.typ, None)?,
+            ),
+        };
+        for (name, a) in &self.service_imports {
+            methods.extend(self.chase_service(&a.typ, Some(name))?);
+        }
+        let mut hashes: HashMap<u32, &str> = HashMap::new();
+        for m in &methods {
+            if let Some(prev) = hashes.insert(candor::idl_hash(&m.id), &m.id) {
+                return Err(Error::msg(format!(
+                    "Duplicate imported method name: label '{}' hash collision with '{prev}'",
+                    m.id
+                )));
+            }
+        }
+        methods.sort_by(|a, b| a.id.cmp(&b.id));
+        let serv = IDLType::ServT(methods);
+        let typ = match init_args {
+            Some(args) => IDLType::ClassT(args, Box::new(serv)),
+            None => serv,
+        };
+        Ok(Some(IDLActorType { typ, docs, span }))
+    }
+
+    fn chase_service(&self, ty: &IDLType, import: Option<&str>) -> Result<Vec<Binding>> {
+        let mut ty = ty;
+        // Alias chains are finite: cycles were rejected when the definitions were checked.
+        for _ in 0..=self.typ_decs.len() {
+            match ty {
+                IDLType::VarT(v) => {
+                    ty = &self
+                        .lookup(v)
+                        .ok_or_else(|| Error::msg(format!("Unbound type identifier {v}")))?
+                        .typ
+                }
+                IDLType::ServT(bs) => return Ok(bs.clone()),
+                _ => break,
+            }
+        }
+        Err(Error::msg(match import {
+            Some(name) => format!("Imported service file \"{name}\" has a service constructor"),
+            None => "not a service type".to_string(),
+        }))
+    }
+}
+
+/// Reads the file at a path (a callback, so tools can check `.did` files that are not
+/// on disk, and canisters can check without a file system).
+pub type Loader<'l> = dyn FnMut(&Path) -> Result<String> + 'l;
+
+/// Removes `.` and `a/..` from a path without touching the file system, so the same
+/// file reached by two routes is recognised.
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            c => out.push(c.as_os_str()),
+        }
+    }
+    out
+}
+
+fn parse_file(path: &Path, text: String) -> Result<IDLProg> {
+    let name = path.display().to_string();
+    let mut p = Parser::new(&text, true)
+        .map_err(|e| e.with_file(&name))?
+        .with_source(Some(&name));
+    p.prog().map_err(|e| e.with_file(&name))
+}
+
+struct Imports<'l, 'r> {
+    loader: &'r mut Loader<'l>,
+    /// Files loaded so far, and whether some import asked for their service.
+    visited: BTreeMap<PathBuf, bool>,
+    /// Files being loaded, outermost first (an import of one of them is a cycle).
+    stack: Vec<PathBuf>,
+    list: Vec<(PathBuf, String, IDLProg)>,
+}
+
+impl Imports<'_, '_> {
+    fn load(&mut self, base: &Path, prog: &IDLProg) -> Result<()> {
+        for (i, dec) in prog.decs.iter().enumerate() {
+            let (file, serv) = match dec {
+                Dec::ImportType(f) => (f, false),
+                Dec::ImportServ(f) => (f, true),
+                Dec::TypD(_) => continue,
+            };
+            let span = prog.dec_spans.get(i).cloned().unwrap_or(0..0);
+            let path = normalize(&base.join(file));
+            if let Some(pos) = self.stack.iter().position(|p| *p == path) {
+                let mut chain: Vec<String> = self.stack[pos..]
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect();
+                chain.push(path.display().to_string());
+                return Err(prog.error_at(span, format!("import cycle: {}", chain.join(" -> "))));
+            }
+            if let Some(s) = self.visited.get_mut(&path) {
+                *s |= serv;
+                continue;
+            }
+            self.visited.insert(path.clone(), serv);
+            let text = (self.loader)(&path)
+                .map_err(|_| prog.error_at(span.clone(), format!("Cannot import {file:?}")))?;
+            let sub = parse_file(&path, text)?;
+            self.stack.push(path.clone());
+            let sub_base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            self.load(&sub_base, &sub)?;
+            self.stack.pop();
+            self.list.push((path, file.clone(), sub));
+        }
+        Ok(())
+    }
+}
+
+/// Checks the `.did` file at `file` with its imports, reading files through `loader`.
+/// Imports are resolved relative to the importing file; an import cycle is an error.
+pub fn check_file_with_loader(
+    file: &Path,
+    loader: &mut Loader<'_>,
+) -> Result<(TypeEnv, Option<Type>, IDLMergedProg)> {
+    let file = normalize(file);
+    let text = loader(&file).map_err(|_| Error::msg(format!("Cannot open {file:?}")))?;
+    let prog = parse_file(&file, text)?;
+    let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut imports = Imports {
+        loader,
+        visited: BTreeMap::new(),
+        stack: vec![file.clone()],
+        list: Vec::new(),
+    };
+    imports.load(&base, &prog)?;
+    let Imports { visited, list, .. } = imports;
+    let mut merged = IDLMergedProg::new(prog);
+    for (path, name, prog) in list {
+        let serv = visited.get(&path).copied().unwrap_or(false);
+        merged.merge(serv, name, prog)?;
+    }
+    let mut te = TypeEnv::new();
+    let decs: Vec<&Binding> = merged.typ_decs.iter().collect();
+    check_decs(&mut te, &decs)?;
+    let actor = merged.resolve_actor()?;
+    let res = check_actor(&te, actor.as_ref(), merged.main_source.as_ref())?;
+    Ok((te, res, merged))
+}
+
+/// Checks the `.did` file at `file` and its imports (read from disk).
+pub fn check_file(file: &Path) -> Result<(TypeEnv, Option<Type>, IDLMergedProg)> {
+    let file = if file.is_absolute() {
+        file.to_path_buf()
+    } else {
+        std::env::current_dir()?.join(file)
+    };
+    check_file_with_loader(&file, &mut |p: &Path| Ok(std::fs::read_to_string(p)?))
+}
+
+/// Same as [`check_file`]: kept for candid_parser's name. Our errors always carry
+/// file, line, column and a snippet, so there is no separate "pretty" mode.
+pub fn pretty_check_file(file: &Path) -> Result<(TypeEnv, Option<Type>, IDLMergedProg)> {
+    check_file(file)
+}
