@@ -8,7 +8,7 @@
 use super::{CandidType, Serializer, Type, TypeInner};
 use crate::wire::leb;
 use num_bigint::{BigInt, BigUint, Sign};
-use num_traits::{ToPrimitive, Zero};
+use num_traits::ToPrimitive;
 use serde::de::{self, Deserialize, Visitor};
 use std::fmt;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
@@ -88,41 +88,70 @@ impl Int {
     }
 }
 
-/// LEB128 of a BigUint, appended to `out`.
+/// LEB128 of a BigUint, appended to `out`: 7-bit groups cut straight from the
+/// 64-bit limbs with 64-bit arithmetic only (no intermediate digit vector, no 128-bit
+/// shifts, which wasm emulates), linear in the size.
 pub(crate) fn encode_biguint(out: &mut Vec<u8>, v: &BigUint) {
     if let Some(small) = v.to_u64() {
         leb::write_u64(out, small);
         return;
     }
-    // 7 bits per output byte, taken from the little-endian base-2^7 digits.
-    let digits = v.to_radix_le(128);
-    let last = digits.len().saturating_sub(1);
-    for (i, d) in digits.iter().enumerate() {
-        out.push(if i == last { *d } else { *d | 0x80 });
+    let groups = (v.bits() as usize).div_ceil(7);
+    let start = out.len();
+    out.reserve(groups + 10);
+    // Bits carried over from the previous limb (fewer than 7).
+    let (mut carry, mut ncarry) = (0u64, 0u32);
+    for limb in v.iter_u64_digits() {
+        let (mut bits, mut nbits) = (limb, 64u32);
+        if ncarry > 0 {
+            let take = 7 - ncarry;
+            out.push((carry | ((bits & ((1 << take) - 1)) << ncarry)) as u8 | 0x80);
+            bits >>= take;
+            nbits -= take;
+        }
+        while nbits >= 7 {
+            out.push((bits & 0x7f) as u8 | 0x80);
+            bits >>= 7;
+            nbits -= 7;
+        }
+        carry = bits;
+        ncarry = nbits;
+    }
+    if ncarry > 0 {
+        out.push(carry as u8 | 0x80);
+    }
+    // The top limb's leading zeros made surplus groups; the last kept one ends it.
+    out.truncate(start + groups);
+    if let Some(last) = out.last_mut() {
+        *last &= 0x7f;
     }
 }
 
-/// SLEB128 of a BigInt, appended to `out`.
+/// SLEB128 of a BigInt, appended to `out`, in time linear in its size: the 7-bit
+/// groups are read straight from the two's complement bytes (sign-extended), and
+/// their number is the shortest that holds the value and its sign bit.
 pub(crate) fn encode_bigint(out: &mut Vec<u8>, v: &BigInt) {
     if let Some(small) = v.to_i64() {
         leb::write_i64(out, small);
         return;
     }
-    let mut v = v.clone();
-    let big128 = BigInt::from(128);
-    loop {
-        // Euclidean remainder keeps the low 7 bits right for negative numbers.
-        let byte = {
-            let r = ((&v % &big128) + &big128) % &big128;
-            r.to_u8().unwrap_or(0)
-        };
-        v = (&v - BigInt::from(byte)) / &big128;
-        let done = (v.is_zero() && byte & 0x40 == 0) || (v == BigInt::from(-1) && byte & 0x40 != 0);
-        if done {
-            out.push(byte);
-            return;
-        }
-        out.push(byte | 0x80);
+    let negative = v.sign() == Sign::Minus;
+    // Bits of the magnitude of v (or of -(v+1) when negative), plus the sign bit.
+    let magnitude_bits = if negative {
+        (-(v + BigInt::from(1))).bits()
+    } else {
+        v.bits()
+    };
+    let groups = (magnitude_bits + 1).div_ceil(7).max(1) as usize;
+    let bytes = v.to_signed_bytes_le();
+    let fill: u8 = if negative { 0xff } else { 0 };
+    let byte_at = |i: usize| -> u16 { u16::from(bytes.get(i).copied().unwrap_or(fill)) };
+    out.reserve(groups);
+    for g in 0..groups {
+        let bit = g * 7;
+        let word = (byte_at(bit / 8) | (byte_at(bit / 8 + 1) << 8)) >> (bit % 8);
+        let group = (word & 0x7f) as u8;
+        out.push(if g + 1 == groups { group } else { group | 0x80 });
     }
 }
 
@@ -444,13 +473,19 @@ mod tests {
 
     #[test]
     fn bignum_leb_round_trip() {
-        let big = BigUint::from(u64::MAX) * 1_000_000u64 + 17u64;
-        let mut buf = Vec::new();
-        encode_biguint(&mut buf, &big);
-        assert_eq!(decode_biguint(&buf), big);
-        let mut theirs = Vec::new();
-        candid::Nat(big.clone()).encode(&mut theirs).unwrap();
-        assert_eq!(buf, theirs);
+        let mut bigs = vec![BigUint::from(u64::MAX) * 1_000_000u64 + 17u64];
+        for shift in [63u32, 64, 70, 126, 127, 128, 129, 640, 100_000] {
+            bigs.push(BigUint::from(1u8) << shift);
+            bigs.push((BigUint::from(1u8) << shift) - 1u8);
+        }
+        for big in bigs {
+            let mut buf = Vec::new();
+            encode_biguint(&mut buf, &big);
+            assert_eq!(decode_biguint(&buf), big);
+            let mut theirs = Vec::new();
+            candid::Nat(big.clone()).encode(&mut theirs).unwrap();
+            assert_eq!(buf, theirs);
+        }
         for v in [
             BigInt::from(i64::MIN) * 12345,
             BigInt::from(i64::MAX) * 3,
@@ -462,6 +497,32 @@ mod tests {
             let mut theirs = Vec::new();
             candid::Int(v.clone()).encode(&mut theirs).unwrap();
             assert_eq!(buf, theirs, "{v}");
+        }
+    }
+
+    #[test]
+    fn huge_ints_encode_in_linear_time_like_candid() {
+        // A 1 MiB-class value would take minutes with a quadratic encoder.
+        let big = (BigInt::from(1) << 200_000u32) * -3 + 12345;
+        let mut ours = Vec::new();
+        encode_bigint(&mut ours, &big);
+        let mut theirs = Vec::new();
+        candid::Int(big.clone()).encode(&mut theirs).unwrap();
+        assert_eq!(ours, theirs);
+        assert_eq!(decode_bigint(&ours), big);
+        for shift in [62u32, 63, 64, 65, 69, 70, 127, 128] {
+            for v in [
+                BigInt::from(1) << shift,
+                -(BigInt::from(1) << shift),
+                (BigInt::from(1) << shift) - 1,
+                -(BigInt::from(1) << shift) - 1,
+            ] {
+                let mut ours = Vec::new();
+                encode_bigint(&mut ours, &v);
+                let mut theirs = Vec::new();
+                candid::Int(v.clone()).encode(&mut theirs).unwrap();
+                assert_eq!(ours, theirs, "{v}");
+            }
         }
     }
 

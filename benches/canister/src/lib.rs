@@ -1,0 +1,365 @@
+//! canbench-rs canister measuring what Candid costs inside a canister.
+//!
+//! The same source is compiled against candor (default feature) or against candid 0.10.39
+//! (`--no-default-features --features candid`), so both libraries run the exact same workloads
+//! and the reports can be compared row by row. The workloads and their sizes follow the candid
+//! repository's own canbench suite (`rust/bench/bench.rs`), with our own types and data.
+//!
+//! Scopes: "0. Parsing" (reserved for workloads that parse .did text), "1. Encoding",
+//! "2. Decoding", and "3. Floor": the least work that builds the same Rust value from bytes
+//! already in memory, so a report can show how far a decoder is from the floor.
+//!
+//! Left out for now: `nns` (parses nns.did and IDL text) and `vec_service` (needs `IDLValue` and
+//! the type environment); both need the text parser, which candor does not have yet.
+
+#[cfg(feature = "candid")]
+use candid as lib;
+#[cfg(not(feature = "candid"))]
+use candor as lib;
+
+use canbench_rs::{bench, bench_fn, bench_scope, BenchResult};
+use lib::{Decode, DecoderConfig, Encode, Int, Nat, Principal};
+use std::collections::BTreeMap;
+
+mod types;
+mod wire;
+
+use types::*;
+
+/// Big vectors: 2 MiB of elements, as in candid's suite.
+const N: usize = 2_097_152;
+/// Decoding quota applied to every decode, as canister endpoints are advised to do.
+const COST: usize = 25_000_000;
+/// Skipping quota: a small value, as recommended for canister endpoints.
+const SKIP: usize = 10_000;
+
+/// The decoder configuration most workloads use (both quotas).
+fn config() -> DecoderConfig {
+    let mut config = DecoderConfig::new();
+    config.set_decoding_quota(COST).set_skipping_quota(SKIP);
+    config
+}
+
+/// Runs `encode` then `decode` under the standard scopes and, when given, the floor.
+fn measure<E, D, F>(encode: E, decode: D, floor: Option<F>) -> BenchResult
+where
+    E: FnOnce() -> Vec<u8>,
+    D: FnOnce(&[u8]),
+    F: FnOnce(&[u8]),
+{
+    bench_fn(|| {
+        let bytes = {
+            let _p = bench_scope("1. Encoding");
+            encode()
+        };
+        {
+            let _p = bench_scope("2. Decoding");
+            decode(&bytes);
+        }
+        if let Some(floor) = floor {
+            let _p = bench_scope("3. Floor");
+            floor(&bytes);
+        }
+    })
+}
+
+/// Keeps the optimiser from deleting floor work whose result is otherwise unused.
+fn keep<T>(value: T) {
+    core::hint::black_box(value);
+}
+
+/// Body of a single-argument message whose value is the trailing `len` bytes.
+fn tail(bytes: &[u8], len: usize) -> &[u8] {
+    &bytes[bytes.len() - len..]
+}
+
+#[bench(raw)]
+fn blob() -> BenchResult {
+    use serde_bytes::ByteBuf;
+    let data = vec![0x61u8; N];
+    let config = config();
+    measure(
+        || Encode!(&ByteBuf::from(data)).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, ByteBuf).unwrap()),
+        Some(|bytes: &[u8]| keep(tail(bytes, N).to_vec())),
+    )
+}
+
+#[bench(raw)]
+fn text() -> BenchResult {
+    let text = String::from_utf8(vec![0x61u8; N]).unwrap();
+    let config = config();
+    measure(
+        || Encode!(&text).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, String).unwrap()),
+        Some(|bytes: &[u8]| keep(String::from_utf8(tail(bytes, N).to_vec()).unwrap())),
+    )
+}
+
+#[bench(raw)]
+fn vec_int16() -> BenchResult {
+    let data: Vec<i16> = vec![-1; N];
+    let config = config();
+    measure(
+        || Encode!(&data).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, Vec<i16>).unwrap()),
+        Some(|bytes: &[u8]| {
+            let body = tail(bytes, N * 2);
+            let out: Vec<i16> = body
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            keep(out)
+        }),
+    )
+}
+
+#[bench(raw)]
+fn vec_nat32() -> BenchResult {
+    let data: Vec<u32> = (0..N as u32).collect();
+    let config = config();
+    measure(
+        || Encode!(&data).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, Vec<u32>).unwrap()),
+        Some(|bytes: &[u8]| {
+            let body = tail(bytes, N * 4);
+            let out: Vec<u32> = body
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                .collect();
+            keep(out)
+        }),
+    )
+}
+
+#[bench(raw)]
+fn vec_nat64() -> BenchResult {
+    let data: Vec<u64> = (0..N as u64).collect();
+    let config = config();
+    measure(
+        || Encode!(&data).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, Vec<u64>).unwrap()),
+        Some(|bytes: &[u8]| {
+            let body = tail(bytes, N * 8);
+            let out: Vec<u64> = body
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+                .collect();
+            keep(out)
+        }),
+    )
+}
+
+#[bench(raw)]
+fn vec_nat() -> BenchResult {
+    const COUNT: usize = 262_144;
+    let data: Vec<Nat> = (0..COUNT as u64).map(Nat::from).collect();
+    let config = config();
+    measure(
+        || Encode!(&data).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, Vec<Nat>).unwrap()),
+        Some(|bytes: &[u8]| {
+            // The values fit in u64: read the LEB128 body and build the same Vec<Nat>.
+            let mut rest = wire::skip_header(bytes);
+            let len = wire::read_leb(&mut rest) as usize;
+            let mut out = Vec::with_capacity(len);
+            for _ in 0..len {
+                out.push(Nat::from(wire::read_leb(&mut rest)));
+            }
+            keep(out)
+        }),
+    )
+}
+
+#[bench(raw)]
+fn btreemap() -> BenchResult {
+    const COUNT: u32 = 1_048_576;
+    let map: BTreeMap<String, Nat> = (0..COUNT).map(|i| (i.to_string(), Nat::from(i))).collect();
+    let config = config();
+    // Floor input: keys already split out of the message, values already read.
+    let split: Vec<(&str, u64)> = map
+        .keys()
+        .map(|k| (k.as_str(), k.parse().unwrap()))
+        .collect();
+    let split = &split;
+    measure(
+        || Encode!(&map).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, BTreeMap<String, Nat>).unwrap()),
+        Some(move |_: &[u8]| {
+            let out: BTreeMap<String, Nat> = split
+                .iter()
+                .map(|(k, v)| (k.to_string(), Nat::from(*v)))
+                .collect();
+            keep(out)
+        }),
+    )
+}
+
+#[bench(raw)]
+fn option_list() -> BenchResult {
+    let list: Option<Box<ConsCell>> = (0..2048).fold(None, |tail, x| {
+        Some(Box::new(ConsCell {
+            head: Int::from(x),
+            tail,
+        }))
+    });
+    let config = config();
+    measure(
+        || Encode!(&list).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, Option<Box<ConsCell>>).unwrap()),
+        None::<fn(&[u8])>,
+    )
+}
+
+#[bench(raw)]
+fn variant_list() -> BenchResult {
+    let list = (0..2048).fold(Chain::Nil, |tail, x| {
+        Chain::Cons(Int::from(x), Box::new(tail))
+    });
+    let config = config();
+    measure(
+        || Encode!(&list).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, Chain).unwrap()),
+        None::<fn(&[u8])>,
+    )
+}
+
+#[bench(raw)]
+fn nns_list_proposal() -> BenchResult {
+    let response = ProposalPage {
+        proposal_info: (0..1000).map(|_| ProposalSummary::mostly_empty()).collect(),
+    };
+    let config = config();
+    measure(
+        || Encode!(&response).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, ProposalPage).unwrap()),
+        None::<fn(&[u8])>,
+    )
+}
+
+#[bench(raw)]
+fn nns_list_neurons() -> BenchResult {
+    let response = NeuronPage::populated(100);
+    let config = config();
+    measure(
+        || Encode!(&response).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, NeuronPage).unwrap()),
+        None::<fn(&[u8])>,
+    )
+}
+
+/// Two hostile messages that a decoder must reject cheaply. Only the skipping quota applies,
+/// as in candid's suite: the point is how fast the quota stops the work.
+#[bench(raw)]
+fn extra_args() -> BenchResult {
+    let mut config = DecoderConfig::new();
+    config.set_skipping_quota(SKIP);
+    let vec_null = wire::huge_vec_null();
+    let chain = wire::deep_opt_record_chain();
+    bench_fn(|| {
+        let _p = bench_scope("2. Decoding");
+        assert!(Decode!([config]; &vec_null).is_err());
+        assert!(Decode!([config]; &chain).is_err());
+    })
+}
+
+/// Schema evolution: 16-field records decoded as their 4-field ancestor, skipping 12 fields
+/// each. Only the decoding quota applies (skipping 12,000 fields exceeds any small skip quota).
+#[bench(raw)]
+fn subtype_decode() -> BenchResult {
+    let records: Vec<LedgerEntryV2> = (0..1000).map(LedgerEntryV2::sample).collect();
+    let mut config = DecoderConfig::new();
+    config.set_decoding_quota(COST);
+    measure(
+        || Encode!(&records).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, Vec<LedgerEntryV1>).unwrap()),
+        None::<fn(&[u8])>,
+    )
+}
+
+#[bench(raw)]
+fn result_variant() -> BenchResult {
+    let results: Vec<WalletResult> = (0..1000).map(WalletResult::sample).collect();
+    let config = config();
+    measure(
+        || Encode!(&results).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, Vec<WalletResult>).unwrap()),
+        None::<fn(&[u8])>,
+    )
+}
+
+#[bench(raw)]
+fn wide_record() -> BenchResult {
+    let stats: Vec<StakingStats> = (0..100).map(|_| StakingStats::sample()).collect();
+    let config = config();
+    measure(
+        || Encode!(&stats).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, Vec<StakingStats>).unwrap()),
+        None::<fn(&[u8])>,
+    )
+}
+
+#[bench(raw)]
+fn large_variant() -> BenchResult {
+    let ops: Vec<TokenOp> = (0..2100).map(TokenOp::sample).collect();
+    let config = config();
+    measure(
+        || Encode!(&ops).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, Vec<TokenOp>).unwrap()),
+        None::<fn(&[u8])>,
+    )
+}
+
+#[bench(raw)]
+fn double_option() -> BenchResult {
+    let patches: Vec<SettingsPatch> = (0..1000).map(SettingsPatch::sample).collect();
+    let config = config();
+    measure(
+        || Encode!(&patches).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, Vec<SettingsPatch>).unwrap()),
+        None::<fn(&[u8])>,
+    )
+}
+
+#[bench(raw)]
+fn multi_arg() -> BenchResult {
+    let principals: Vec<Principal> = (0..1000u64)
+        .map(|i| Principal::from_slice(&i.to_be_bytes()))
+        .collect();
+    let amounts: Vec<u64> = (0..1000).map(|i| i * 1_000_000).collect();
+    let memos: Vec<String> = (0..1000).map(|i| format!("memo-{i}")).collect();
+    let config = config();
+    measure(
+        || Encode!(&principals, &amounts, &memos).unwrap(),
+        |bytes| {
+            keep(Decode!([config]; bytes, Vec<Principal>, Vec<u64>, Vec<String>).unwrap());
+        },
+        None::<fn(&[u8])>,
+    )
+}
+
+/// One natural number whose LEB128 body is 1 MiB long.
+#[bench(raw)]
+fn nat_bignum() -> BenchResult {
+    let message = wire::bignum_message(false);
+    let config = config();
+    let value = Decode!([config]; &message, Nat).unwrap();
+    measure(
+        || Encode!(&value).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, Nat).unwrap()),
+        None::<fn(&[u8])>,
+    )
+}
+
+/// One (negative) integer whose SLEB128 body is 1 MiB long.
+#[bench(raw)]
+fn int_bignum() -> BenchResult {
+    let message = wire::bignum_message(true);
+    let config = config();
+    let value = Decode!([config]; &message, Int).unwrap();
+    measure(
+        || Encode!(&value).unwrap(),
+        |bytes| keep(Decode!([config]; bytes, Int).unwrap()),
+        None::<fn(&[u8])>,
+    )
+}

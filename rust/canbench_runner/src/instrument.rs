@@ -1,0 +1,419 @@
+//! Rewrites a canister module so that it counts instructions the way the IC replica does.
+//!
+//! The replica (dfinity/ic `rs/embedders/src/wasm_utils/instrumentation.rs`) splits every
+//! function into basic blocks and, on entry to each block, charges the static cost of all the
+//! block's operators (including the operator that ends it); function bodies pay one extra
+//! instruction; bulk memory/table operators additionally pay their size operand at run time.
+//! We do the same, except that our counter counts *up* from zero (the replica counts down from
+//! the limit); like the replica, function entries and loop heads trap once the counter passes the
+//! limit (the runner then reports "instruction limit exceeded"), so a runaway benchmark ends.
+//!
+//! Only the sections that change are rebuilt (globals, exports, code); everything else is copied
+//! byte for byte, and new items are appended after existing ones so no index shifts. Custom
+//! sections are dropped: nothing downstream reads them.
+
+use crate::cost::{CostTable, OpNamer, FUNCTION_ENTRY_COST};
+use wasmparser::{Operator, Parser, Payload, TypeRef};
+
+/// Export name of the injected instruction counter (an i64 mutable global), as on the IC.
+pub const COUNTER_EXPORT: &str = "canister counter_instructions";
+
+/// Facts about the module needed before its code can be rewritten.
+#[derive(Default)]
+struct ModuleInfo {
+    type_params: Vec<u32>,
+    func_types: Vec<u32>,
+    imported_funcs: u32,
+    imported_globals: u32,
+    defined_globals: u32,
+    memory64: bool,
+}
+
+fn leb(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+fn sleb(out: &mut Vec<u8>, mut v: i64) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        let done = (v == 0 && byte & 0x40 == 0) || (v == -1 && byte & 0x40 != 0);
+        out.push(if done { byte } else { byte | 0x80 });
+        if done {
+            return;
+        }
+    }
+}
+
+fn read_leb(bytes: &[u8]) -> (u64, usize) {
+    let (mut v, mut shift, mut i) = (0u64, 0, 0);
+    loop {
+        let b = bytes[i];
+        v |= u64::from(b & 0x7f) << shift;
+        i += 1;
+        if b & 0x80 == 0 {
+            return (v, i);
+        }
+        shift += 7;
+    }
+}
+
+fn section(out: &mut Vec<u8>, id: u8, content: &[u8]) {
+    out.push(id);
+    leb(out, content.len() as u64);
+    out.extend_from_slice(content);
+}
+
+/// Position of a section id in the order the binary format requires (tag and data count sit
+/// between their neighbours, not at their numeric place).
+fn rank(id: u8) -> u8 {
+    match id {
+        13 => 6, // tag: after memory (5), before global
+        6 => 7,
+        7 => 8,
+        8 => 9,
+        9 => 10,
+        12 => 11, // data count: before code
+        10 => 12,
+        11 => 13,
+        other => other,
+    }
+}
+
+const GLOBAL_ID: u8 = 6;
+const EXPORT_ID: u8 = 7;
+
+fn counter_global_entry(out: &mut Vec<u8>) {
+    out.extend_from_slice(&[0x7e, 0x01, 0x42, 0x00, 0x0b]); // mut i64 = i64.const 0
+}
+
+fn counter_export_entry(out: &mut Vec<u8>, index: u32) {
+    leb(out, COUNTER_EXPORT.len() as u64);
+    out.extend_from_slice(COUNTER_EXPORT.as_bytes());
+    out.push(0x03); // global
+    leb(out, u64::from(index));
+}
+
+/// Appends one entry to a vector-shaped section (count followed by entries).
+fn append_entry(original: &[u8], entry: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let (count, n) = read_leb(original);
+    let mut out = Vec::with_capacity(original.len() + 32);
+    leb(&mut out, count + 1);
+    out.extend_from_slice(&original[n..]);
+    entry(&mut out);
+    out
+}
+
+fn scan(wasm: &[u8]) -> Result<ModuleInfo, String> {
+    let mut info = ModuleInfo::default();
+    for payload in Parser::new(0).parse_all(wasm) {
+        match payload.map_err(|e| format!("invalid wasm: {e}"))? {
+            Payload::TypeSection(r) => {
+                for ty in r.into_iter_err_on_gc_types() {
+                    let ty = ty.map_err(|e| format!("invalid wasm: {e}"))?;
+                    info.type_params.push(ty.params().len() as u32);
+                }
+            }
+            Payload::ImportSection(r) => {
+                for import in r {
+                    match import.map_err(|e| format!("invalid wasm: {e}"))?.ty {
+                        TypeRef::Func(_) => info.imported_funcs += 1,
+                        TypeRef::Global(_) => info.imported_globals += 1,
+                        TypeRef::Memory(m) if m.memory64 => info.memory64 = true,
+                        _ => {}
+                    }
+                }
+            }
+            Payload::FunctionSection(r) => {
+                for f in r {
+                    info.func_types
+                        .push(f.map_err(|e| format!("invalid wasm: {e}"))?);
+                }
+            }
+            Payload::MemorySection(r) => {
+                if let Some(Ok(m)) = r.into_iter().next() {
+                    info.memory64 |= m.memory64;
+                }
+            }
+            Payload::GlobalSection(r) => info.defined_globals = r.count(),
+            Payload::ExportSection(r) => {
+                for e in r {
+                    if e.map_err(|e| format!("invalid wasm: {e}"))?.name == COUNTER_EXPORT {
+                        return Err(format!("module already exports `{COUNTER_EXPORT}`"));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(info)
+}
+
+/// Returns the instrumented module. Errors name what is wrong with the input.
+pub fn instrument(wasm: &[u8], table: &CostTable, limit: u64) -> Result<Vec<u8>, String> {
+    if wasm.len() < 8 || &wasm[..4] != b"\0asm" {
+        return Err("not a WebAssembly module (bad magic number)".into());
+    }
+    let info = scan(wasm)?;
+    let counter = info.imported_globals + info.defined_globals;
+    let mut out = wasm[..8].to_vec();
+    let (mut globals_done, mut exports_done) = (false, false);
+    let mut code: Option<(Vec<u8>, u32)> = None; // (section content, bodies left)
+    let mut func_index = 0usize;
+    let mut namer = OpNamer::default();
+
+    for payload in Parser::new(0).parse_all(wasm) {
+        let payload = payload.map_err(|e| format!("invalid wasm: {e}"))?;
+        let Some((id, range)) = payload.as_section() else {
+            if let Payload::CodeSectionEntry(body) = payload {
+                let (content, left) = code.as_mut().expect("code entry outside the code section");
+                let ty = *info
+                    .func_types
+                    .get(func_index)
+                    .ok_or("function without a type")?;
+                let params = *info
+                    .type_params
+                    .get(ty as usize)
+                    .ok_or("function type out of range")?;
+                let body_bytes = instrument_body(
+                    wasm,
+                    &body,
+                    params,
+                    counter,
+                    info.memory64,
+                    table,
+                    limit,
+                    &mut namer,
+                )?;
+                leb(content, body_bytes.len() as u64);
+                content.extend_from_slice(&body_bytes);
+                func_index += 1;
+                *left -= 1;
+                if *left == 0 {
+                    let (content, _) = code.take().unwrap();
+                    section(&mut out, 10, &content);
+                }
+            }
+            continue;
+        };
+        if id == 0 {
+            continue; // custom section
+        }
+        // Sections the module lacks but we need are inserted where the format expects them.
+        if !globals_done && rank(id) > rank(GLOBAL_ID) {
+            let mut content = vec![1];
+            counter_global_entry(&mut content);
+            section(&mut out, GLOBAL_ID, &content);
+            globals_done = true;
+        }
+        if !exports_done && rank(id) > rank(EXPORT_ID) {
+            let mut content = vec![1];
+            counter_export_entry(&mut content, counter);
+            section(&mut out, EXPORT_ID, &content);
+            exports_done = true;
+        }
+        let data = &wasm[range];
+        match payload {
+            Payload::GlobalSection(_) => {
+                section(&mut out, id, &append_entry(data, counter_global_entry));
+                globals_done = true;
+            }
+            Payload::ExportSection(_) => {
+                section(
+                    &mut out,
+                    id,
+                    &append_entry(data, |o| counter_export_entry(o, counter)),
+                );
+                exports_done = true;
+            }
+            Payload::CodeSectionStart { count, .. } => {
+                let mut content = Vec::with_capacity(data.len() + data.len() / 4);
+                leb(&mut content, u64::from(count));
+                if count == 0 {
+                    section(&mut out, 10, &content);
+                } else {
+                    code = Some((content, count));
+                }
+            }
+            _ => section(&mut out, id, data),
+        }
+    }
+    if !globals_done {
+        let mut content = vec![1];
+        counter_global_entry(&mut content);
+        section(&mut out, GLOBAL_ID, &content);
+    }
+    if !exports_done {
+        let mut content = vec![1];
+        counter_export_entry(&mut content, counter);
+        section(&mut out, EXPORT_ID, &content);
+    }
+    // Re-check the result so a bug here reports as ours, not as a broken canister.
+    wasmparser::Validator::new_with_features(wasmparser::WasmFeatures::all())
+        .validate_all(&out)
+        .map_err(|e| format!("internal error: instrumented module is invalid: {e}"))?;
+    Ok(out)
+}
+
+#[derive(Clone, Copy)]
+enum Charge {
+    /// Add a constant; `reentrant` marks loop heads and function entry (always kept).
+    Static { cost: u64, reentrant: bool },
+    /// Add the size operand on top of the stack (i32 unless `wide`).
+    Dynamic { wide: bool },
+}
+
+#[allow(clippy::too_many_arguments)] // one call site; a struct would only rename them
+fn instrument_body(
+    wasm: &[u8],
+    body: &wasmparser::FunctionBody,
+    params: u32,
+    counter: u32,
+    memory64: bool,
+    table: &CostTable,
+    limit: u64,
+    namer: &mut OpNamer,
+) -> Result<Vec<u8>, String> {
+    let err = |e: wasmparser::BinaryReaderError| format!("invalid wasm: {e}");
+    let mut locals = body.get_locals_reader().map_err(err)?;
+    let mut groups = Vec::new();
+    let mut declared = 0u64;
+    for _ in 0..locals.get_count() {
+        let (n, ty) = locals.read().map_err(err)?;
+        declared += u64::from(n);
+        groups.push((n, ty));
+    }
+    let mut ops_reader = body.get_operators_reader().map_err(err)?;
+    let ops_start = ops_reader.original_position();
+    let body_end = body.range().end;
+    let mut ops = Vec::new();
+    while !ops_reader.eof() {
+        let (op, offset) = ops_reader.read_with_offset().map_err(err)?;
+        ops.push((op, offset));
+    }
+
+    // Injection points, computed exactly as the replica's `injections` does.
+    let mut points: Vec<(usize, Charge)> = Vec::new();
+    let (mut start, mut cost, mut reentrant) = (0usize, FUNCTION_ENTRY_COST, true);
+    let (mut need32, mut need64) = (false, false);
+    for (i, (op, _)) in ops.iter().enumerate() {
+        cost += table.op_cost_by_name(namer.name(op), memory64);
+        let mut close = |next_reentrant: bool, points: &mut Vec<(usize, Charge)>| {
+            points.push((start, Charge::Static { cost, reentrant }));
+            start = i + 1;
+            cost = 0;
+            reentrant = next_reentrant;
+        };
+        match op {
+            Operator::Loop { .. } => close(true, &mut points),
+            Operator::If { .. }
+            | Operator::Else
+            | Operator::Br { .. }
+            | Operator::BrIf { .. }
+            | Operator::BrTable { .. }
+            | Operator::End
+            | Operator::Return
+            | Operator::Unreachable
+            | Operator::ReturnCall { .. }
+            | Operator::ReturnCallIndirect { .. } => close(false, &mut points),
+            Operator::MemoryFill { .. }
+            | Operator::MemoryCopy { .. }
+            | Operator::TableFill { .. }
+            | Operator::TableCopy { .. } => {
+                points.push((i, Charge::Dynamic { wide: memory64 }));
+                if memory64 {
+                    need64 = true
+                } else {
+                    need32 = true
+                }
+            }
+            Operator::MemoryInit { .. } | Operator::TableInit { .. } => {
+                points.push((i, Charge::Dynamic { wide: false }));
+                need32 = true;
+            }
+            _ => {}
+        }
+    }
+    points.retain(|(_, c)| match c {
+        Charge::Static { cost, reentrant } => *reentrant || *cost > 0,
+        Charge::Dynamic { .. } => true,
+    });
+    points.sort_by_key(|(pos, _)| *pos);
+
+    // Scratch locals for dynamic charges go after all existing locals, so no index moves.
+    let mut next_local = u64::from(params) + declared;
+    let tmp32 = need32.then(|| {
+        next_local += 1;
+        next_local - 1
+    });
+    let tmp64 = need64.then(|| {
+        next_local += 1;
+        next_local - 1
+    });
+
+    let mut out = Vec::with_capacity(body_end - body.range().start + points.len() * 12);
+    leb(
+        &mut out,
+        (groups.len() + usize::from(need32) + usize::from(need64)) as u64,
+    );
+    let (_, count_len) = read_leb(&wasm[body.range().start..]);
+    out.extend_from_slice(&wasm[body.range().start + count_len..ops_start]);
+    if need32 {
+        out.extend_from_slice(&[1, 0x7f]);
+    }
+    if need64 {
+        out.extend_from_slice(&[1, 0x7e]);
+    }
+
+    let add_to_counter = |out: &mut Vec<u8>| {
+        out.push(0x23); // global.get
+        leb(out, u64::from(counter));
+        out.push(0x7c); // i64.add
+        out.push(0x24); // global.set
+        leb(out, u64::from(counter));
+    };
+    let mut p = 0;
+    for (i, &(_, offset)) in ops.iter().enumerate() {
+        while p < points.len() && points[p].0 == i {
+            match points[p].1 {
+                Charge::Static { cost, reentrant } => {
+                    out.push(0x42); // i64.const cost
+                    sleb(&mut out, cost as i64);
+                    add_to_counter(&mut out);
+                    if reentrant {
+                        // Like the replica, check the limit only where code can repeat
+                        // (function entry, loop heads): `if counter > limit { unreachable }`.
+                        out.push(0x23);
+                        leb(&mut out, u64::from(counter));
+                        out.push(0x42);
+                        sleb(&mut out, limit.min(i64::MAX as u64) as i64);
+                        out.extend_from_slice(&[0x55, 0x04, 0x40, 0x00, 0x0b]);
+                    }
+                }
+                Charge::Dynamic { wide } => {
+                    let tmp = if wide { tmp64 } else { tmp32 }.expect("scratch local");
+                    out.push(0x22); // local.tee
+                    leb(&mut out, tmp);
+                    if !wide {
+                        out.push(0xad); // i64.extend_i32_u
+                    }
+                    add_to_counter(&mut out);
+                    out.push(0x20); // local.get
+                    leb(&mut out, tmp);
+                }
+            }
+            p += 1;
+        }
+        let end = ops.get(i + 1).map_or(body_end, |&(_, next)| next);
+        out.extend_from_slice(&wasm[offset..end]);
+    }
+    Ok(out)
+}

@@ -1,0 +1,119 @@
+//! canbench's results file (`canbench_results.yml`), read and written in its exact format.
+//!
+//! Upstream canbench serializes `{ benches, version }` with serde_yaml; we add a `toolchain` key
+//! (the rustc that built the canister). canbench's reader ignores unknown keys, so the file stays
+//! readable by upstream canbench, and our gate uses the key to refuse comparing numbers produced
+//! by different compilers.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// canbench version whose file format we write (canbench rejects files newer than itself).
+pub const FORMAT_VERSION: &str = "0.7.0";
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Measurement {
+    #[serde(default)]
+    pub calls: u64,
+    #[serde(default)]
+    pub instructions: u64,
+    #[serde(default)]
+    pub heap_increase: u64,
+    #[serde(default)]
+    pub stable_memory_increase: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BenchResult {
+    pub total: Measurement,
+    #[serde(default)]
+    pub scopes: BTreeMap<String, Measurement>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Results {
+    pub benches: BTreeMap<String, BenchResult>,
+    pub version: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toolchain: Option<String>,
+}
+
+impl Results {
+    pub fn new(benches: BTreeMap<String, BenchResult>, toolchain: Option<String>) -> Self {
+        Results {
+            benches,
+            version: FORMAT_VERSION.to_string(),
+            toolchain,
+        }
+    }
+
+    /// Reads a results file; a missing file is an empty result set, as in canbench.
+    pub fn read(path: &Path) -> Result<Results, String> {
+        match std::fs::read_to_string(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Ok(Results::new(BTreeMap::new(), None))
+            }
+            Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+            Ok(text) => serde_yaml::from_str(&text)
+                .map_err(|e| format!("cannot parse {}: {e}", path.display())),
+        }
+    }
+
+    pub fn to_yaml(&self) -> String {
+        serde_yaml::to_string(self).expect("results serialize")
+    }
+
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        std::fs::write(path, self.to_yaml())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_canbench_format() {
+        let mut benches = BTreeMap::new();
+        let mut r = BenchResult {
+            total: Measurement {
+                calls: 1,
+                instructions: 10,
+                heap_increase: 2,
+                stable_memory_increase: 0,
+            },
+            ..Default::default()
+        };
+        r.scopes.insert(
+            "1. Encoding".into(),
+            Measurement {
+                calls: 1,
+                instructions: 4,
+                heap_increase: 0,
+                stable_memory_increase: 0,
+            },
+        );
+        benches.insert("blob".to_string(), r);
+        benches.insert("empty".to_string(), BenchResult::default());
+        let yaml = Results::new(benches, None).to_yaml();
+        let expected = "benches:\n  blob:\n    total:\n      calls: 1\n      instructions: 10\n      heap_increase: 2\n      stable_memory_increase: 0\n    scopes:\n      1. Encoding:\n        calls: 1\n        instructions: 4\n        heap_increase: 0\n        stable_memory_increase: 0\n  empty:\n    total:\n      calls: 0\n      instructions: 0\n      heap_increase: 0\n      stable_memory_increase: 0\n    scopes: {}\nversion: 0.7.0\n";
+        assert_eq!(yaml, expected);
+        assert_eq!(
+            serde_yaml::from_str::<Results>(&yaml)
+                .unwrap()
+                .benches
+                .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn reads_old_files_without_calls_and_with_extra_keys() {
+        let text = "benches:\n  a:\n    total:\n      instructions: 5\n    scopes: {}\nversion: 0.1.1\ntoolchain: rustc 1.2.3\n";
+        let r: Results = serde_yaml::from_str(text).unwrap();
+        assert_eq!(r.benches["a"].total.instructions, 5);
+        assert_eq!(r.toolchain.as_deref(), Some("rustc 1.2.3"));
+    }
+}

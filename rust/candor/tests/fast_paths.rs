@@ -1,0 +1,177 @@
+//! Each decoder and encoder fast path: a test that takes it, and one that shows it
+//! does not fire where it must not (nested values, subtyping, wrong wire types).
+//! `spec/decoder.md` lists the condition under which each one fires.
+
+use candor::{decode_one, encode_one, Int, Nat};
+use pretty_assertions::assert_eq;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+// ---- text-keyed maps (`TextKeyDe`) ----------------------------------------------
+
+#[test]
+fn text_keyed_map_decodes() {
+    let m: BTreeMap<String, u64> = [("a".to_string(), 1), ("bb".into(), 2)].into();
+    let bytes = encode_one(&m).unwrap();
+    assert_eq!(decode_one::<BTreeMap<String, u64>>(&bytes).unwrap(), m);
+    // Borrowed keys too.
+    let back: BTreeMap<&str, u64> = decode_one(&bytes).unwrap();
+    assert_eq!(back.get("bb"), Some(&2));
+}
+
+#[test]
+fn text_key_path_does_not_leak_into_values() {
+    // The value of a text-keyed map is a map with nat keys: its keys must be read
+    // at their own type (candid once carried the text flag into nested maps).
+    let inner: BTreeMap<u32, String> = [(7, "x".to_string())].into();
+    let m: BTreeMap<String, BTreeMap<u32, String>> = [("k".to_string(), inner)].into();
+    let bytes = encode_one(&m).unwrap();
+    assert_eq!(
+        decode_one::<BTreeMap<String, BTreeMap<u32, String>>>(&bytes).unwrap(),
+        m
+    );
+
+    // A blob value shares text's length-prefixed layout: it must not be accepted
+    // where the map's value type is text.
+    let blobs: BTreeMap<String, serde_bytes::ByteBuf> =
+        [("k".to_string(), serde_bytes::ByteBuf::from(b"hi".to_vec()))].into();
+    let bytes = encode_one(&blobs).unwrap();
+    let err = decode_one::<BTreeMap<String, String>>(&bytes).unwrap_err();
+    assert!(err.is_subtype(), "{err}");
+}
+
+#[test]
+fn non_text_wire_keys_are_checked() {
+    // Wire keys are nat32, expected keys text: no fast path, a subtype error.
+    let m: BTreeMap<u32, u8> = [(1, 2)].into();
+    let bytes = encode_one(&m).unwrap();
+    assert!(decode_one::<BTreeMap<String, u8>>(&bytes)
+        .unwrap_err()
+        .is_subtype());
+}
+
+// ---- primitive vectors (`PrimVecAccess`) ------------------------------------------
+
+#[test]
+fn primitive_vectors_decode() {
+    let v: Vec<i16> = (-300..300).collect();
+    assert_eq!(decode_one::<Vec<i16>>(&encode_one(&v).unwrap()).unwrap(), v);
+    let f: Vec<f64> = vec![f64::NAN, -0.0, 1.5, f64::INFINITY];
+    let back: Vec<f64> = decode_one(&encode_one(&f).unwrap()).unwrap();
+    assert_eq!(
+        back.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        f.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+    );
+    let b = vec![true, false, true];
+    assert_eq!(
+        decode_one::<Vec<bool>>(&encode_one(&b).unwrap()).unwrap(),
+        b
+    );
+}
+
+#[test]
+fn primitive_vector_path_needs_equal_element_types() {
+    // nat16 elements are not nat32 elements.
+    let bytes = encode_one(vec![1u16, 2]).unwrap();
+    assert!(decode_one::<Vec<u32>>(&bytes).unwrap_err().is_subtype());
+    // opt elements: the general path, with the opt rule per element.
+    let bytes = encode_one(vec![1u32, 2]).unwrap();
+    assert_eq!(
+        decode_one::<Vec<Option<u32>>>(&bytes).unwrap(),
+        vec![Some(1), Some(2)]
+    );
+    // Nested vectors: each inner vector takes the path on its own.
+    let nested = vec![vec![1u64, 2], vec![], vec![3]];
+    assert_eq!(
+        decode_one::<Vec<Vec<u64>>>(&encode_one(&nested).unwrap()).unwrap(),
+        nested
+    );
+    // An invalid bool inside a bool vector is an error, not `true`.
+    let mut bytes = encode_one(vec![true, false]).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] = 2;
+    assert!(decode_one::<Vec<bool>>(&bytes).is_err());
+}
+
+// ---- bignum vectors ------------------------------------------------------------------
+
+#[test]
+fn bignum_vectors_decode_with_subtyping() {
+    let nats: Vec<Nat> = vec![Nat::from(0u8), Nat::from(u64::MAX) * Nat::from(3u8)];
+    let bytes = encode_one(&nats).unwrap();
+    assert_eq!(decode_one::<Vec<Nat>>(&bytes).unwrap(), nats);
+    // nat <: int
+    let ints: Vec<Int> = decode_one(&bytes).unwrap();
+    assert_eq!(
+        ints,
+        nats.iter().cloned().map(Int::from).collect::<Vec<_>>()
+    );
+    // int is not a nat
+    let bytes = encode_one(vec![Int::from(-1)]).unwrap();
+    assert!(decode_one::<Vec<Nat>>(&bytes).unwrap_err().is_subtype());
+}
+
+// ---- borrowed text and bytes -------------------------------------------------------
+
+fn inside(bytes: &[u8], p: *const u8) -> bool {
+    bytes.as_ptr_range().contains(&p)
+}
+
+#[test]
+fn str_and_bytes_borrow_from_the_input() {
+    let bytes = encode_one("hello").unwrap();
+    let s: &str = decode_one(&bytes).unwrap();
+    assert!(inside(&bytes, s.as_ptr()));
+
+    let blob = encode_one(serde_bytes::Bytes::new(b"\x01\x02\x03")).unwrap();
+    let b: &serde_bytes::Bytes = decode_one(&blob).unwrap();
+    assert!(inside(&blob, b.as_ptr()));
+
+    #[derive(candor::Deserialize, candor::CandidType)]
+    struct Named<'a> {
+        #[serde(borrow)]
+        name: Cow<'a, str>,
+    }
+    let bytes = encode_one(Named {
+        name: Cow::Borrowed("zero-copy"),
+    })
+    .unwrap();
+    let n: Named = decode_one(&bytes).unwrap();
+    assert!(matches!(n.name, Cow::Borrowed(_)));
+    assert!(inside(&bytes, n.name.as_ptr()));
+}
+
+#[test]
+fn borrowed_bytes_require_a_blob_on_the_wire() {
+    // text is not a blob, whatever their shared layout.
+    let bytes = encode_one("abc").unwrap();
+    assert!(decode_one::<&serde_bytes::Bytes>(&bytes).is_err());
+}
+
+// ---- encoding: cached headers and bulk copies -------------------------------------
+
+#[test]
+fn cached_headers_follow_the_argument_list() {
+    // Same types, different order: different headers, each equal to candid's.
+    let a = candor::encode_args((1u8, "x")).unwrap();
+    let b = candor::encode_args(("x", 1u8)).unwrap();
+    assert_eq!(a, candid::encode_args((1u8, "x")).unwrap());
+    assert_eq!(b, candid::encode_args(("x", 1u8)).unwrap());
+    // A single tuple argument is not the argument list of its elements.
+    let t = candor::encode_one((1u8, "x")).unwrap();
+    assert_eq!(t, candid::encode_one((1u8, "x")).unwrap());
+    assert_ne!(t, a);
+    // Repeated encodes reuse the cache and stay identical.
+    assert_eq!(candor::encode_args((1u8, "x")).unwrap(), a);
+}
+
+#[test]
+fn bulk_vectors_encode_like_candid() {
+    let v: Vec<u64> = (0..1000).collect();
+    assert_eq!(encode_one(&v).unwrap(), candid::encode_one(&v).unwrap());
+    let f: Vec<f32> = vec![f32::NAN, 1.0, -2.5];
+    assert_eq!(encode_one(&f).unwrap(), candid::encode_one(&f).unwrap());
+    // Vectors of non-fixed-width elements take the element-by-element path.
+    let s = vec!["a".to_string(), "bc".into()];
+    assert_eq!(encode_one(&s).unwrap(), candid::encode_one(&s).unwrap());
+}
