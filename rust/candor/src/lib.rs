@@ -85,14 +85,15 @@ use de::ArgumentDecoder;
 use ser::ArgumentEncoder;
 
 /// Encodes values into a message: `Encode!(&a, &b)` → `Result<Vec<u8>>`.
+///
+/// The arguments form one tuple, so the cached header is written first and every
+/// value straight after it into the output: each byte is written once (an
+/// `IDLBuilder` must buffer the values until it knows all the types). The type of
+/// `&T` is `T`'s, so the bytes are candid's.
 #[macro_export]
 macro_rules! Encode {
     ( $($x:expr),* $(,)? ) => {{
-        let mut builder = $crate::ser::IDLBuilder::new();
-        (|| -> $crate::Result<::std::vec::Vec<u8>> {
-            $( builder.arg($x)?; )*
-            builder.serialize_to_vec()
-        })()
+        $crate::encode_args(( $($x,)* ))
     }};
 }
 

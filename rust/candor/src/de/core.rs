@@ -16,12 +16,6 @@ use std::rc::Rc;
 /// penalty), which also count against the skipping quota.
 pub(crate) const UNTYPED: usize = 50;
 
-thread_local! {
-    /// The expected arena before the first argument: shared, so creating a decoder
-    /// allocates nothing.
-    static EMPTY: Rc<Arena> = Rc::new(Arena::new());
-}
-
 pub(crate) struct Core<'de> {
     pub input: &'de [u8],
     pub pos: usize,
@@ -68,7 +62,7 @@ impl<'de> Core<'de> {
             input,
             pos,
             wire,
-            exp: EMPTY.with(Rc::clone),
+            exp: super::expect::shared_arena(),
             table_len,
             decoding_quota: config.decoding_quota,
             skipping_quota: config.skipping_quota,
@@ -142,6 +136,12 @@ impl<'de> Core<'de> {
         }
         self.depth += 1;
         Ok(())
+    }
+    pub fn max_depth(&self) -> u32 {
+        self.max_depth
+    }
+    pub fn max_stack(&self) -> usize {
+        self.max_stack
     }
     /// Marks the start of an argument's decode: the stack budget counts from here.
     #[inline(always)]

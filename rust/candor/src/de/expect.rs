@@ -34,6 +34,12 @@ thread_local! {
     });
 }
 
+/// The thread's arena of expected types, shared (an `Rc` clone): what a new decoder
+/// holds before its first argument, so creating one allocates nothing.
+pub(crate) fn shared_arena() -> Rc<Arena> {
+    INTERNER.with(|cell| cell.borrow().arena.clone())
+}
+
 /// The arena and root reference of `T`'s expected type, or `None` when `T` takes
 /// whatever type the wire has (its Candid type is `Unknown`, as `IDLValue`'s).
 pub(crate) fn of<T: crate::CandidType + ?Sized>() -> Result<Option<(Rc<Arena>, Ref)>> {

@@ -148,7 +148,10 @@ pub struct IDLDeserialize<'de> {
     core: Core<'de>,
     args: crate::wire::store::Store<Ref, 8>,
     next: usize,
-    config: DecoderConfig,
+    /// The limits that are not tracked in `core` (for `get_config`).
+    max_type_len: Option<usize>,
+    max_header_len: Option<usize>,
+    full_error_message: bool,
     /// The wire types as an expected-type arena, for values decoded at the wire type.
     wire_as_exp: Option<std::rc::Rc<crate::wire::header::Arena>>,
 }
@@ -174,7 +177,9 @@ impl<'de> IDLDeserialize<'de> {
             core,
             args: h.args,
             next: 0,
-            config: config.clone(),
+            max_type_len: config.max_type_len,
+            max_header_len: config.max_header_len,
+            full_error_message: config.full_error_message,
             wire_as_exp: None,
         })
     }
@@ -251,7 +256,7 @@ impl<'de> IDLDeserialize<'de> {
     #[cold]
     fn arg_error(&self, err: Error, index: usize, w: Ref, e: Ref) -> Error {
         let err = err.at(self.core.pos).within(PathSegment::Arg(index));
-        if self.config.full_error_message {
+        if self.full_error_message {
             let ctx = format!(
                 "while decoding argument {index} from {} to {}",
                 describe::describe(&self.core.wire, w),
@@ -290,11 +295,15 @@ impl<'de> IDLDeserialize<'de> {
 
     /// The config with the quotas that remain.
     pub fn get_config(&self) -> DecoderConfig {
-        DecoderConfig {
-            decoding_quota: self.core.decoding_quota,
-            skipping_quota: self.core.skipping_quota,
-            ..self.config.clone()
-        }
+        let mut config = DecoderConfig::new();
+        config.decoding_quota = self.core.decoding_quota;
+        config.skipping_quota = self.core.skipping_quota;
+        config.max_type_len = self.max_type_len;
+        config.max_header_len = self.max_header_len;
+        config.full_error_message = self.full_error_message;
+        config.max_depth = self.core.max_depth();
+        config.max_stack = self.core.max_stack();
+        config
     }
 }
 

@@ -36,7 +36,7 @@ fn key(a: Ref, b: Ref, flipped: bool) -> Key {
 /// hash map past that.
 #[derive(Default)]
 struct PairMap {
-    small: Store<(Key, bool), 8>,
+    small: Store<(Key, bool), 4>,
     big: Option<FastMap<Key, bool>>,
 }
 
@@ -54,7 +54,7 @@ impl PairMap {
         }
         if let Some(e) = self.small.as_mut_slice().iter_mut().find(|e| e.0 == k) {
             e.1 = v;
-        } else if self.small.len() < 8 {
+        } else if self.small.len() < 4 {
             self.small.push((k, v));
         } else {
             let mut m: FastMap<Key, bool> = self.small.as_slice().iter().copied().collect();
@@ -79,7 +79,10 @@ impl PairMap {
 #[derive(Default)]
 pub(crate) struct Memo {
     known: PairMap,
-    log: Store<Key, 8>,
+    log: Store<Key, 4>,
+    /// The last top-level answer: a vector or list of `opt` values asks the same
+    /// question for every element.
+    last: Option<(Key, bool)>,
 }
 
 /// Bound on the nesting the check explores; past it the answer is "no" (the
@@ -89,7 +92,15 @@ const MAX_DEPTH: usize = 512;
 impl Memo {
     /// Is `w` (wire) a subtype of `e` (expected)?
     pub fn check(&mut self, sides: Sides<'_>, w: Ref, e: Ref) -> bool {
-        self.go(sides.wire, w, sides.exp, e, false, 0)
+        let k = key(w, e, false);
+        if let Some((last, v)) = self.last {
+            if last == k {
+                return v;
+            }
+        }
+        let v = self.go(sides.wire, w, sides.exp, e, false, 0);
+        self.last = Some((k, v));
+        v
     }
 
     fn go(

@@ -355,7 +355,13 @@ pub(crate) fn encode_args_into<Tuple: ArgumentEncoder>(
     out.extend_from_slice(&header.bytes);
     let mut ser = ValueSerializer::with_buffer(out);
     args.write_values(&mut ser)?;
-    let out = ser.into_inner();
+    let mut out = ser.into_inner();
     header.size_hint.set(out.len() - start);
+    // Growing by doubling can leave up to half the buffer unused; a message is often
+    // kept (sent, stored, certified), so give the slack back. Shrinking a block in
+    // place does not copy it.
+    if out.capacity() > out.len() {
+        out.shrink_to_fit();
+    }
     Ok(out)
 }
