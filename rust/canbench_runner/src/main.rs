@@ -24,7 +24,7 @@ use std::time::Instant;
 
 const USAGE: &str = "\
 usage: canbench [PATTERN] [options]
-       canbench compare A.yml B.yml [--labels A,B]
+       canbench compare A.yml B.yml [--labels A,B] [--markdown]
 
 options:
   --config FILE          canbench.yml to use (default: $CANBENCH_CFG_FILE, ./canbench.yml,
@@ -434,9 +434,12 @@ fn run_one(canister: &exec::Canister, name: &str) -> Result<BenchResult, String>
 fn compare_cmd(argv: &[String]) -> Result<i32, String> {
     let mut files = Vec::new();
     let mut labels = ("A".to_string(), "B".to_string());
+    let mut markdown = false;
     let mut it = argv.iter();
     while let Some(a) = it.next() {
-        if a == "--labels" {
+        if a == "--markdown" {
+            markdown = true;
+        } else if a == "--labels" {
             let l = it.next().ok_or("--labels needs A,B")?;
             let (x, y) = l.split_once(',').ok_or("--labels needs A,B")?;
             labels = (x.to_string(), y.to_string());
@@ -451,7 +454,14 @@ fn compare_cmd(argv: &[String]) -> Result<i32, String> {
     if ra.benches.is_empty() || rb.benches.is_empty() {
         return Err("a results file is missing or empty".into());
     }
-    print!("{}", report::compare(&ra, &rb, &labels.0, &labels.1));
+    if markdown {
+        print!(
+            "{}",
+            report::compare_markdown(&ra, &rb, &labels.0, &labels.1)
+        );
+    } else {
+        print!("{}", report::compare(&ra, &rb, &labels.0, &labels.1));
+    }
     Ok(0)
 }
 

@@ -23,7 +23,8 @@ pub use env::TypeEnv;
 pub use hash::idl_hash;
 pub use internal::get_type;
 pub use model::{
-    is_primitive, Field, FuncMode, Function, Label, SharedLabel, Type, TypeId, TypeInner,
+    ident_string, is_primitive, Field, FuncMode, Function, Label, SharedLabel, Type, TypeId,
+    TypeInner,
 };
 
 /// A Rust type with a Candid type and a Candid encoding.

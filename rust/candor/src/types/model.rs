@@ -120,13 +120,7 @@ impl fmt::Display for Label {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Label::Id(n) | Label::Unnamed(n) => write!(f, "{n}"),
-            Label::Named(name) => {
-                if is_plain_ident(name) && !is_keyword(name) {
-                    f.write_str(name)
-                } else {
-                    write!(f, "\"{}\"", name.escape_debug())
-                }
-            }
+            Label::Named(name) => f.write_str(&ident_string(name)),
         }
     }
 }
@@ -174,6 +168,17 @@ fn is_plain_ident(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A name as Candid text writes it: as is when it is an identifier and not a
+/// keyword, else quoted (candid's `ident_string`). Shared by the type printer, the
+/// value printer and the parser's printer so all three quote alike.
+pub fn ident_string(id: &str) -> String {
+    if is_plain_ident(id) && !is_keyword(id) {
+        id.to_string()
+    } else {
+        format!("\"{}\"", id.escape_debug())
+    }
 }
 
 /// Labels are shared between the many types that mention them.

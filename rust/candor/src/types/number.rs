@@ -44,16 +44,7 @@ impl Nat {
     }
     /// Reads a LEB128 encoding.
     pub fn decode<R: std::io::Read>(r: &mut R) -> crate::Result<Self> {
-        let mut bytes = Vec::new();
-        loop {
-            let mut b = [0u8; 1];
-            r.read_exact(&mut b)?;
-            bytes.push(b[0]);
-            if b[0] < 0x80 {
-                break;
-            }
-        }
-        Ok(Nat(decode_biguint(&bytes)))
+        Ok(Nat(decode_biguint(&read_leb_bytes(r)?)))
     }
 }
 
@@ -75,16 +66,21 @@ impl Int {
     }
     /// Reads an SLEB128 encoding.
     pub fn decode<R: std::io::Read>(r: &mut R) -> crate::Result<Self> {
-        let mut bytes = Vec::new();
-        loop {
-            let mut b = [0u8; 1];
-            r.read_exact(&mut b)?;
-            bytes.push(b[0]);
-            if b[0] < 0x80 {
-                break;
-            }
+        Ok(Int(decode_bigint(&read_leb_bytes(r)?)))
+    }
+}
+
+/// The bytes of one LEB128/SLEB128 value read from `r` (up to and including the
+/// byte without the continuation bit).
+fn read_leb_bytes<R: std::io::Read>(r: &mut R) -> crate::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    loop {
+        let mut b = [0u8; 1];
+        r.read_exact(&mut b)?;
+        bytes.push(b[0]);
+        if b[0] < 0x80 {
+            return Ok(bytes);
         }
-        Ok(Int(decode_bigint(&bytes)))
     }
 }
 

@@ -33,53 +33,7 @@ pub(crate) fn pp_num_str(s: &str) -> String {
     }
 }
 
-const KEYWORDS: [&str; 30] = [
-    "import",
-    "service",
-    "func",
-    "type",
-    "opt",
-    "vec",
-    "record",
-    "variant",
-    "blob",
-    "principal",
-    "nat",
-    "nat8",
-    "nat16",
-    "nat32",
-    "nat64",
-    "int",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "float32",
-    "float64",
-    "bool",
-    "text",
-    "null",
-    "reserved",
-    "empty",
-    "oneway",
-    "query",
-    "composite_query",
-];
-
-fn is_valid_as_id(id: &str) -> bool {
-    let mut chars = id.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-/// A name as an identifier, quoted when it is not one (or is a keyword).
-pub(crate) fn ident_string(id: &str) -> String {
-    if !is_valid_as_id(id) || KEYWORDS.contains(&id) {
-        format!("\"{}\"", id.escape_debug())
-    } else {
-        id.to_string()
-    }
-}
+pub(crate) use crate::types::ident_string;
 
 /// candid's `Display for Label`: ids grouped by three, names as they are.
 pub(crate) fn label_string(l: &Label) -> String {
