@@ -627,3 +627,530 @@ impl SettingsPatch {
         }
     }
 }
+
+// ---------------------------------------------------------------- nns
+
+/// The types of `governance.did` that `manage_neuron`'s argument reaches, mirrored field by
+/// field (a variant decodes only into an enum that has all of its cases).
+pub mod gov {
+    use crate::lib::{CandidType, Deserialize, Principal};
+    use serde_bytes::ByteBuf;
+
+    /// `record {}`, the payload of several commands.
+    #[derive(CandidType, Deserialize)]
+    pub struct EmptyRecord {}
+
+    #[derive(CandidType, Deserialize)]
+    pub struct NeuronId {
+        pub id: u64,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct ProposalId {
+        pub id: u64,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct AccountIdentifier {
+        pub hash: ByteBuf,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Tokens {
+        pub e8s: Option<u64>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Percentage {
+        pub basis_points: Option<u64>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Duration {
+        pub seconds: Option<u64>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct GlobalTimeOfDay {
+        pub seconds_after_utc_midnight: Option<u64>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Countries {
+        pub iso_codes: Vec<String>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Image {
+        pub base64_encoding: Option<String>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Canister {
+        pub id: Option<Principal>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Principals {
+        pub principals: Vec<Principal>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Decimal {
+        pub human_readable: Option<String>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub enum Topic {
+        Unspecified,
+        NeuronManagement,
+        ExchangeRate,
+        NetworkEconomics,
+        Governance,
+        NodeAdmin,
+        ParticipantManagement,
+        SubnetManagement,
+        NetworkCanisterManagement,
+        Kyc,
+        NodeProviderRewards,
+        IcOsVersionDeployment,
+        IcOsVersionElection,
+        SnsAndCommunityFund,
+        ApiBoundaryNodeManagement,
+        SubnetRental,
+        ProtocolCanisterManagement,
+        ServiceNervousSystemManagement,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct FolloweesForTopic {
+        pub topic: Option<i32>,
+        pub followees: Option<Vec<NeuronId>>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct SetFollowing {
+        pub topic_following: Option<Vec<FolloweesForTopic>>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct KnownNeuronData {
+        pub name: String,
+        pub description: Option<String>,
+        pub links: Option<Vec<String>>,
+        pub committed_topics: Option<Vec<Option<Topic>>>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct KnownNeuron {
+        pub id: Option<NeuronId>,
+        pub known_neuron_data: Option<KnownNeuronData>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub enum NeuronIdOrSubaccount {
+        Subaccount(ByteBuf),
+        NeuronId(NeuronId),
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Spawn {
+        pub percentage_to_spawn: Option<u32>,
+        pub new_controller: Option<Principal>,
+        pub nonce: Option<u64>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Split {
+        pub amount_e8s: u64,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Follow {
+        pub topic: i32,
+        pub followees: Vec<NeuronId>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct ClaimOrRefreshNeuronFromAccount {
+        pub controller: Option<Principal>,
+        pub memo: u64,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub enum By {
+        NeuronIdOrSubaccount(EmptyRecord),
+        MemoAndController(ClaimOrRefreshNeuronFromAccount),
+        Memo(u64),
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct ClaimOrRefresh {
+        pub by: Option<By>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct RegisterVote {
+        pub vote: i32,
+        pub proposal: Option<ProposalId>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Merge {
+        pub source_neuron_id: Option<NeuronId>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct DisburseToNeuron {
+        pub dissolve_delay_seconds: u64,
+        pub kyc_verified: bool,
+        pub amount_e8s: u64,
+        pub new_controller: Option<Principal>,
+        pub nonce: u64,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct StakeMaturity {
+        pub percentage_to_stake: Option<u32>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct MergeMaturity {
+        pub percentage_to_merge: u32,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Amount {
+        pub e8s: u64,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Disburse {
+        pub to_account: Option<AccountIdentifier>,
+        pub amount: Option<Amount>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct AddHotKey {
+        pub new_hot_key: Option<Principal>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct RemoveHotKey {
+        pub hot_key_to_remove: Option<Principal>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct ChangeAutoStakeMaturity {
+        pub requested_setting_for_auto_stake_maturity: bool,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct IncreaseDissolveDelay {
+        pub additional_dissolve_delay_seconds: u32,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct SetDissolveTimestamp {
+        pub dissolve_timestamp_seconds: u64,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct SetVisibility {
+        pub visibility: Option<i32>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub enum Operation {
+        RemoveHotKey(RemoveHotKey),
+        AddHotKey(AddHotKey),
+        ChangeAutoStakeMaturity(ChangeAutoStakeMaturity),
+        StopDissolving(EmptyRecord),
+        StartDissolving(EmptyRecord),
+        IncreaseDissolveDelay(IncreaseDissolveDelay),
+        SetVisibility(SetVisibility),
+        JoinCommunityFund(EmptyRecord),
+        LeaveCommunityFund(EmptyRecord),
+        SetDissolveTimestamp(SetDissolveTimestamp),
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Configure {
+        pub operation: Option<Operation>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub enum ManageNeuronCommandRequest {
+        Spawn(Spawn),
+        Split(Split),
+        Follow(Follow),
+        ClaimOrRefresh(ClaimOrRefresh),
+        Configure(Configure),
+        RegisterVote(RegisterVote),
+        Merge(Merge),
+        DisburseToNeuron(DisburseToNeuron),
+        MakeProposal(MakeProposalRequest),
+        StakeMaturity(StakeMaturity),
+        MergeMaturity(MergeMaturity),
+        Disburse(Disburse),
+        RefreshVotingPower(EmptyRecord),
+        SetFollowing(SetFollowing),
+    }
+
+    /// `manage_neuron`'s argument.
+    #[derive(CandidType, Deserialize)]
+    pub struct ManageNeuronRequest {
+        pub id: Option<NeuronId>,
+        pub command: Option<ManageNeuronCommandRequest>,
+        pub neuron_id_or_subaccount: Option<NeuronIdOrSubaccount>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Motion {
+        pub motion_text: String,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct ExecuteNnsFunction {
+        pub nns_function: i32,
+        pub payload: ByteBuf,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct InstallCodeRequest {
+        pub arg: Option<ByteBuf>,
+        pub wasm_module: Option<ByteBuf>,
+        pub skip_stopping_before_installing: Option<bool>,
+        pub canister_id: Option<Principal>,
+        pub install_mode: Option<i32>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct StopOrStartCanister {
+        pub action: Option<i32>,
+        pub canister_id: Option<Principal>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct Controllers {
+        pub controllers: Vec<Principal>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct CanisterSettings {
+        pub freezing_threshold: Option<u64>,
+        pub wasm_memory_threshold: Option<u64>,
+        pub controllers: Option<Controllers>,
+        pub log_visibility: Option<i32>,
+        pub wasm_memory_limit: Option<u64>,
+        pub memory_allocation: Option<u64>,
+        pub compute_allocation: Option<u64>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct UpdateCanisterSettings {
+        pub canister_id: Option<Principal>,
+        pub settings: Option<CanisterSettings>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct VotingPowerEconomics {
+        pub start_reducing_voting_power_after_seconds: Option<u64>,
+        pub neuron_minimum_dissolve_delay_to_vote_seconds: Option<u64>,
+        pub clear_following_after_seconds: Option<u64>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct NeuronsFundMatchedFundingCurveCoefficients {
+        pub contribution_threshold_xdr: Option<Decimal>,
+        pub one_third_participation_milestone_xdr: Option<Decimal>,
+        pub full_participation_milestone_xdr: Option<Decimal>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct NeuronsFundEconomics {
+        pub maximum_icp_xdr_rate: Option<Percentage>,
+        pub neurons_fund_matched_funding_curve_coefficients:
+            Option<NeuronsFundMatchedFundingCurveCoefficients>,
+        pub max_theoretical_neurons_fund_participation_amount_xdr: Option<Decimal>,
+        pub minimum_icp_xdr_rate: Option<Percentage>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct NetworkEconomics {
+        pub neuron_minimum_stake_e8s: u64,
+        pub voting_power_economics: Option<VotingPowerEconomics>,
+        pub max_proposals_to_keep_per_topic: u32,
+        pub neuron_management_fee_per_proposal_e8s: u64,
+        pub reject_cost_e8s: u64,
+        pub transaction_fee_e8s: u64,
+        pub neuron_spawn_dissolve_delay_seconds: u64,
+        pub minimum_icp_xdr_rate: u64,
+        pub maximum_node_provider_rewards_e8s: u64,
+        pub neurons_fund_economics: Option<NeuronsFundEconomics>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct NodeProvider {
+        pub id: Option<Principal>,
+        pub reward_account: Option<AccountIdentifier>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub enum Change {
+        ToRemove(NodeProvider),
+        ToAdd(NodeProvider),
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct AddOrRemoveNodeProvider {
+        pub change: Option<Change>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct RewardToNeuron {
+        pub dissolve_delay_seconds: u64,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct RewardToAccount {
+        pub to_account: Option<AccountIdentifier>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub enum RewardMode {
+        RewardToNeuron(RewardToNeuron),
+        RewardToAccount(RewardToAccount),
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct RewardNodeProvider {
+        pub node_provider: Option<NodeProvider>,
+        pub reward_mode: Option<RewardMode>,
+        pub amount_e8s: u64,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct RewardNodeProviders {
+        pub use_registry_derived_rewards: Option<bool>,
+        pub rewards: Vec<RewardNodeProvider>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct NeuronBasketConstructionParameters {
+        pub dissolve_delay_interval: Option<Duration>,
+        pub count: Option<u64>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct SwapParameters {
+        pub minimum_participants: Option<u64>,
+        pub neurons_fund_participation: Option<bool>,
+        pub duration: Option<Duration>,
+        pub neuron_basket_construction_parameters: Option<NeuronBasketConstructionParameters>,
+        pub confirmation_text: Option<String>,
+        pub maximum_participant_icp: Option<Tokens>,
+        pub minimum_icp: Option<Tokens>,
+        pub minimum_direct_participation_icp: Option<Tokens>,
+        pub minimum_participant_icp: Option<Tokens>,
+        pub start_time: Option<GlobalTimeOfDay>,
+        pub maximum_direct_participation_icp: Option<Tokens>,
+        pub maximum_icp: Option<Tokens>,
+        pub neurons_fund_investment_icp: Option<Tokens>,
+        pub restricted_countries: Option<Countries>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct LedgerParameters {
+        pub transaction_fee: Option<Tokens>,
+        pub token_symbol: Option<String>,
+        pub token_logo: Option<Image>,
+        pub token_name: Option<String>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct VotingRewardParameters {
+        pub reward_rate_transition_duration: Option<Duration>,
+        pub initial_reward_rate: Option<Percentage>,
+        pub final_reward_rate: Option<Percentage>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct GovernanceParameters {
+        pub neuron_maximum_dissolve_delay_bonus: Option<Percentage>,
+        pub neuron_maximum_age_for_age_bonus: Option<Duration>,
+        pub neuron_maximum_dissolve_delay: Option<Duration>,
+        pub neuron_minimum_dissolve_delay_to_vote: Option<Duration>,
+        pub neuron_maximum_age_bonus: Option<Percentage>,
+        pub neuron_minimum_stake: Option<Tokens>,
+        pub proposal_wait_for_quiet_deadline_increase: Option<Duration>,
+        pub proposal_initial_voting_period: Option<Duration>,
+        pub proposal_rejection_fee: Option<Tokens>,
+        pub voting_reward_parameters: Option<VotingRewardParameters>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct NeuronDistribution {
+        pub controller: Option<Principal>,
+        pub dissolve_delay: Option<Duration>,
+        pub memo: Option<u64>,
+        pub vesting_period: Option<Duration>,
+        pub stake: Option<Tokens>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct DeveloperDistribution {
+        pub developer_neurons: Vec<NeuronDistribution>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct SwapDistribution {
+        pub total: Option<Tokens>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct InitialTokenDistribution {
+        pub treasury_distribution: Option<SwapDistribution>,
+        pub developer_distribution: Option<DeveloperDistribution>,
+        pub swap_distribution: Option<SwapDistribution>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct CreateServiceNervousSystem {
+        pub url: Option<String>,
+        pub governance_parameters: Option<GovernanceParameters>,
+        pub fallback_controller_principal_ids: Vec<Principal>,
+        pub logo: Option<Image>,
+        pub name: Option<String>,
+        pub ledger_parameters: Option<LedgerParameters>,
+        pub description: Option<String>,
+        pub dapp_canisters: Vec<Canister>,
+        pub swap_parameters: Option<SwapParameters>,
+        pub initial_token_distribution: Option<InitialTokenDistribution>,
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub enum ProposalActionRequest {
+        RegisterKnownNeuron(KnownNeuron),
+        ManageNeuron(Box<ManageNeuronRequest>),
+        UpdateCanisterSettings(UpdateCanisterSettings),
+        InstallCode(InstallCodeRequest),
+        StopOrStartCanister(StopOrStartCanister),
+        CreateServiceNervousSystem(CreateServiceNervousSystem),
+        ExecuteNnsFunction(ExecuteNnsFunction),
+        RewardNodeProvider(RewardNodeProvider),
+        RewardNodeProviders(RewardNodeProviders),
+        ManageNetworkEconomics(NetworkEconomics),
+        ApproveGenesisKyc(Principals),
+        AddOrRemoveNodeProvider(AddOrRemoveNodeProvider),
+        Motion(Motion),
+    }
+
+    #[derive(CandidType, Deserialize)]
+    pub struct MakeProposalRequest {
+        pub url: String,
+        pub title: Option<String>,
+        pub action: Option<ProposalActionRequest>,
+        pub summary: String,
+    }
+}

@@ -457,7 +457,8 @@ pub fn compare(a: &Results, b: &Results, a_label: &str, b_label: &str) -> String
     for name in names {
         let (ra, rb) = (a.benches.get(name), b.benches.get(name));
         type Pick = fn(&BenchResult) -> Option<u64>;
-        let metrics: [(&str, Pick); 4] = [
+        let metrics: [(&str, Pick); 5] = [
+            ("parse", |r| scope_instructions(r, "0. Parsing")),
             ("encode", |r| scope_instructions(r, "1. Encoding")),
             ("decode", |r| scope_instructions(r, "2. Decoding")),
             ("floor", |r| scope_instructions(r, "3. Floor")),
@@ -529,7 +530,11 @@ fn geomean(ratios: impl Iterator<Item = f64>) -> Option<f64> {
 fn compare_summary(a: &Results, b: &Results, a_label: &str, b_label: &str) -> String {
     let mut out = String::new();
     writeln!(out).unwrap();
-    for (what, scope) in [("decode", "2. Decoding"), ("encode", "1. Encoding")] {
+    for (what, scope) in [
+        ("decode", "2. Decoding"),
+        ("encode", "1. Encoding"),
+        ("parse", "0. Parsing"),
+    ] {
         let pairs = scope_pairs(a, b, scope);
         if let Some(g) = geomean(pairs.iter().map(|(_, x, y)| *x as f64 / *y as f64)) {
             writeln!(
