@@ -132,7 +132,7 @@ impl<'a> Parser<'a> {
             Tok::Text(_) => {
                 let t = self.bump()?;
                 let Tok::Text(bytes) = t.tok else {
-                    unreachable!()
+                    return Err(self.err(t.span, "expected a text literal"));
                 };
                 match bytes {
                     Cow::Borrowed(b) => match std::str::from_utf8(b) {
@@ -844,10 +844,13 @@ impl<'a> Parser<'a> {
             Tok::Blob => {
                 self.bump()?;
                 match self.tok.tok {
-                    Tok::Text(_) => match self.bump()?.tok {
-                        Tok::Text(b) => Ok(Input::Blob(b.into_owned())),
-                        _ => unreachable!(),
-                    },
+                    Tok::Text(_) => {
+                        let t = self.bump()?;
+                        match t.tok {
+                            Tok::Text(b) => Ok(Input::Blob(b.into_owned())),
+                            _ => Err(self.err(t.span, "expected a text literal")),
+                        }
+                    }
                     _ => Err(self.unexpected("a text literal")),
                 }
             }

@@ -201,7 +201,11 @@ impl<'de> Core<'de> {
                 }
                 let p = self.principal_bytes()?.len();
                 let n = self.len(1)?;
-                self.take(n, "method name")?;
+                let at = self.pos;
+                // The method name is `text`: invalid UTF-8 makes the message malformed
+                // even when the value is skipped.
+                std::str::from_utf8(self.take(n, "method name")?)
+                    .map_err(|e| Error::binary(format!("invalid UTF-8 in method name: {e}"), at))?;
                 self.skip_charge(p.max(30).saturating_add(n).saturating_add(2))
             }
             Node::Service(_) => {

@@ -209,7 +209,10 @@ impl<'a, 'de> De<'a, 'de> {
         }
         let principal = self.core.principal_bytes()?;
         let len = self.core.len(1)?;
+        let at = self.core.pos;
         let method = self.core.take(len, "method name")?;
+        std::str::from_utf8(method)
+            .map_err(|e| Error::binary(format!("invalid UTF-8 in method name: {e}"), at))?;
         self.core.charge(
             principal
                 .len()
