@@ -10,6 +10,7 @@
 use crate::fasthash::FastMap;
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::header::{Arena, FieldEntry, FieldLabel, FuncEntry, Node, Prim, Ref, Span};
+use crate::wire::store::Store;
 use crate::{Error, Result};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -19,7 +20,10 @@ use std::rc::Rc;
 struct Interner {
     arena: Rc<Arena>,
     /// Root reference per Rust type; `None` for types without a Candid type of their
-    /// own (`IDLValue`), which decode at the wire type.
+    /// own (`IDLValue`), which decode at the wire type. A canister decodes a handful
+    /// of argument types: the first ones live inline (a scan of a few words, and no
+    /// allocation on the first call of a fresh instance), the rest in a map.
+    roots_small: Store<(TypeId, Option<Ref>), 8>,
     roots: FastMap<TypeId, Option<Ref>>,
     /// Node per `Rc<TypeInner>` address; `keep` holds the `Rc`s so an address is
     /// never reused for another type while it is in this map.
@@ -46,16 +50,16 @@ pub(crate) fn of<T: crate::CandidType + ?Sized>() -> Result<Option<(Rc<Arena>, R
     let id = TypeId::of::<T>();
     INTERNER.with(|cell| {
         let mut it = cell.borrow_mut();
-        if let Some(r) = it.roots.get(&id).copied() {
+        if let Some(r) = it.root(id) {
             return Ok(r.map(|r| (it.arena.clone(), r)));
         }
         let ty = T::ty();
         if *ty == TypeInner::Unknown {
-            it.roots.insert(id, None);
+            it.add_root(id, None);
             return Ok(None);
         }
         let r = it.intern(&ty, None)?;
-        it.roots.insert(id, Some(r));
+        it.add_root(id, Some(r));
         Ok(Some((it.arena.clone(), r)))
     })
 }
@@ -71,6 +75,24 @@ pub(crate) fn of_type(env: &TypeEnv, ty: &Type) -> Result<(Rc<Arena>, Ref)> {
 }
 
 impl Interner {
+    /// The cached root of a Rust type: `None` if not interned yet, `Some(None)` for
+    /// a type decoded at the wire type.
+    #[inline]
+    fn root(&self, id: TypeId) -> Option<Option<Ref>> {
+        if let Some(&(_, r)) = self.roots_small.as_slice().iter().find(|(k, _)| *k == id) {
+            return Some(r);
+        }
+        self.roots.get(&id).copied()
+    }
+
+    fn add_root(&mut self, id: TypeId, r: Option<Ref>) {
+        if self.roots_small.len() < 8 {
+            self.roots_small.push((id, r));
+        } else {
+            self.roots.insert(id, r);
+        }
+    }
+
     fn intern(&mut self, t: &Type, env: Option<&TypeEnv>) -> Result<Ref> {
         let mut vars: HashMap<String, u32> = HashMap::new();
         self.go(t, env, &mut vars, 0)
