@@ -29,41 +29,17 @@ struct ModuleInfo {
     memory64: bool,
 }
 
-fn leb(out: &mut Vec<u8>, mut v: u64) {
-    loop {
-        let byte = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(byte);
-            return;
-        }
-        out.push(byte | 0x80);
-    }
-}
+// The wasm binary format uses the same LEB128 forms as Candid: candor's writers and
+// reader serve both.
+use candor::wire::leb::{write_i64 as sleb, write_u64 as leb};
 
-fn sleb(out: &mut Vec<u8>, mut v: i64) {
-    loop {
-        let byte = (v & 0x7f) as u8;
-        v >>= 7;
-        let done = (v == 0 && byte & 0x40 == 0) || (v == -1 && byte & 0x40 != 0);
-        out.push(if done { byte } else { byte | 0x80 });
-        if done {
-            return;
-        }
-    }
-}
-
-fn read_leb(bytes: &[u8]) -> (u64, usize) {
-    let (mut v, mut shift, mut i) = (0u64, 0, 0);
-    loop {
-        let b = bytes[i];
-        v |= u64::from(b & 0x7f) << shift;
-        i += 1;
-        if b & 0x80 == 0 {
-            return (v, i);
-        }
-        shift += 7;
-    }
+/// A LEB128 value at the start of `bytes` and its length. The module was validated
+/// first, so a failure here means the input changed under us: an error, not a panic.
+fn read_leb(bytes: &[u8]) -> Result<(u64, usize), String> {
+    let mut pos = 0;
+    let v = candor::wire::leb::read_u64(bytes, &mut pos)
+        .map_err(|e| format!("invalid wasm: bad LEB128 ({e:?})"))?;
+    Ok((v, pos))
 }
 
 fn section(out: &mut Vec<u8>, id: u8, content: &[u8]) {
@@ -103,13 +79,13 @@ fn counter_export_entry(out: &mut Vec<u8>, index: u32) {
 }
 
 /// Appends one entry to a vector-shaped section (count followed by entries).
-fn append_entry(original: &[u8], entry: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
-    let (count, n) = read_leb(original);
+fn append_entry(original: &[u8], entry: impl FnOnce(&mut Vec<u8>)) -> Result<Vec<u8>, String> {
+    let (count, n) = read_leb(original)?;
     let mut out = Vec::with_capacity(original.len() + 32);
     leb(&mut out, count + 1);
     out.extend_from_slice(&original[n..]);
     entry(&mut out);
-    out
+    Ok(out)
 }
 
 fn scan(wasm: &[u8]) -> Result<ModuleInfo, String> {
@@ -223,14 +199,14 @@ pub fn instrument(wasm: &[u8], table: &CostTable, limit: u64) -> Result<Vec<u8>,
         let data = &wasm[range];
         match payload {
             Payload::GlobalSection(_) => {
-                section(&mut out, id, &append_entry(data, counter_global_entry));
+                section(&mut out, id, &append_entry(data, counter_global_entry)?);
                 globals_done = true;
             }
             Payload::ExportSection(_) => {
                 section(
                     &mut out,
                     id,
-                    &append_entry(data, |o| counter_export_entry(o, counter)),
+                    &append_entry(data, |o| counter_export_entry(o, counter))?,
                 );
                 exports_done = true;
             }
@@ -364,7 +340,7 @@ fn instrument_body(
         &mut out,
         (groups.len() + usize::from(need32) + usize::from(need64)) as u64,
     );
-    let (_, count_len) = read_leb(&wasm[body.range().start..]);
+    let (_, count_len) = read_leb(&wasm[body.range().start..])?;
     out.extend_from_slice(&wasm[body.range().start + count_len..ops_start]);
     if need32 {
         out.extend_from_slice(&[1, 0x7f]);
