@@ -4,6 +4,7 @@
 
 use super::core::Core;
 use super::key::{KeyDe, TextKeyDe};
+use super::merge::{FieldMerge, Step};
 use super::value::{De, NULL, RESERVED};
 use crate::error::{Error, PathSegment};
 use crate::wire::header::{FieldLabel, Node, Ref, Span};
@@ -23,10 +24,7 @@ fn field_path(core: &Core<'_>, ef: Option<usize>, id: u32, err: Error) -> Error 
 /// A record decoded as a struct: wire and expected fields merged by id.
 pub(crate) struct StructAccess<'a, 'de> {
     core: &'a mut Core<'de>,
-    wf: Span,
-    ef: Span,
-    i: u32,
-    j: u32,
+    fields: FieldMerge,
     /// The (wire, expected) types of the value whose key was just returned, and the
     /// expected field index and id for the error path.
     pending: (Ref, Ref, Option<usize>, u32),
@@ -36,25 +34,16 @@ impl<'a, 'de> StructAccess<'a, 'de> {
     pub fn new(core: &'a mut Core<'de>, wf: Span, ef: Span) -> Self {
         StructAccess {
             core,
-            wf,
-            ef,
-            i: 0,
-            j: 0,
+            fields: FieldMerge::new(wf, ef),
             pending: (NULL, RESERVED, None, 0),
         }
     }
 
     /// Skips wire fields the visitor did not ask for (a visitor that stops early).
     pub fn finish(&mut self) -> Result<()> {
-        while self.j < self.wf.len {
-            let w = self
-                .core
-                .wire
-                .field((self.wf.start + self.j) as usize)
-                .map(|f| f.ty);
-            self.j += 1;
-            if let Some(w) = w {
-                self.core.skip(w)?;
+        for k in self.fields.wire_left() {
+            if let Some(f) = self.core.wire.field(k) {
+                self.core.skip(f.ty)?;
             }
         }
         Ok(())
@@ -67,29 +56,27 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         loop {
             self.core.charge(4)?;
-            let e = (self.i < self.ef.len)
-                .then(|| (self.ef.start + self.i) as usize)
-                .and_then(|k| self.core.exp.field(k).map(|f| (k, f.id, f.ty)));
-            let w = (self.j < self.wf.len)
-                .then(|| (self.wf.start + self.j) as usize)
-                .and_then(|k| self.core.wire.field(k).map(|f| (f.id, f.ty)));
-            match (e, w) {
-                (Some((k, eid, ety)), Some((wid, wty))) if eid == wid => {
-                    self.i += 1;
-                    self.j += 1;
-                    self.pending = (wty, ety, Some(k), eid);
+            match self.fields.next(&self.core.wire, &self.core.exp) {
+                Some(Step::Both { k, id, w, e }) => {
+                    self.pending = (w, e, Some(k), id);
                     return seed.deserialize(KeyDe::new(&mut *self.core, k)).map(Some);
                 }
-                (Some((k, eid, ety)), w) if w.is_none_or(|(wid, _)| eid < wid) => {
+                Some(Step::Expected {
+                    k,
+                    id,
+                    e,
+                    wire_done,
+                }) => {
                     // Only in the expected type: must be opt, null or reserved, and
                     // decodes from an implicit null.
-                    self.i += 1;
-                    let ety = if w.is_some() {
-                        let resolved = ety.resolved();
+                    let e = if wire_done {
+                        e
+                    } else {
+                        let resolved = e.resolved();
                         if !super::subtype::is_optional(&self.core.exp, resolved) {
                             let label = match self.core.exp.label(k) {
                                 FieldLabel::Named(n) => n.to_string(),
-                                _ => eid.to_string(),
+                                _ => id.to_string(),
                             };
                             return Err(Error::subtype(format!(
                                 "field {label} is not optional field"
@@ -97,22 +84,19 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                             .at(self.core.pos));
                         }
                         resolved
-                    } else {
-                        ety
                     };
-                    self.pending = (NULL, ety, Some(k), eid);
+                    self.pending = (NULL, e, Some(k), id);
                     return seed.deserialize(KeyDe::new(&mut *self.core, k)).map(Some);
                 }
-                (_, Some((wid, wty))) => {
+                Some(Step::Wire { id, w }) => {
                     // Only on the wire: skipped here, charged as candid charges the
                     // `_` key, its value call and the skipped value.
-                    self.j += 1;
                     self.core.charge(2)?;
                     self.core
-                        .skip(wty)
-                        .map_err(|err| err.within(PathSegment::FieldId(wid)))?;
+                        .skip(w)
+                        .map_err(|err| err.within(PathSegment::FieldId(id)))?;
                 }
-                (_, None) => return Ok(None),
+                None => return Ok(None),
             }
         }
     }
@@ -125,12 +109,7 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(
-            self.ef
-                .len
-                .saturating_sub(self.i)
-                .min(self.wf.len.saturating_sub(self.j)) as usize,
-        )
+        Some(self.fields.remaining())
     }
 }
 

@@ -21,7 +21,7 @@ pub(crate) fn describe(arena: &Arena, r: Ref) -> String {
     out
 }
 
-pub(crate) fn prim_name(p: Prim) -> &'static str {
+fn prim_name(p: Prim) -> &'static str {
     match p {
         Prim::Null => "null",
         Prim::Bool => "bool",

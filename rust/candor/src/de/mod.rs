@@ -11,6 +11,7 @@ mod core;
 mod describe;
 mod expect;
 mod key;
+mod merge;
 mod primvec;
 mod skip;
 mod subtype;

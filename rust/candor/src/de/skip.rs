@@ -7,6 +7,7 @@
 //! references resolved, field keys, variant labels…). See `spec/limits.md`.
 
 use super::core::Core;
+use super::merge::{FieldMerge, Step};
 use crate::error::Error;
 use crate::wire::header::{Arena, Node, Prim, Ref};
 use crate::wire::leb;
@@ -281,43 +282,23 @@ impl<'de> Core<'de> {
                 Ok(true)
             }
             (Node::Record(wf), Node::Record(ef)) => {
-                let (mut i, mut j) = (0u32, 0u32);
-                loop {
-                    let ef_k = (i < ef.len)
-                        .then(|| {
-                            self.exp
-                                .field((ef.start + i) as usize)
-                                .map(|f| (f.id, f.ty))
-                        })
-                        .flatten();
-                    let wf_k = (j < wf.len)
-                        .then(|| {
-                            self.wire
-                                .field((wf.start + j) as usize)
-                                .map(|f| (f.id, f.ty))
-                        })
-                        .flatten();
-                    match (ef_k, wf_k) {
-                        (Some((eid, ety)), Some((wid, wty))) if eid == wid => {
-                            i += 1;
-                            j += 1;
-                            if !self.coerce_walk(wty, ety)? {
+                let mut fields = FieldMerge::new(wf, ef);
+                while let Some(step) = fields.next(&self.wire, &self.exp) {
+                    match step {
+                        Step::Both { w, e, .. } => {
+                            if !self.coerce_walk(w, e)? {
                                 return Ok(false);
                             }
                         }
-                        (Some((eid, ety)), w) if w.is_none_or(|(wid, _)| eid < wid) => {
-                            i += 1;
-                            if !super::subtype::is_optional(&self.exp, ety.resolved()) {
+                        Step::Expected { e, .. } => {
+                            if !super::subtype::is_optional(&self.exp, e.resolved()) {
                                 return Ok(false);
                             }
                         }
-                        (_, Some((_, wty))) => {
-                            j += 1;
-                            self.skip_inner(wty)?;
-                        }
-                        (_, None) => return Ok(true),
+                        Step::Wire { w, .. } => self.skip_inner(w)?,
                     }
                 }
+                Ok(true)
             }
             (Node::Variant(wf), Node::Variant(ef)) => {
                 let at = self.pos;

@@ -12,6 +12,7 @@
 //! to hold; if the examination fails, every conclusion drawn under that assumption is
 //! retracted (the log below), and the failure is recorded.
 
+use super::merge::{FieldMerge, Step};
 use crate::fasthash::FastMap;
 use crate::wire::header::{Arena, Node, Prim, Ref};
 use crate::wire::store::Store;
@@ -154,41 +155,35 @@ impl Memo {
             (Service(_), Prim(P::Principal)) => true,
             (Vec(x), Vec(y)) => self.go(aa, x, ba, y, flipped, depth),
             (Record(fa), Record(fb)) => {
-                let (fa, fb) = (aa.fields(fa), ba.fields(fb));
-                let mut i = 0;
-                for f in fb {
-                    while fa.get(i).is_some_and(|g| g.id < f.id) {
-                        i += 1;
-                    }
-                    match fa.get(i) {
-                        Some(g) if g.id == f.id => {
-                            if !self.go(aa, g.ty, ba, f.ty, flipped, depth) {
+                let mut fields = FieldMerge::new(fa, fb);
+                while let Some(step) = fields.next(aa, ba) {
+                    match step {
+                        Step::Both { w, e, .. } => {
+                            if !self.go(aa, w, ba, e, flipped, depth) {
                                 return false;
                             }
                         }
-                        _ => {
-                            if !is_optional(ba, f.ty) {
+                        Step::Expected { e, .. } => {
+                            if !is_optional(ba, e) {
                                 return false;
                             }
                         }
+                        Step::Wire { .. } => {}
                     }
                 }
                 true
             }
             (Variant(fa), Variant(fb)) => {
-                let (fa, fb) = (aa.fields(fa), ba.fields(fb));
-                let mut j = 0;
-                for g in fa {
-                    while fb.get(j).is_some_and(|f| f.id < g.id) {
-                        j += 1;
-                    }
-                    match fb.get(j) {
-                        Some(f) if f.id == g.id => {
-                            if !self.go(aa, g.ty, ba, f.ty, flipped, depth) {
+                let mut cases = FieldMerge::new(fa, fb);
+                while let Some(step) = cases.next(aa, ba) {
+                    match step {
+                        Step::Both { w, e, .. } => {
+                            if !self.go(aa, w, ba, e, flipped, depth) {
                                 return false;
                             }
                         }
-                        _ => return false,
+                        Step::Expected { .. } => {}
+                        Step::Wire { .. } => return false,
                     }
                 }
                 true

@@ -492,19 +492,14 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.core.enter()?;
-        let out = self.seq(v, None);
-        self.core.leave();
-        out
+        self.nested(|me| me.seq(v, None))
     }
 
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, v: V) -> Result<V::Value> {
-        self.core.enter()?;
-        self.core.charge(1)?;
-        let mut me = self;
-        let out = me.seq(v, Some(len));
-        me.core.leave();
-        out
+    fn deserialize_tuple<V: Visitor<'de>>(mut self, len: usize, v: V) -> Result<V::Value> {
+        self.nested(|me| {
+            me.core.charge(1)?;
+            me.seq(v, Some(len))
+        })
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -517,10 +512,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.core.enter()?;
-        let out = self.map(v);
-        self.core.leave();
-        out
+        self.nested(|me| me.map(v))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -529,10 +521,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         _fields: &'static [&'static str],
         v: V,
     ) -> Result<V::Value> {
-        self.core.enter()?;
-        let out = self.record(v);
-        self.core.leave();
-        out
+        self.nested(|me| me.record(v))
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -541,10 +530,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         _variants: &'static [&'static str],
         v: V,
     ) -> Result<V::Value> {
-        self.core.enter()?;
-        let out = self.variant(v);
-        self.core.leave();
-        out
+        self.nested(|me| me.variant(v))
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
@@ -557,6 +543,16 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 }
 
 impl<'de> De<'_, 'de> {
+    /// Runs `f` one nesting level deeper (the depth and stack bounds of
+    /// `Core::enter`), leaving the level however `f` ends.
+    #[inline(always)]
+    fn nested<R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
+        self.core.enter()?;
+        let out = f(self);
+        self.core.leave();
+        out
+    }
+
     /// `vec` (as a sequence) or a tuple record.
     fn seq<V: Visitor<'de>>(&mut self, v: V, tuple_len: Option<usize>) -> Result<V::Value> {
         self.unroll()?;

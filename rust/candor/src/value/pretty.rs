@@ -19,26 +19,13 @@ const INDENT: usize = 2;
 
 // ---- text helpers (candid's) -------------------------------------------------------
 
-/// Groups digits by three with `_`, as candid prints numbers.
-pub(crate) fn pp_num_str(s: &str) -> String {
-    let groups: Vec<&str> = s
-        .as_bytes()
-        .rchunks(3)
-        .rev()
-        .map(|c| std::str::from_utf8(c).unwrap_or_default())
-        .collect();
-    match groups.split_first() {
-        Some((&"-", rest)) => format!("-{}", rest.join("_")),
-        _ => groups.join("_"),
-    }
-}
-
 pub(crate) use crate::types::ident_string;
+use crate::types::number::group_digits;
 
 /// candid's `Display for Label`: ids grouped by three, names as they are.
 pub(crate) fn label_string(l: &Label) -> String {
     match l {
-        Label::Id(n) | Label::Unnamed(n) => pp_num_str(&n.to_string()),
+        Label::Id(n) | Label::Unnamed(n) => group_digits(&n.to_string()),
         Label::Named(name) => name.clone(),
     }
 }
@@ -77,13 +64,13 @@ pub fn number_to_string(v: &IDLValue) -> String {
         Int(n) => n.to_string(),
         Nat(n) => n.to_string(),
         Nat8(n) => n.to_string(),
-        Nat16(n) => pp_num_str(&n.to_string()),
-        Nat32(n) => pp_num_str(&n.to_string()),
-        Nat64(n) => pp_num_str(&n.to_string()),
+        Nat16(n) => group_digits(&n.to_string()),
+        Nat32(n) => group_digits(&n.to_string()),
+        Nat64(n) => group_digits(&n.to_string()),
         Int8(n) => n.to_string(),
-        Int16(n) => pp_num_str(&n.to_string()),
-        Int32(n) => pp_num_str(&n.to_string()),
-        Int64(n) => pp_num_str(&n.to_string()),
+        Int16(n) => group_digits(&n.to_string()),
+        Int32(n) => group_digits(&n.to_string()),
+        Int64(n) => group_digits(&n.to_string()),
         Float32(f) => float_str(*f, f.is_finite() && f.trunc() == *f),
         Float64(f) => float_str(*f, f.is_finite() && f.trunc() == *f),
         _ => String::new(),
