@@ -2,7 +2,7 @@
 //! uses, charging each call what the replica charges.
 
 use crate::cost::{CostTable, SysApiCost};
-use crate::instrument::COUNTER_EXPORT;
+use crate::instrument::{COUNTER_EXPORT, PROFILE_PREFIX};
 use std::sync::Arc;
 use wasmi::{
     Caller, Config, Engine, Error, ExternType, Global, Linker, Memory, Module, Store, Val,
@@ -115,6 +115,17 @@ pub struct Host {
     counter: Option<Global>,
     show_output: bool,
     output: Vec<String>,
+    /// The per-function counters of a profiling build, and their values (with the main
+    /// counter's) at every `performance_counter` call, so a profile can be split at the
+    /// points where canbench-rs opens and closes its scopes.
+    profile: Vec<Global>,
+    snapshots: Vec<Snapshot>,
+}
+
+/// The counters at one `performance_counter` call.
+pub struct Snapshot {
+    pub instructions: u64,
+    pub profile: Vec<u64>,
 }
 
 /// How one message ended.
@@ -136,6 +147,18 @@ pub struct Canister {
     has_init: bool,
     show_output: bool,
     limit: u64,
+    /// How many per-function counters the module exports (0 unless built for profiling).
+    profiled: usize,
+}
+
+/// One executed message.
+pub struct Run {
+    pub outcome: Outcome,
+    pub instructions: u64,
+    /// Per defined function, the instructions charged inside it (empty unless profiling).
+    pub profile: Vec<u64>,
+    /// The counters at each `performance_counter` call (empty unless profiling).
+    pub snapshots: Vec<Snapshot>,
 }
 
 fn trap(message: impl Into<String>) -> Error {
@@ -395,13 +418,22 @@ fn build_linker(
     def!("performance_counter", |c, kind: i32| -> i64 {
         match kind {
             // 0: this message; 1: the call context. One message is the whole call here.
-            0 | 1 => Ok(c
-                .data()
-                .counter
-                .expect("counter")
-                .get(&c)
-                .i64()
-                .unwrap_or(0)),
+            0 | 1 => {
+                let now = c.data().counter.expect("counter").get(&c).i64().unwrap_or(0);
+                if !c.data().profile.is_empty() {
+                    let profile = c
+                        .data()
+                        .profile
+                        .iter()
+                        .map(|g| g.get(&c).i64().unwrap_or(0) as u64)
+                        .collect();
+                    c.data_mut().snapshots.push(Snapshot {
+                        instructions: now as u64,
+                        profile,
+                    });
+                }
+                Ok(now)
+            }
             other => Err(trap(format!(
                 "performance_counter: unknown counter type {other}"
             ))),
@@ -501,8 +533,10 @@ impl Canister {
         let (mut linker, defined) =
             build_linker(&engine, table).map_err(|e| format!("internal error: {e}"))?;
         let mut has_init = false;
+        let mut profiled = 0;
         for export in module.exports() {
             has_init |= export.name() == "canister_init";
+            profiled += usize::from(export.name().starts_with(PROFILE_PREFIX));
         }
         for import in module.imports() {
             let (m, name) = (import.module(), import.name());
@@ -535,6 +569,7 @@ impl Canister {
             has_init,
             show_output,
             limit,
+            profiled,
         })
     }
 
@@ -553,6 +588,11 @@ impl Canister {
     /// Instantiates a fresh canister (running `canister_init` if it exists) and executes one
     /// query. Returns the outcome and the instructions the query consumed.
     pub fn query(&self, method: &str, arg: &[u8]) -> Result<(Outcome, u64), String> {
+        self.run(method, arg).map(|r| (r.outcome, r.instructions))
+    }
+
+    /// [`Canister::query`] with the per-function profile of a profiling build.
+    pub fn run(&self, method: &str, arg: &[u8]) -> Result<Run, String> {
         // wasmi's executor uses the native stack for Wasm calls, so deep canister recursion
         // needs a deep native stack: run each message on a thread that has one (the memory is
         // reserved, and only touched pages are committed).
@@ -567,7 +607,7 @@ impl Canister {
         })
     }
 
-    fn query_here(&self, method: &str, arg: &[u8]) -> Result<(Outcome, u64), String> {
+    fn query_here(&self, method: &str, arg: &[u8]) -> Result<Run, String> {
         let mut store = Store::new(
             &self.engine,
             Host::new(self.stable_memory.clone(), self.show_output),
@@ -594,10 +634,29 @@ impl Canister {
             )
             .map_err(|e| format!("canister_init trapped: {e}"))?;
         }
+        // The profile covers the query only, like the counter.
+        let profile: Vec<Global> = (0..self.profiled)
+            .filter_map(|f| instance.get_global(&store, &format!("{PROFILE_PREFIX}{f}")))
+            .collect();
+        for g in &profile {
+            g.set(&mut store, Val::I64(0)).map_err(|e| e.to_string())?;
+        }
+        store.data_mut().profile = profile;
         let export = format!("canister_query {method}");
         let outcome = self.call(&mut store, &instance, &export, method, arg)?;
         let counter = store.data().counter.unwrap().get(&store).i64().unwrap_or(0);
-        Ok((outcome, counter as u64))
+        let profile = store
+            .data()
+            .profile
+            .iter()
+            .map(|g| g.get(&store).i64().unwrap_or(0) as u64)
+            .collect();
+        Ok(Run {
+            outcome,
+            instructions: counter as u64,
+            profile,
+            snapshots: std::mem::take(&mut store.data_mut().snapshots),
+        })
     }
 
     fn call(
@@ -657,6 +716,8 @@ impl Host {
             counter: None,
             show_output,
             output: Vec::new(),
+            profile: Vec::new(),
+            snapshots: Vec::new(),
         }
     }
 }

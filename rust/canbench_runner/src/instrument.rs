@@ -18,6 +18,10 @@ use wasmparser::{Operator, Parser, Payload, TypeRef};
 /// Export name of the injected instruction counter (an i64 mutable global), as on the IC.
 pub const COUNTER_EXPORT: &str = "canister counter_instructions";
 
+/// Export-name prefix of the per-function counters a profiling build adds: `<prefix><index>`,
+/// where the index counts defined functions from 0 (imports excluded).
+pub const PROFILE_PREFIX: &str = "canbench profile ";
+
 /// Facts about the module needed before its code can be rewritten.
 #[derive(Default)]
 struct ModuleInfo {
@@ -67,25 +71,88 @@ fn rank(id: u8) -> u8 {
 const GLOBAL_ID: u8 = 6;
 const EXPORT_ID: u8 = 7;
 
-fn counter_global_entry(out: &mut Vec<u8>) {
-    out.extend_from_slice(&[0x7e, 0x01, 0x42, 0x00, 0x0b]); // mut i64 = i64.const 0
+/// The globals we add: the counter, then (when profiling) one per defined function.
+struct Added {
+    counter: u32,
+    profiled: u32,
 }
 
-fn counter_export_entry(out: &mut Vec<u8>, index: u32) {
-    leb(out, COUNTER_EXPORT.len() as u64);
-    out.extend_from_slice(COUNTER_EXPORT.as_bytes());
+impl Added {
+    fn count(&self) -> u64 {
+        1 + u64::from(self.profiled)
+    }
+
+    fn globals(&self, out: &mut Vec<u8>) {
+        for _ in 0..self.count() {
+            out.extend_from_slice(&[0x7e, 0x01, 0x42, 0x00, 0x0b]); // mut i64 = i64.const 0
+        }
+    }
+
+    fn exports(&self, out: &mut Vec<u8>) {
+        export_entry(out, COUNTER_EXPORT, self.counter);
+        for f in 0..self.profiled {
+            export_entry(out, &format!("{PROFILE_PREFIX}{f}"), self.counter + 1 + f);
+        }
+    }
+}
+
+fn export_entry(out: &mut Vec<u8>, name: &str, global: u32) {
+    leb(out, name.len() as u64);
+    out.extend_from_slice(name.as_bytes());
     out.push(0x03); // global
-    leb(out, u64::from(index));
+    leb(out, u64::from(global));
 }
 
-/// Appends one entry to a vector-shaped section (count followed by entries).
-fn append_entry(original: &[u8], entry: impl FnOnce(&mut Vec<u8>)) -> Result<Vec<u8>, String> {
+/// Appends `added` entries to a vector-shaped section (count followed by entries).
+fn append_entries(
+    original: &[u8],
+    added: u64,
+    entries: impl FnOnce(&mut Vec<u8>),
+) -> Result<Vec<u8>, String> {
     let (count, n) = read_leb(original)?;
     let mut out = Vec::with_capacity(original.len() + 32);
-    leb(&mut out, count + 1);
+    leb(&mut out, count + added);
     out.extend_from_slice(&original[n..]);
-    entry(&mut out);
+    entries(&mut out);
     Ok(out)
+}
+
+/// A fresh section holding only our entries.
+fn new_section(added: u64, entries: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut content = Vec::new();
+    leb(&mut content, added);
+    entries(&mut content);
+    content
+}
+
+/// Names of the defined functions (index from 0, imports excluded), from the module's
+/// `name` section, demangled; functions it does not name are called `func[<index>]`.
+pub fn function_names(wasm: &[u8]) -> Result<Vec<String>, String> {
+    let info = scan(wasm)?;
+    let mut names: Vec<String> = (0..info.func_types.len())
+        .map(|i| format!("func[{i}]"))
+        .collect();
+    for payload in Parser::new(0).parse_all(wasm) {
+        let Payload::CustomSection(c) = payload.map_err(|e| format!("invalid wasm: {e}"))? else {
+            continue;
+        };
+        let wasmparser::KnownCustom::Name(reader) = c.as_known() else {
+            continue;
+        };
+        for sub in reader {
+            let Ok(wasmparser::Name::Function(map)) = sub else {
+                continue;
+            };
+            for naming in map.into_iter().flatten() {
+                let defined = naming.index.checked_sub(info.imported_funcs);
+                if let Some(slot) = defined.and_then(|i| names.get_mut(i as usize)) {
+                    // `{:#}` leaves out the symbol hash.
+                    *slot = format!("{:#}", rustc_demangle::demangle(naming.name));
+                }
+            }
+        }
+    }
+    Ok(names)
 }
 
 fn scan(wasm: &[u8]) -> Result<ModuleInfo, String> {
@@ -134,12 +201,29 @@ fn scan(wasm: &[u8]) -> Result<ModuleInfo, String> {
 }
 
 /// Returns the instrumented module. Errors name what is wrong with the input.
-pub fn instrument(wasm: &[u8], table: &CostTable, limit: u64) -> Result<Vec<u8>, String> {
+///
+/// With `profile`, each defined function also gets its own counter that receives the same
+/// charges as the main counter for the code inside that function (its own cost, callees
+/// excluded), exported as [`PROFILE_PREFIX`]`<index>`.
+pub fn instrument(
+    wasm: &[u8],
+    table: &CostTable,
+    limit: u64,
+    profile: bool,
+) -> Result<Vec<u8>, String> {
     if wasm.len() < 8 || &wasm[..4] != b"\0asm" {
         return Err("not a WebAssembly module (bad magic number)".into());
     }
     let info = scan(wasm)?;
     let counter = info.imported_globals + info.defined_globals;
+    let added = Added {
+        counter,
+        profiled: if profile {
+            info.func_types.len() as u32
+        } else {
+            0
+        },
+    };
     let mut out = wasm[..8].to_vec();
     let (mut globals_done, mut exports_done) = (false, false);
     let mut code: Option<(Vec<u8>, u32)> = None; // (section content, bodies left)
@@ -159,11 +243,12 @@ pub fn instrument(wasm: &[u8], table: &CostTable, limit: u64) -> Result<Vec<u8>,
                     .type_params
                     .get(ty as usize)
                     .ok_or("function type out of range")?;
+                let own = profile.then(|| counter + 1 + func_index as u32);
                 let body_bytes = instrument_body(
                     wasm,
                     &body,
                     params,
-                    counter,
+                    (counter, own),
                     info.memory64,
                     table,
                     limit,
@@ -185,29 +270,25 @@ pub fn instrument(wasm: &[u8], table: &CostTable, limit: u64) -> Result<Vec<u8>,
         }
         // Sections the module lacks but we need are inserted where the format expects them.
         if !globals_done && rank(id) > rank(GLOBAL_ID) {
-            let mut content = vec![1];
-            counter_global_entry(&mut content);
+            let content = new_section(added.count(), |o| added.globals(o));
             section(&mut out, GLOBAL_ID, &content);
             globals_done = true;
         }
         if !exports_done && rank(id) > rank(EXPORT_ID) {
-            let mut content = vec![1];
-            counter_export_entry(&mut content, counter);
+            let content = new_section(added.count(), |o| added.exports(o));
             section(&mut out, EXPORT_ID, &content);
             exports_done = true;
         }
         let data = &wasm[range];
         match payload {
             Payload::GlobalSection(_) => {
-                section(&mut out, id, &append_entry(data, counter_global_entry)?);
+                let content = append_entries(data, added.count(), |o| added.globals(o))?;
+                section(&mut out, id, &content);
                 globals_done = true;
             }
             Payload::ExportSection(_) => {
-                section(
-                    &mut out,
-                    id,
-                    &append_entry(data, |o| counter_export_entry(o, counter))?,
-                );
+                let content = append_entries(data, added.count(), |o| added.exports(o))?;
+                section(&mut out, id, &content);
                 exports_done = true;
             }
             Payload::CodeSectionStart { count, .. } => {
@@ -223,13 +304,11 @@ pub fn instrument(wasm: &[u8], table: &CostTable, limit: u64) -> Result<Vec<u8>,
         }
     }
     if !globals_done {
-        let mut content = vec![1];
-        counter_global_entry(&mut content);
+        let content = new_section(added.count(), |o| added.globals(o));
         section(&mut out, GLOBAL_ID, &content);
     }
     if !exports_done {
-        let mut content = vec![1];
-        counter_export_entry(&mut content, counter);
+        let content = new_section(added.count(), |o| added.exports(o));
         section(&mut out, EXPORT_ID, &content);
     }
     // Re-check the result so a bug here reports as ours, not as a broken canister.
@@ -252,7 +331,7 @@ fn instrument_body(
     wasm: &[u8],
     body: &wasmparser::FunctionBody,
     params: u32,
-    counter: u32,
+    (counter, own): (u32, Option<u32>),
     memory64: bool,
     table: &CostTable,
     limit: u64,
@@ -349,12 +428,13 @@ fn instrument_body(
         out.extend_from_slice(&[1, 0x7e]);
     }
 
-    let add_to_counter = |out: &mut Vec<u8>| {
+    // Adds the i64 on top of the stack to `global`.
+    let add_to = |out: &mut Vec<u8>, global: u32| {
         out.push(0x23); // global.get
-        leb(out, u64::from(counter));
+        leb(out, u64::from(global));
         out.push(0x7c); // i64.add
         out.push(0x24); // global.set
-        leb(out, u64::from(counter));
+        leb(out, u64::from(global));
     };
     let mut p = 0;
     for (i, &(_, offset)) in ops.iter().enumerate() {
@@ -363,7 +443,12 @@ fn instrument_body(
                 Charge::Static { cost, reentrant } => {
                     out.push(0x42); // i64.const cost
                     sleb(&mut out, cost as i64);
-                    add_to_counter(&mut out);
+                    add_to(&mut out, counter);
+                    if let Some(own) = own {
+                        out.push(0x42);
+                        sleb(&mut out, cost as i64);
+                        add_to(&mut out, own);
+                    }
                     if reentrant {
                         // Like the replica, check the limit only where code can repeat
                         // (function entry, loop heads): `if counter > limit { unreachable }`.
@@ -381,7 +466,15 @@ fn instrument_body(
                     if !wide {
                         out.push(0xad); // i64.extend_i32_u
                     }
-                    add_to_counter(&mut out);
+                    add_to(&mut out, counter);
+                    if let Some(own) = own {
+                        out.push(0x20); // local.get
+                        leb(&mut out, tmp);
+                        if !wide {
+                            out.push(0xad);
+                        }
+                        add_to(&mut out, own);
+                    }
                     out.push(0x20); // local.get
                     leb(&mut out, tmp);
                 }

@@ -41,6 +41,8 @@ options:
   --instruction-limit N  stop a benchmark after N instructions (default 100 billion)
   --jobs N               benchmarks run in parallel (default: up to 2)
   --show-canister-output print the canister's debug_print output
+  --profile N            instead of reporting, print each benchmark's N most expensive functions
+                         (instructions charged inside each function, callees excluded)
   --less-verbose | --hide-results | --show-summary   as in canbench";
 
 /// Per-message instruction cap: far above any realistic benchmark (btreemap needs ~11 B), yet
@@ -87,6 +89,7 @@ struct Args {
     hide_results: bool,
     show_summary: bool,
     limit: u64,
+    profile: Option<usize>,
 }
 
 fn main() {
@@ -148,6 +151,9 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             }
             "--jobs" => a.jobs = Some(value("--jobs")?.parse().map_err(|_| "bad --jobs")?),
             "--show-canister-output" => a.show_output = true,
+            "--profile" => {
+                a.profile = Some(value("--profile")?.parse().map_err(|_| "bad --profile")?)
+            }
             "--less-verbose" => a.less_verbose = true,
             "--hide-results" => a.hide_results = true,
             "--show-summary" => a.show_summary = true,
@@ -245,7 +251,7 @@ fn run(args: Args) -> Result<i32, String> {
     let wasm = read_wasm(Path::new(&cfg.wasm_path))?;
     let table = cost::CostTable::ic();
     let started = Instant::now();
-    let instrumented = instrument::instrument(&wasm, table, args.limit)?;
+    let instrumented = instrument::instrument(&wasm, table, args.limit, args.profile.is_some())?;
     let init_args = match &cfg.init_args {
         Some(a) => decode_hex(&a.hex)?,
         None => Vec::new(),
@@ -280,6 +286,14 @@ fn run(args: Args) -> Result<i32, String> {
         return Err(
             "no benchmarks to run (no `canister_query __canbench__*` export matches)".into(),
         );
+    }
+    if let Some(top) = args.profile {
+        let functions = instrument::function_names(&wasm)?;
+        for name in &names {
+            let run = canister.run(&format!("__canbench__{name}"), exec::QUERY_ARG)?;
+            print!("{}", report::profile(name, &run, &functions, top));
+        }
+        return Ok(0);
     }
     let new = run_all(&canister, &names, args.jobs)?;
 

@@ -13,7 +13,7 @@ fn canister(wat: &str) -> Result<Canister, String> {
 
 fn canister_with_limit(wat: &str, limit: u64) -> Result<Canister, String> {
     let wasm = wat::parse_str(wat).expect("test WAT parses");
-    let instrumented = instrument(&wasm, CostTable::ic(), limit)?;
+    let instrumented = instrument(&wasm, CostTable::ic(), limit, false)?;
     Canister::new(
         &instrumented,
         CostTable::ic(),
@@ -161,9 +161,9 @@ fn traps_report_the_benchmark_and_message() {
 
 #[test]
 fn clear_errors_for_bad_inputs() {
-    let err = instrument(b"definitely not wasm", CostTable::ic(), LIMIT).unwrap_err();
+    let err = instrument(b"definitely not wasm", CostTable::ic(), LIMIT, false).unwrap_err();
     assert!(err.contains("not a WebAssembly module"), "{err}");
-    let err = instrument(b"\0asm\x01\0\0\0\x01\xff", CostTable::ic(), LIMIT).unwrap_err();
+    let err = instrument(b"\0asm\x01\0\0\0\x01\xff", CostTable::ic(), LIMIT, false).unwrap_err();
     assert!(err.contains("invalid wasm"), "{err}");
 
     let err = canister(r#"(module (import "env" "mystery" (func)) (memory (export "memory") 1))"#)
@@ -193,7 +193,7 @@ fn clear_errors_for_bad_inputs() {
 #[test]
 fn instrumentation_keeps_modules_without_globals_or_exports_valid() {
     let wasm = wat::parse_str("(module (func (drop (i32.const 1))))").unwrap();
-    let out = instrument(&wasm, CostTable::ic(), LIMIT).unwrap();
+    let out = instrument(&wasm, CostTable::ic(), LIMIT, false).unwrap();
     wasmparser::Validator::new().validate_all(&out).unwrap();
 }
 
@@ -270,4 +270,51 @@ fn comparison_summary_gives_geometric_means_and_floor_distances() {
         md.contains("| x | 100 | 50 | 2.00x | 400 | 100 | 4.00x | 2.00x |"),
         "{md}"
     );
+}
+
+/// A profiling build charges each function's own code to that function (the callee's loop to
+/// the callee, the caller's blocks to the caller); the ic0 overheads, which the host charges,
+/// are the rest of the message total.
+#[test]
+fn profile_attributes_instructions_to_functions() {
+    let wat = format!(
+        r#"(module {IMPORTS}
+  (func $work (param $n i32)
+    (local $i i32)
+    (loop $l
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $l (i32.lt_u (local.get $i) (local.get $n)))))
+  (func (export "canister_query __canbench__calls")
+    (call $work (i32.const 1000))
+    (call $reply)))"#
+    );
+    let wasm = wat::parse_str(&wat).unwrap();
+    let instrumented = instrument(&wasm, CostTable::ic(), LIMIT, true).unwrap();
+    let c = Canister::new(
+        &instrumented,
+        CostTable::ic(),
+        Vec::new(),
+        Vec::new(),
+        false,
+        LIMIT,
+    )
+    .unwrap();
+    let run = c.run("__canbench__calls", QUERY_ARG).unwrap();
+    // $work: entry 1 (+ loop 0), then per iteration 7 one-cost operators and br_if (2);
+    // the final `end` block costs 0.
+    assert_eq!(run.profile[0], 1 + 9 * 1000);
+    // The query: entry 1 + i32.const + call (5) + call (5).
+    assert_eq!(run.profile[1], 1 + 1 + 5 + 5);
+    // msg_reply's overhead.
+    assert_eq!(run.instructions - run.profile.iter().sum::<u64>(), 500);
+    let names = crate::instrument::function_names(&wasm).unwrap();
+    assert_eq!(names, ["work", "func[1]"]);
+}
+
+/// A build without profiling exports no per-function counters.
+#[test]
+fn no_profile_unless_asked() {
+    let c = canister(&loop_canister(10)).unwrap();
+    let run = c.run("__canbench__adds", QUERY_ARG).unwrap();
+    assert!(run.profile.is_empty());
 }
