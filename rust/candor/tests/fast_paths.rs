@@ -67,6 +67,30 @@ fn primitive_vectors_decode() {
         decode_one::<Vec<bool>>(&encode_one(&b).unwrap()).unwrap(),
         b
     );
+    // Every element width, with the extreme values (each width has its own reader).
+    fn round_trip<T>(v: Vec<T>)
+    where
+        T: candor::CandidType + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
+        assert_eq!(decode_one::<Vec<T>>(&encode_one(&v).unwrap()).unwrap(), v);
+    }
+    round_trip(vec![0u8, 1, u8::MAX]);
+    round_trip(vec![i8::MIN, -1, 0, i8::MAX]);
+    round_trip(vec![0u16, u16::MAX]);
+    round_trip(vec![0u32, 1 << 31, u32::MAX]);
+    round_trip(vec![i32::MIN, i32::MAX]);
+    round_trip(vec![0u64, u64::MAX]);
+    round_trip(vec![i64::MIN, -1, i64::MAX]);
+    round_trip(vec![f32::MIN, 0.5, f32::MAX]);
+    round_trip(Vec::<u64>::new());
+    // Arrays take the same path, with their length checked.
+    let a: [u32; 3] = decode_one(&encode_one([7u32, 8, 9]).unwrap()).unwrap();
+    assert_eq!(a, [7, 8, 9]);
+    assert!(decode_one::<[u32; 2]>(&encode_one([7u32, 8, 9]).unwrap()).is_err());
+    // A count larger than the bytes left is an error before anything is read.
+    let mut bytes = encode_one(vec![1u32, 2, 3]).unwrap();
+    bytes.truncate(bytes.len() - 1);
+    assert!(decode_one::<Vec<u32>>(&bytes).is_err());
 }
 
 #[test]

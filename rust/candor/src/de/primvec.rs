@@ -43,7 +43,10 @@ pub(crate) fn size(p: Prim) -> usize {
 /// A fixed-width number read from its little-endian bytes and handed to a visitor.
 pub(crate) trait LeNum: Copy {
     const SIZE: usize;
-    fn read(b: &[u8]) -> Self;
+    /// Takes one element off the front of `rest`. The width is a constant of each
+    /// implementation, so the read compiles to one length check, one load and a pointer
+    /// bump (a width read from a slice length would need a second, failing check).
+    fn take(rest: &mut &[u8]) -> Option<Self>;
     fn visit<'de, V: Visitor<'de>>(self, v: V) -> Result<V::Value>;
 }
 
@@ -52,10 +55,10 @@ macro_rules! le_num {
         impl LeNum for $t {
             const SIZE: usize = std::mem::size_of::<$t>();
             #[inline(always)]
-            fn read(b: &[u8]) -> Self {
-                let mut a = [0u8; std::mem::size_of::<$t>()];
-                a.copy_from_slice(b);
-                <$t>::from_le_bytes(a)
+            fn take(rest: &mut &[u8]) -> Option<Self> {
+                let (head, tail) = rest.split_first_chunk::<{ std::mem::size_of::<$t>() }>()?;
+                *rest = tail;
+                Some(<$t>::from_le_bytes(*head))
             }
             #[inline(always)]
             fn visit<'de, V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
@@ -77,8 +80,10 @@ pub(crate) struct BoolByte(u8);
 impl LeNum for BoolByte {
     const SIZE: usize = 1;
     #[inline(always)]
-    fn read(b: &[u8]) -> Self {
-        BoolByte(b.first().copied().unwrap_or(2))
+    fn take(rest: &mut &[u8]) -> Option<Self> {
+        let (&b, tail) = rest.split_first()?;
+        *rest = tail;
+        Some(BoolByte(b))
     }
     #[inline(always)]
     fn visit<'de, V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
@@ -91,21 +96,27 @@ impl LeNum for BoolByte {
 }
 
 /// Visits the elements of `data` (whole elements of type `T`) with `v`.
-#[inline]
+///
+/// Never inlined, on purpose: as its own function it is the only caller of the visitor's
+/// `visit_seq` for this access type, so the optimiser inlines `visit_seq` here and keeps
+/// the access in registers. Inlined into `prim_vec` (one arm per element type), the
+/// visitor's loop stays out of line and writes the access back to memory per element.
+#[inline(never)]
 pub(crate) fn visit<'de, T: LeNum, V: Visitor<'de>>(
     data: &'de [u8],
     at: usize,
     v: V,
 ) -> Result<V::Value> {
     let mut access = PrimVecAccess::<T> {
-        chunks: data.chunks_exact(T::SIZE),
+        rest: data,
         _t: std::marker::PhantomData,
     };
     v.visit_seq(&mut access).map_err(|e| e.at(at))
 }
 
+/// `rest` holds whole elements only (the caller took `len * SIZE` bytes).
 struct PrimVecAccess<'de, T> {
-    chunks: std::slice::ChunksExact<'de, u8>,
+    rest: &'de [u8],
     _t: std::marker::PhantomData<T>,
 }
 
@@ -114,15 +125,15 @@ impl<'de, T: LeNum> SeqAccess<'de> for PrimVecAccess<'de, T> {
 
     #[inline(always)]
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
-        match self.chunks.next() {
-            Some(b) => seed.deserialize(Elem(T::read(b))).map(Some),
+        match T::take(&mut self.rest) {
+            Some(x) => seed.deserialize(Elem(x)).map(Some),
             None => Ok(None),
         }
     }
 
     #[inline]
     fn size_hint(&self) -> Option<usize> {
-        Some(self.chunks.len())
+        Some(self.rest.len() / T::SIZE)
     }
 }
 
