@@ -58,6 +58,13 @@ pub enum Tok<'a> {
 }
 
 impl Tok<'_> {
+    /// Same kind of token (payloads not compared): for the payload-free tokens the
+    /// parser looks for, this is equality without the derived `eq` call.
+    #[inline]
+    pub fn is(&self, other: &Tok<'_>) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(other)
+    }
+
     /// How the token is named in "expected …, found …" messages.
     pub fn describe(&self) -> String {
         match self {
@@ -130,9 +137,19 @@ pub struct Lexer<'a> {
 fn is_id_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
 }
-fn is_id_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
-}
+
+/// Bytes that continue an identifier (`[A-Za-z0-9_]`), as a table: one load per byte
+/// of every name instead of three range tests.
+static ID_CHAR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'_';
+        c += 1;
+    }
+    t
+};
 
 impl<'a> Lexer<'a> {
     pub fn new(src: &'a str) -> Self {
@@ -168,65 +185,58 @@ impl<'a> Lexer<'a> {
         // A `//` comment on the line of the previous token is a trailing remark, not
         // the doc comment of what follows.
         let mut new_line = self.pos == 0;
+        // A local position (written back at the end): the loop runs once per byte of
+        // white space.
+        let mut pos = self.pos;
         loop {
-            match b.get(self.pos) {
-                Some(b' ' | b'\t' | b'\r' | b'\n') => {
-                    if b[self.pos] == b'\n' {
-                        new_line = true;
-                        if self.keep_docs && self.blank_line_follows() {
-                            // A blank line detaches a comment from the next declaration.
-                            self.docs.clear();
-                        }
+            let Some(&c) = b.get(pos) else { break };
+            match c {
+                b' ' | b'\t' | b'\r' => pos += 1,
+                b'\n' => {
+                    new_line = true;
+                    if self.keep_docs && blank_line_follows(b, pos) {
+                        // A blank line detaches a comment from the next declaration.
+                        self.docs.clear();
                     }
-                    self.pos += 1;
+                    pos += 1;
                 }
-                Some(b'/') if b.get(self.pos + 1) == Some(&b'/') => {
-                    let start = self.pos;
+                b'/' if b.get(pos + 1) == Some(&b'/') => {
+                    let start = pos;
                     let end = self.src[start..]
                         .find('\n')
                         .map_or(self.src.len(), |i| start + i);
                     if self.keep_docs && new_line {
                         self.docs.push(self.src[start + 2..end].trim().to_string());
                     }
-                    self.pos = end;
+                    pos = end;
                 }
-                Some(b'/') if b.get(self.pos + 1) == Some(&b'*') => {
-                    let start = self.pos;
-                    self.pos += 2;
+                b'/' if b.get(pos + 1) == Some(&b'*') => {
+                    let start = pos;
+                    pos += 2;
                     let mut nesting = 1usize;
                     while nesting > 0 {
-                        match (b.get(self.pos), b.get(self.pos + 1)) {
+                        match (b.get(pos), b.get(pos + 1)) {
                             (Some(b'*'), Some(b'/')) => {
                                 nesting -= 1;
-                                self.pos += 2;
+                                pos += 2;
                             }
                             (Some(b'/'), Some(b'*')) => {
                                 nesting += 1;
-                                self.pos += 2;
+                                pos += 2;
                             }
-                            (Some(_), _) => self.pos += 1,
+                            (Some(_), _) => pos += 1,
                             (None, _) => {
+                                self.pos = pos;
                                 return Err(self.err(start..start + 2, "unclosed comment"));
                             }
                         }
                     }
                 }
-                _ => return Ok(()),
+                _ => break,
             }
         }
-    }
-
-    /// At a `\n`: is the rest of the next line blank (only spaces before another `\n`)?
-    fn blank_line_follows(&self) -> bool {
-        let rest = &self.src.as_bytes()[self.pos + 1..];
-        for &c in rest {
-            match c {
-                b' ' | b'\t' | b'\r' => continue,
-                b'\n' => return true,
-                _ => return false,
-            }
-        }
-        false
+        self.pos = pos;
+        Ok(())
     }
 
     /// The next token.
@@ -275,7 +285,7 @@ impl<'a> Lexer<'a> {
             b'0'..=b'9' => self.number()?,
             c if is_id_start(c) => {
                 let mut end = start + 1;
-                while b.get(end).is_some_and(|&c| is_id_char(c)) {
+                while b.get(end).is_some_and(|&c| ID_CHAR[usize::from(c)]) {
                     end += 1;
                 }
                 self.pos = end;
@@ -442,6 +452,19 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// At the `\n` at `pos`: is the rest of the next line blank (only spaces before
+/// another `\n`)?
+fn blank_line_follows(b: &[u8], pos: usize) -> bool {
+    for &c in b.get(pos + 1..).unwrap_or(&[]) {
+        match c {
+            b' ' | b'\t' | b'\r' => continue,
+            b'\n' => return true,
+            _ => return false,
+        }
+    }
+    false
+}
+
 fn hex_val(c: u8) -> u8 {
     match c {
         b'0'..=b'9' => c - b'0',
@@ -450,24 +473,26 @@ fn hex_val(c: u8) -> u8 {
     }
 }
 
+/// Keywords by their bytes: the slice patterns compile to a length switch and byte
+/// tests (string patterns would call `memcmp` once per candidate of the same length).
 fn keyword(s: &str) -> Tok<'_> {
-    match s {
-        "null" => Tok::Null,
-        "vec" => Tok::Vec,
-        "record" => Tok::Record,
-        "variant" => Tok::Variant,
-        "func" => Tok::Func,
-        "service" => Tok::Service,
-        "oneway" => Tok::Oneway,
-        "query" => Tok::Query,
-        "composite_query" => Tok::CompositeQuery,
-        "blob" => Tok::Blob,
-        "type" => Tok::Type,
-        "import" => Tok::Import,
-        "opt" => Tok::Opt,
-        "principal" => Tok::Principal,
-        "true" => Tok::Bool(true),
-        "false" => Tok::Bool(false),
+    match s.as_bytes() {
+        [b'n', b'u', b'l', b'l'] => Tok::Null,
+        [b'v', b'e', b'c'] => Tok::Vec,
+        [b'r', b'e', b'c', b'o', b'r', b'd'] => Tok::Record,
+        [b'v', b'a', b'r', b'i', b'a', b'n', b't'] => Tok::Variant,
+        [b'f', b'u', b'n', b'c'] => Tok::Func,
+        [b's', b'e', b'r', b'v', b'i', b'c', b'e'] => Tok::Service,
+        [b'o', b'n', b'e', b'w', b'a', b'y'] => Tok::Oneway,
+        [b'q', b'u', b'e', b'r', b'y'] => Tok::Query,
+        [b'b', b'l', b'o', b'b'] => Tok::Blob,
+        [b't', b'y', b'p', b'e'] => Tok::Type,
+        [b'i', b'm', b'p', b'o', b'r', b't'] => Tok::Import,
+        [b'o', b'p', b't'] => Tok::Opt,
+        [b'p', b'r', b'i', b'n', b'c', b'i', b'p', b'a', b'l'] => Tok::Principal,
+        [b't', b'r', b'u', b'e'] => Tok::Bool(true),
+        [b'f', b'a', b'l', b's', b'e'] => Tok::Bool(false),
+        b if b == b"composite_query" => Tok::CompositeQuery,
         _ => Tok::Id(s),
     }
 }

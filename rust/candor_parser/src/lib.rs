@@ -31,6 +31,7 @@ pub mod compat;
 pub mod error;
 pub mod lexer;
 pub mod parser;
+pub mod principal;
 pub mod syntax;
 pub mod test;
 pub mod typing;

@@ -88,16 +88,18 @@ impl<'a> Parser<'a> {
         )
     }
 
+    /// Consumes the payload-free token `t`, or fails naming `what` was expected.
     fn expect(&mut self, t: Tok<'static>, what: &str) -> Result<Span> {
-        if self.tok.tok == t {
+        if self.tok.tok.is(&t) {
             Ok(self.bump()?.span)
         } else {
             Err(self.unexpected(what))
         }
     }
 
+    /// Consumes the payload-free token `t` if it is next.
     fn eat(&mut self, t: Tok<'static>) -> Result<bool> {
-        if self.tok.tok == t {
+        if self.tok.tok.is(&t) {
             self.bump()?;
             Ok(true)
         } else {
@@ -106,7 +108,7 @@ impl<'a> Parser<'a> {
     }
 
     pub fn expect_eof(&self) -> Result<()> {
-        if self.tok.tok == Tok::Eof {
+        if matches!(self.tok.tok, Tok::Eof) {
             Ok(())
         } else {
             Err(self.unexpected("end of input"))
@@ -183,7 +185,7 @@ impl<'a> Parser<'a> {
     pub fn args(&mut self) -> Result<IDLArgs> {
         self.expect(Tok::LParen, "`(`")?;
         let mut args = Vec::new();
-        while self.tok.tok != Tok::RParen {
+        while !matches!(self.tok.tok, Tok::RParen) {
             args.push(self.ann_val()?);
             if !self.eat(Tok::Comma)? {
                 break;
@@ -198,7 +200,7 @@ impl<'a> Parser<'a> {
     pub fn ann_val(&mut self) -> Result<IDLValue> {
         let start = self.tok.span.start;
         let v = self.value()?;
-        if self.tok.tok != Tok::Colon {
+        if !matches!(self.tok.tok, Tok::Colon) {
             return Ok(v);
         }
         self.annotate(v, start)
@@ -257,7 +259,7 @@ impl<'a> Parser<'a> {
         self.bump()?;
         self.expect(Tok::LBrace, "`{`")?;
         let mut vs = Vec::new();
-        while self.tok.tok != Tok::RBrace {
+        while !matches!(self.tok.tok, Tok::RBrace) {
             vs.push(self.ann_val()?);
             if !self.eat(Tok::Semi)? {
                 break;
@@ -333,7 +335,7 @@ impl<'a> Parser<'a> {
 
     fn principal(&mut self) -> Result<Principal> {
         let (s, span) = self.text()?;
-        Principal::from_text(&s).map_err(|e| self.err(span, e.to_string()))
+        crate::principal::from_text(&s).map_err(|e| self.err(span, e.to_string()))
     }
 
     /// `[+-]? (decimal | hex | float)`: integers stay `Number` (their type is decided
@@ -382,11 +384,11 @@ impl<'a> Parser<'a> {
         self.expect(Tok::LBrace, "`{`")?;
         let mut fields: Vec<(IDLField, Span)> = Vec::new();
         let mut next_id: u32 = 0;
-        while self.tok.tok != Tok::RBrace {
+        while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
             let named = match self.tok.tok {
                 Tok::Id(_) => true,
-                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(_) => self.peek2() == Tok::Equals,
+                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(_) => matches!(self.peek2(), Tok::Equals),
                 _ => false,
             };
             let field = if named {
@@ -527,12 +529,12 @@ impl<'a> Parser<'a> {
         self.expect(Tok::LBrace, "`{`")?;
         let mut fields: Vec<(TypeField, Span)> = Vec::new();
         let mut next_id: u32 = 0;
-        while self.tok.tok != Tok::RBrace {
+        while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
             let docs = std::mem::take(&mut self.tok.docs);
             let named = match self.tok.tok {
                 Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(_) => true,
-                Tok::Id(_) => self.peek2() == Tok::Colon,
+                Tok::Id(_) => matches!(self.peek2(), Tok::Colon),
                 _ => false,
             };
             let field = if named {
@@ -561,7 +563,7 @@ impl<'a> Parser<'a> {
         self.bump()?;
         self.expect(Tok::LBrace, "`{`")?;
         let mut fields: Vec<(TypeField, Span)> = Vec::new();
-        while self.tok.tok != Tok::RBrace {
+        while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
             let docs = std::mem::take(&mut self.tok.docs);
             let label = match self.tok.tok {
@@ -586,10 +588,10 @@ impl<'a> Parser<'a> {
     pub fn tup_type(&mut self) -> Result<Vec<IDLType>> {
         self.expect(Tok::LParen, "`(`")?;
         let mut ts = Vec::new();
-        while self.tok.tok != Tok::RParen {
+        while !matches!(self.tok.tok, Tok::RParen) {
             let named = match self.tok.tok {
                 Tok::Text(_) => true,
-                Tok::Id(_) => self.peek2() == Tok::Colon,
+                Tok::Id(_) => matches!(self.peek2(), Tok::Colon),
                 _ => false,
             };
             if named {
@@ -629,7 +631,7 @@ impl<'a> Parser<'a> {
     fn actor_type(&mut self) -> Result<Vec<Binding>> {
         self.expect(Tok::LBrace, "`{`")?;
         let mut ms: Vec<Binding> = Vec::new();
-        while self.tok.tok != Tok::RBrace {
+        while !matches!(self.tok.tok, Tok::RBrace) {
             let docs = std::mem::take(&mut self.tok.docs);
             let (id, name_span) = self.name()?;
             self.expect(Tok::Colon, "`:`")?;
@@ -723,7 +725,7 @@ impl<'a> Parser<'a> {
     /// A whole `.did` file.
     pub fn prog(&mut self) -> Result<IDLProg> {
         let (decs, dec_spans) = self.decs()?;
-        let actor = if self.tok.tok == Tok::Service {
+        let actor = if matches!(self.tok.tok, Tok::Service) {
             let docs = std::mem::take(&mut self.tok.docs);
             self.bump()?;
             if let Tok::Id(_) = self.tok.tok {
@@ -731,7 +733,7 @@ impl<'a> Parser<'a> {
             }
             self.expect(Tok::Colon, "`:`")?;
             let start = self.tok.span.start;
-            let typ = if self.tok.tok == Tok::LParen {
+            let typ = if matches!(self.tok.tok, Tok::LParen) {
                 let args = self.tup_type()?;
                 self.expect(Tok::Arrow, "`->`")?;
                 IDLType::ClassT(args, Box::new(self.actor()?))
@@ -744,7 +746,7 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        if self.tok.tok != Tok::Eof {
+        if !matches!(self.tok.tok, Tok::Eof) {
             return Err(self.unexpected(if actor.is_some() {
                 "end of input"
             } else {
@@ -802,7 +804,7 @@ impl<'a> Parser<'a> {
                 Tok::Colon => (None, true),
                 Tok::NotDecode => (None, false),
                 Tok::TestEqual | Tok::NotEqual => {
-                    let pass = self.tok.tok == Tok::TestEqual;
+                    let pass = matches!(self.tok.tok, Tok::TestEqual);
                     self.bump()?;
                     (Some(self.input()?), pass)
                 }
@@ -832,7 +834,7 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        if self.tok.tok != Tok::Eof {
+        if !matches!(self.tok.tok, Tok::Eof) {
             return Err(self.unexpected("`assert` or end of input"));
         }
         Ok(Test { defs, asserts })
