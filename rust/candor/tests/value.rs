@@ -338,6 +338,35 @@ fn untyped_decoding_matches_candid() {
     }
 }
 
+/// A record value with repeated field ids (built in code; text rejects them): the
+/// last one wins, as in candid, whatever the order of the ids.
+#[test]
+fn annotate_record_with_repeated_fields() {
+    use IDLValue::*;
+    let env = TypeEnv::new();
+    let ty = t(TypeInner::Record(vec![
+        field("a", t(TypeInner::Nat8)),
+        field("b", t(TypeInner::Opt(t(TypeInner::Nat8)))),
+        field("z", t(TypeInner::Nat16)),
+    ]));
+    let v = Record(vec![
+        named("z", Nat16(1)),
+        named("a", Nat8(1)),
+        named("z", Nat16(2)),
+        named("a", Nat8(2)),
+        named("a", Nat8(3)),
+    ]);
+    let ours = v.annotate_type(false, &env, &ty).unwrap();
+    let theirs = c_value(&v)
+        .annotate_type(false, &c_env(&env), &c_type(&ty))
+        .unwrap();
+    assert_eq!(c_value(&ours), theirs);
+    assert_eq!(
+        ours.to_string(),
+        "record { a = 3 : nat8; b = null; z = 2 : nat16 }"
+    );
+}
+
 /// Values parsed from text: undetermined numbers get the expected type.
 #[test]
 fn annotate_from_parser() {

@@ -39,7 +39,12 @@ impl TypeSerialize {
 
     /// Makes the definitions of `env` available to `Var` types.
     pub fn merge_env(&mut self, env: &TypeEnv) -> Result<()> {
-        self.env.merge(env)?;
+        if self.env.0.is_empty() {
+            // A copy of the tree, not one insertion (and comparison) per definition.
+            self.env = env.clone();
+        } else {
+            self.env.merge(env)?;
+        }
         Ok(())
     }
 

@@ -6,7 +6,6 @@ use super::{IDLField, IDLValue, VariantValue};
 use crate::types::internal::find_type;
 use crate::types::{Field, Type, TypeEnv, TypeInner};
 use crate::{Error, Int, Nat, Result};
-use std::collections::HashMap;
 
 /// Bound on the nesting of values and types walked by annotation (candid bounds it
 /// by the remaining stack).
@@ -139,13 +138,20 @@ impl IDLValue {
                 IDLValue::Vec(vec.iter().map(|e| go(e, ty)).collect::<Result<_>>()?)
             }
             (IDLValue::Record(vec), TypeInner::Record(fs)) => {
-                // Later fields with the same id win, as in candid.
-                let fields: HashMap<u32, &IDLValue> =
+                // Later fields with the same id win, as in candid. Sorted by id (the
+                // sort is stable, so equal ids keep their order) instead of hashed: no
+                // hasher to pay for, and no hash to flood with chosen ids.
+                let mut fields: Vec<(u32, &IDLValue)> =
                     vec.iter().map(|f| (f.id.get_id(), &f.val)).collect();
+                fields.sort_by_key(|f| f.0);
+                let last_with = |id: u32| {
+                    let end = fields.partition_point(|f| f.0 <= id);
+                    fields[..end].last().filter(|f| f.0 == id).map(|f| f.1)
+                };
                 let mut res = Vec::with_capacity(fs.len());
                 for Field { id, ty } in fs {
-                    let val = match fields.get(&id.get_id()) {
-                        Some(v) => *v,
+                    let val = match last_with(id.get_id()) {
+                        Some(v) => v,
                         None => match trace(env, ty)?.as_ref() {
                             TypeInner::Null => &IDLValue::Null,
                             TypeInner::Opt(_) => &IDLValue::None,
