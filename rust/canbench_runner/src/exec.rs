@@ -419,7 +419,13 @@ fn build_linker(
         match kind {
             // 0: this message; 1: the call context. One message is the whole call here.
             0 | 1 => {
-                let now = c.data().counter.expect("counter").get(&c).i64().unwrap_or(0);
+                let now = c
+                    .data()
+                    .counter
+                    .expect("counter")
+                    .get(&c)
+                    .i64()
+                    .unwrap_or(0);
                 if !c.data().profile.is_empty() {
                     let profile = c
                         .data()

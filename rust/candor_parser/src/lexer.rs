@@ -188,8 +188,7 @@ impl<'a> Lexer<'a> {
         // A local position (written back at the end): the loop runs once per byte of
         // white space.
         let mut pos = self.pos;
-        loop {
-            let Some(&c) = b.get(pos) else { break };
+        while let Some(&c) = b.get(pos) {
             match c {
                 b' ' | b'\t' | b'\r' => pos += 1,
                 b'\n' => {
