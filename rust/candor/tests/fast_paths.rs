@@ -135,6 +135,51 @@ fn bignum_vectors_decode_with_subtyping() {
     assert!(decode_one::<Vec<Nat>>(&bytes).unwrap_err().is_subtype());
 }
 
+/// Numbers too big for 64 bits reach the visitor as little-endian bytes packed straight
+/// from the LEB128 groups (eight at a time), and are written eight groups at a time:
+/// both directions against candid, at sizes around the 56-bit steps, both signs, typed
+/// and dynamic, and nat read as int.
+#[test]
+fn bignums_match_candid_both_ways() {
+    use num_bigint::{BigInt, BigUint};
+    let mut nats = Vec::new();
+    let mut ints = Vec::new();
+    for bits in [
+        64u32, 65, 111, 112, 113, 119, 120, 168, 169, 447, 448, 449, 1000, 4096,
+    ] {
+        let p = BigUint::from(1u8) << bits;
+        for n in [
+            p.clone() - 1u8,
+            p.clone(),
+            p.clone() + 12345u32,
+            p * 3u8 + 1u8,
+        ] {
+            ints.push(BigInt::from(n.clone()));
+            ints.push(-BigInt::from(n.clone()));
+            ints.push(-BigInt::from(n.clone()) - 1);
+            nats.push(n);
+        }
+    }
+    for n in nats {
+        let theirs = candid::encode_one(candid::Nat(n.clone())).unwrap();
+        assert_eq!(encode_one(Nat(n.clone())).unwrap(), theirs);
+        assert_eq!(decode_one::<Nat>(&theirs).unwrap(), Nat(n.clone()));
+        assert_eq!(
+            decode_one::<Int>(&theirs).unwrap(),
+            Int(BigInt::from(n.clone()))
+        );
+        let dynamic = candor::IDLArgs::from_bytes(&theirs).unwrap();
+        assert_eq!(dynamic.args, [candor::IDLValue::Nat(Nat(n))]);
+    }
+    for i in ints {
+        let theirs = candid::encode_one(candid::Int(i.clone())).unwrap();
+        assert_eq!(encode_one(Int(i.clone())).unwrap(), theirs, "{i}");
+        assert_eq!(decode_one::<Int>(&theirs).unwrap(), Int(i.clone()), "{i}");
+        let dynamic = candor::IDLArgs::from_bytes(&theirs).unwrap();
+        assert_eq!(dynamic.args, [candor::IDLValue::Int(Int(i))]);
+    }
+}
+
 // ---- borrowed text and bytes -------------------------------------------------------
 
 fn inside(bytes: &[u8], p: *const u8) -> bool {

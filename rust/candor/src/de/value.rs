@@ -10,7 +10,7 @@ use super::core::Core;
 use super::describe::describe;
 use super::primvec;
 use crate::error::{Error, PathSegment};
-use crate::types::number::{TAG_INT, TAG_NAT};
+use crate::types::number::{leb_to_le_bytes, TAG_INT, TAG_NAT};
 use crate::types::reference::{TAG_FUNC, TAG_SERVICE};
 use crate::wire::header::{Node, Prim, Ref};
 use crate::wire::leb;
@@ -100,10 +100,9 @@ impl<'a, 'de> De<'a, 'de> {
             }
         }
         let bytes = self.big_leb()?;
-        let n = crate::types::number::decode_biguint(bytes);
-        let mut out = Vec::with_capacity(bytes.len() + 1);
+        let mut out = Vec::with_capacity(bytes.len() + 2);
         out.push(TAG_NAT);
-        out.extend_from_slice(&n.to_bytes_le());
+        leb_to_le_bytes(bytes, false, &mut out);
         v.visit_byte_buf(out)
     }
 
@@ -131,16 +130,13 @@ impl<'a, 'de> De<'a, 'de> {
             }
         }
         let bytes = self.big_leb()?;
-        let mut out = Vec::with_capacity(bytes.len() + 1);
+        let mut out = Vec::with_capacity(bytes.len() + 2);
+        // An int read from a nat is still an int (candid tags it 0: `IDLValue`
+        // decodes `Int`, not `Nat`): its magnitude bytes get a zero sign byte.
+        out.push(TAG_INT);
+        leb_to_le_bytes(bytes, !is_nat, &mut out);
         if is_nat {
-            // An int read from a nat is still an int (candid tags it 0: `IDLValue`
-            // decodes `Int`, not `Nat`).
-            out.push(TAG_INT);
-            let n = num_bigint::BigInt::from(crate::types::number::decode_biguint(bytes));
-            out.extend_from_slice(&n.to_signed_bytes_le());
-        } else {
-            out.push(TAG_INT);
-            out.extend_from_slice(&crate::types::number::decode_bigint(bytes).to_signed_bytes_le());
+            out.push(0);
         }
         v.visit_byte_buf(out)
     }
@@ -149,7 +145,8 @@ impl<'a, 'de> De<'a, 'de> {
     #[cold]
     fn big_leb(&mut self) -> Result<&'de [u8]> {
         let start = self.core.pos;
-        leb::skip(self.core.input, &mut self.core.pos).map_err(|_| self.core.eof("nat/int"))?;
+        leb::skip_long(self.core.input, &mut self.core.pos)
+            .map_err(|_| self.core.eof("nat/int"))?;
         self.core.charge(self.core.pos - start)?;
         Ok(self
             .core

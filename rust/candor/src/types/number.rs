@@ -84,9 +84,51 @@ fn read_leb_bytes<R: std::io::Read>(r: &mut R) -> crate::Result<Vec<u8>> {
     }
 }
 
-/// LEB128 of a BigUint, appended to `out`: 7-bit groups cut straight from the
-/// 64-bit limbs with 64-bit arithmetic only (no intermediate digit vector, no 128-bit
-/// shifts, which wasm emulates), linear in the size.
+/// The low 56 bits of `x` as eight 7-bit groups, one per byte (group 0 in the low byte),
+/// continuation bits clear: the inverse of [`gather_groups`], in three mask-and-shift
+/// steps instead of eight shifts.
+#[inline]
+fn spread_groups(x: u64) -> u64 {
+    let x = (x & 0x0000_0000_0fff_ffff) | ((x & 0x00ff_ffff_f000_0000) << 4);
+    let x = (x & 0x0000_3fff_0000_3fff) | ((x & 0x0fff_c000_0fff_c000) << 2);
+    (x & 0x007f_007f_007f_007f) | ((x & 0x3f80_3f80_3f80_3f80) << 1)
+}
+
+/// Eight LEB128 bytes (continuation bits ignored) as the 56-bit value they hold.
+#[inline]
+fn gather_groups(x: u64) -> u64 {
+    let x = x & 0x7f7f_7f7f_7f7f_7f7f;
+    let x = (x & 0x007f_007f_007f_007f) | ((x & 0x7f00_7f00_7f00_7f00) >> 1);
+    let x = (x & 0x0000_3fff_0000_3fff) | ((x & 0x3fff_0000_3fff_0000) >> 2);
+    (x & 0x0000_0000_0fff_ffff) | ((x & 0x0fff_ffff_0000_0000) >> 4)
+}
+
+const LOW56: u64 = (1 << 56) - 1;
+const CONTINUE: u64 = 0x8080_8080_8080_8080;
+
+/// Fills `dst` (sized to the number of groups) with LEB128 groups, taking the value's
+/// bits 56 at a time from successive calls of `window` (bits 56k.. of the value in its
+/// low bits); the last group ends the number.
+#[inline]
+fn write_groups(dst: &mut [u8], mut window: impl FnMut() -> u64) {
+    let mut chunks = dst.chunks_exact_mut(8);
+    for chunk in &mut chunks {
+        let bytes = (spread_groups(window() & LOW56) | CONTINUE).to_le_bytes();
+        chunk.copy_from_slice(&bytes);
+    }
+    let rest = chunks.into_remainder();
+    if !rest.is_empty() {
+        let bytes = (spread_groups(window() & LOW56) | CONTINUE).to_le_bytes();
+        rest.copy_from_slice(bytes.get(..rest.len()).unwrap_or_default());
+    }
+    if let Some(last) = dst.last_mut() {
+        *last &= 0x7f;
+    }
+}
+
+/// LEB128 of a BigUint, appended to `out`: eight groups at a time from 56-bit windows
+/// of the 64-bit limbs (64-bit arithmetic only: wasm emulates 128-bit shifts), linear
+/// in the size.
 pub(crate) fn encode_biguint(out: &mut Vec<u8>, v: &BigUint) {
     if let Some(small) = v.to_u64() {
         leb::write_u64(out, small);
@@ -94,38 +136,36 @@ pub(crate) fn encode_biguint(out: &mut Vec<u8>, v: &BigUint) {
     }
     let groups = (v.bits() as usize).div_ceil(7);
     let start = out.len();
-    out.reserve(groups + 10);
-    // Bits carried over from the previous limb (fewer than 7).
-    let (mut carry, mut ncarry) = (0u64, 0u32);
-    for limb in v.iter_u64_digits() {
-        let (mut bits, mut nbits) = (limb, 64u32);
-        if ncarry > 0 {
-            let take = 7 - ncarry;
-            out.push((carry | ((bits & ((1 << take) - 1)) << ncarry)) as u8 | 0x80);
-            bits >>= take;
-            nbits -= take;
+    out.resize(start + groups, 0);
+    // A sliding pair of limbs: a window starting at bit `shift` of `lo` takes the
+    // rest from `hi` (windows advance 56 bits, so never past `hi`).
+    let mut limbs = v.iter_u64_digits();
+    let mut lo = limbs.next().unwrap_or(0);
+    let mut hi = limbs.next().unwrap_or(0);
+    let mut shift = 0u32;
+    let window = || {
+        let w = if shift == 0 {
+            lo
+        } else {
+            (lo >> shift) | (hi << (64 - shift))
+        };
+        shift += 56;
+        if shift >= 64 {
+            shift -= 64;
+            lo = hi;
+            hi = limbs.next().unwrap_or(0);
         }
-        while nbits >= 7 {
-            out.push((bits & 0x7f) as u8 | 0x80);
-            bits >>= 7;
-            nbits -= 7;
-        }
-        carry = bits;
-        ncarry = nbits;
-    }
-    if ncarry > 0 {
-        out.push(carry as u8 | 0x80);
-    }
-    // The top limb's leading zeros made surplus groups; the last kept one ends it.
-    out.truncate(start + groups);
-    if let Some(last) = out.last_mut() {
-        *last &= 0x7f;
+        w
+    };
+    if let Some(dst) = out.get_mut(start..) {
+        write_groups(dst, window);
     }
 }
 
-/// SLEB128 of a BigInt, appended to `out`, in time linear in its size: the 7-bit
-/// groups are read straight from the two's complement bytes (sign-extended), and
-/// their number is the shortest that holds the value and its sign bit.
+/// SLEB128 of a BigInt, appended to `out`, in time linear in its size: the groups are
+/// cut eight at a time from 7-byte windows of the two's complement bytes
+/// (sign-extended), and their number is the shortest that holds the value and its
+/// sign bit.
 pub(crate) fn encode_bigint(out: &mut Vec<u8>, v: &BigInt) {
     if let Some(small) = v.to_i64() {
         leb::write_i64(out, small);
@@ -141,32 +181,77 @@ pub(crate) fn encode_bigint(out: &mut Vec<u8>, v: &BigInt) {
     let groups = (magnitude_bits + 1).div_ceil(7).max(1) as usize;
     let bytes = v.to_signed_bytes_le();
     let fill: u8 = if negative { 0xff } else { 0 };
-    let byte_at = |i: usize| -> u16 { u16::from(bytes.get(i).copied().unwrap_or(fill)) };
-    out.reserve(groups);
-    for g in 0..groups {
-        let bit = g * 7;
-        let word = (byte_at(bit / 8) | (byte_at(bit / 8 + 1) << 8)) >> (bit % 8);
-        let group = (word & 0x7f) as u8;
-        out.push(if g + 1 == groups { group } else { group | 0x80 });
+    let start = out.len();
+    out.resize(start + groups, 0);
+    let mut at = 0usize;
+    let window = || {
+        let w = match bytes.get(at..).and_then(|r| r.first_chunk::<8>()) {
+            Some(eight) => u64::from_le_bytes(*eight),
+            None => {
+                // Near the end: the bytes that are left, then the sign.
+                let mut eight = [fill; 8];
+                for (slot, b) in eight.iter_mut().zip(bytes.get(at..).unwrap_or_default()) {
+                    *slot = *b;
+                }
+                u64::from_le_bytes(eight)
+            }
+        };
+        at += 7;
+        w
+    };
+    if let Some(dst) = out.get_mut(start..) {
+        write_groups(dst, window);
+    }
+}
+
+/// Appends the little-endian bytes of the value of complete LEB128 bytes (`signed`:
+/// SLEB128, as two's complement, the last byte sign-extended): eight groups become
+/// seven bytes at a time. The result need not be minimal (`from_bytes_le` and
+/// `from_signed_bytes_le` accept surplus high bytes); this is how a bignum reaches a
+/// visitor without a `BigUint` built and taken apart again on the way.
+pub(crate) fn leb_to_le_bytes(leb: &[u8], signed: bool, out: &mut Vec<u8>) {
+    let mut chunks = leb.chunks_exact(8);
+    let start = out.len();
+    out.resize(start + leb.len() / 8 * 7, 0);
+    if let Some(dst) = out.get_mut(start..) {
+        for (src, dst) in (&mut chunks).zip(dst.chunks_exact_mut(7)) {
+            let eight = src.first_chunk::<8>().copied().unwrap_or_default();
+            let bytes = gather_groups(u64::from_le_bytes(eight)).to_le_bytes();
+            dst.copy_from_slice(bytes.get(..7).unwrap_or_default());
+        }
+    }
+    let (mut acc, mut nbits) = (0u32, 0u32);
+    for &b in chunks.remainder() {
+        acc |= u32::from(b & 0x7f) << nbits;
+        nbits += 7;
+        if nbits >= 8 {
+            out.push(acc as u8);
+            acc >>= 8;
+            nbits -= 8;
+        }
+    }
+    if nbits > 0 {
+        // The value's top bit is bit 6 of the last group; below a full byte it is
+        // extended by hand (a full last byte already has it on top).
+        if signed && leb.last().is_some_and(|b| b & 0x40 != 0) {
+            acc |= !0u32 << nbits;
+        }
+        out.push(acc as u8);
     }
 }
 
 /// The value of complete LEB128 bytes (the last byte has no continuation bit).
 pub(crate) fn decode_biguint(bytes: &[u8]) -> BigUint {
-    let digits: Vec<u8> = bytes.iter().map(|b| b & 0x7f).collect();
-    BigUint::from_radix_le(&digits, 128).unwrap_or_default()
+    let mut le = Vec::new();
+    leb_to_le_bytes(bytes, false, &mut le);
+    BigUint::from_bytes_le(&le)
 }
 
 /// The value of complete SLEB128 bytes.
 pub(crate) fn decode_bigint(bytes: &[u8]) -> BigInt {
-    let magnitude = BigInt::from(decode_biguint(bytes));
-    match bytes.last() {
-        Some(last) if last & 0x40 != 0 => {
-            let bits = 7 * bytes.len() as u64;
-            magnitude - (BigInt::from(1) << bits)
-        }
-        _ => magnitude,
-    }
+    let mut le = Vec::new();
+    leb_to_le_bytes(bytes, true, &mut le);
+    BigInt::from_signed_bytes_le(&le)
 }
 
 /// Groups decimal digits by three with `_`, as candid prints numbers.
@@ -470,7 +555,9 @@ mod tests {
     #[test]
     fn bignum_leb_round_trip() {
         let mut bigs = vec![BigUint::from(u64::MAX) * 1_000_000u64 + 17u64];
-        for shift in [63u32, 64, 70, 126, 127, 128, 129, 640, 100_000] {
+        for shift in [
+            63u32, 64, 70, 111, 112, 113, 119, 120, 126, 127, 128, 129, 640, 100_000,
+        ] {
             bigs.push(BigUint::from(1u8) << shift);
             bigs.push((BigUint::from(1u8) << shift) - 1u8);
         }
@@ -482,11 +569,20 @@ mod tests {
             candid::Nat(big.clone()).encode(&mut theirs).unwrap();
             assert_eq!(buf, theirs);
         }
-        for v in [
+        let mut ints = vec![
             BigInt::from(i64::MIN) * 12345,
             BigInt::from(i64::MAX) * 3,
             BigInt::from(-64),
-        ] {
+        ];
+        // Both signs around the sizes where the last group fills a byte exactly
+        // (7 × 8 = 56 bits) or leaves a part to sign-extend.
+        for shift in [55u32, 56, 62, 63, 64, 69, 70, 111, 112, 126, 127, 128, 640] {
+            let p = BigInt::from(1) << shift;
+            for v in [p.clone(), &p - 1, -p.clone(), -&p + 1, -&p - 1] {
+                ints.push(v);
+            }
+        }
+        for v in ints {
             let mut buf = Vec::new();
             encode_bigint(&mut buf, &v);
             assert_eq!(decode_bigint(&buf), v);

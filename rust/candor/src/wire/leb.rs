@@ -126,6 +126,23 @@ pub fn skip(buf: &[u8], pos: &mut usize) -> Result<usize, LebError> {
     }
 }
 
+/// [`skip`] for values known to be long (a bignum that did not fit 64 bits): eight
+/// continuation bytes are recognised with one word test.
+pub fn skip_long(buf: &[u8], pos: &mut usize) -> Result<usize, LebError> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let start = *pos;
+    let mut i = start;
+    while let Some(eight) = buf.get(i..).and_then(|r| r.first_chunk::<8>()) {
+        if u64::from_le_bytes(*eight) & HIGH != HIGH {
+            break;
+        }
+        i += 8;
+    }
+    *pos = i;
+    let tail = skip(buf, pos)?;
+    Ok(i - start + tail)
+}
+
 /// Appends the unsigned LEB128 form of `v`, byte by byte into the reserved tail of
 /// `out` (a copy through a stack buffer costs a `memcpy` call per value).
 #[inline]
