@@ -695,5 +695,10 @@ fn check_array_len(core: &Core<'_>, expected: Option<usize>, len: usize) -> Resu
 }
 
 fn is_tuple(fields: &[crate::wire::header::FieldEntry]) -> bool {
-    fields.iter().enumerate().all(|(i, f)| f.id as usize == i)
+    // Both arenas keep field ids strictly increasing (the header parser rejects
+    // anything else; the interner sorts and rejects collisions), so the ids are
+    // 0..n exactly when the last one is n - 1: one test, not a walk per value.
+    fields
+        .last()
+        .is_none_or(|f| f.id as usize == fields.len() - 1)
 }

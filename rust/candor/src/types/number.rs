@@ -129,11 +129,18 @@ fn write_groups(dst: &mut [u8], mut window: impl FnMut() -> u64) {
 /// LEB128 of a BigUint, appended to `out`: eight groups at a time from 56-bit windows
 /// of the 64-bit limbs (64-bit arithmetic only: wasm emulates 128-bit shifts), linear
 /// in the size.
+#[inline]
 pub(crate) fn encode_biguint(out: &mut Vec<u8>, v: &BigUint) {
-    if let Some(small) = v.to_u64() {
-        leb::write_u64(out, small);
-        return;
+    match v.to_u64() {
+        Some(small) => leb::write_u64(out, small),
+        None => encode_big_biguint(out, v),
     }
+}
+
+/// [`encode_biguint`] past 64 bits: out of line, so the common small case stays small
+/// enough to inline into every caller.
+#[inline(never)]
+fn encode_big_biguint(out: &mut Vec<u8>, v: &BigUint) {
     let groups = (v.bits() as usize).div_ceil(7);
     let start = out.len();
     out.resize(start + groups, 0);
@@ -166,11 +173,17 @@ pub(crate) fn encode_biguint(out: &mut Vec<u8>, v: &BigUint) {
 /// cut eight at a time from 7-byte windows of the two's complement bytes
 /// (sign-extended), and their number is the shortest that holds the value and its
 /// sign bit.
+#[inline]
 pub(crate) fn encode_bigint(out: &mut Vec<u8>, v: &BigInt) {
-    if let Some(small) = v.to_i64() {
-        leb::write_i64(out, small);
-        return;
+    match v.to_i64() {
+        Some(small) => leb::write_i64(out, small),
+        None => encode_big_bigint(out, v),
     }
+}
+
+/// [`encode_bigint`] past 64 bits, out of line.
+#[inline(never)]
+fn encode_big_bigint(out: &mut Vec<u8>, v: &BigInt) {
     let negative = v.sign() == Sign::Minus;
     // Bits of the magnitude of v (or of -(v+1) when negative), plus the sign bit.
     let magnitude_bits = if negative {
