@@ -27,3 +27,32 @@ fn arrays_take_exactly_their_length() {
     let bytes = candor::encode_one(vec![7u16, 8]).unwrap();
     assert_eq!(candor::decode_one::<[u16; 2]>(&bytes).unwrap(), [7, 8]);
 }
+
+/// Only records whose ids are exactly 0..n are tuples: the check looks at the last id
+/// (ids are strictly increasing), so gaps and offsets must still be refused, as candid
+/// refuses them.
+#[test]
+fn records_with_gaps_are_not_tuples() {
+    // `record { 0 : nat8; 2 : nat8 }` and `record { 1 : nat8; 2 : nat8 }`, value (1, 2).
+    let message = |first_id: u8, second_id: u8| {
+        let mut m = b"DIDL\x01\x6c\x02".to_vec();
+        m.extend_from_slice(&[first_id, 0x7b, second_id, 0x7b, 0x01, 0x00, 0x01, 0x02]);
+        m
+    };
+    for bytes in [message(0, 2), message(1, 2)] {
+        let ours = candor::decode_one::<(u8, u8)>(&bytes);
+        let theirs = candid::decode_one::<(u8, u8)>(&bytes);
+        assert!(ours.is_err(), "{ours:?}");
+        assert!(theirs.is_err(), "{theirs:?}");
+    }
+    // The same layout with ids 0 and 1 is a tuple.
+    assert_eq!(
+        candor::decode_one::<(u8, u8)>(&message(0, 1)).unwrap(),
+        (1, 2)
+    );
+    // A one-field tuple and the empty record stay tuples.
+    let bytes = candor::encode_one((5u8,)).unwrap();
+    assert_eq!(candor::decode_one::<(u8,)>(&bytes).unwrap(), (5,));
+    let bytes = candor::encode_one(()).unwrap();
+    candor::decode_one::<()>(&bytes).unwrap();
+}
