@@ -180,6 +180,57 @@ fn bignums_match_candid_both_ways() {
     }
 }
 
+// ---- short ASCII text ----------------------------------------------------------------
+
+/// Texts of at most 32 bytes that are all ASCII skip `from_utf8`; the rest are
+/// validated as before. Both sides of the length bound and of the ASCII test.
+#[test]
+fn short_ascii_text_and_everything_else() {
+    for s in [
+        "",
+        "a",
+        "memo-17",
+        &"x".repeat(32),
+        &"y".repeat(33),
+        &"z".repeat(1000),
+    ] {
+        let bytes = encode_one(s).unwrap();
+        assert_eq!(decode_one::<String>(&bytes).unwrap(), s);
+        assert_eq!(decode_one::<&str>(&bytes).unwrap(), s);
+    }
+    // Short and long non-ASCII text: still decoded, still validated.
+    for s in ["é", "日本語", &"é".repeat(16), &"é".repeat(40)] {
+        assert_eq!(decode_one::<String>(&encode_one(s).unwrap()).unwrap(), s);
+    }
+    // Invalid UTF-8 in short and long texts is a binary error, like candid's.
+    let text_message = |body: &[u8]| {
+        let mut m = b"DIDL\x00\x01\x71".to_vec();
+        candor::wire::leb::write_u64(&mut m, body.len() as u64);
+        m.extend_from_slice(body);
+        m
+    };
+    for body in [
+        &b"\xff"[..],
+        b"abc\xc3",
+        b"\xed\xa0\x80",
+        &[b'a'; 31]
+            .iter()
+            .copied()
+            .chain([0x80])
+            .collect::<Vec<u8>>(),
+        &[b'a'; 40]
+            .iter()
+            .copied()
+            .chain([0xc3])
+            .collect::<Vec<u8>>(),
+    ] {
+        let m = text_message(body);
+        let ours = decode_one::<String>(&m).unwrap_err();
+        assert!(!ours.is_subtype(), "{ours}");
+        assert!(candid::decode_one::<String>(&m).is_err());
+    }
+}
+
 // ---- borrowed text and bytes -------------------------------------------------------
 
 fn inside(bytes: &[u8], p: *const u8) -> bool {

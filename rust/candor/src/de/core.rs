@@ -16,6 +16,9 @@ use std::rc::Rc;
 /// penalty), which also count against the skipping quota.
 pub(crate) const UNTYPED: usize = 50;
 
+/// Texts up to this many bytes are first tested for ASCII (see [`Core::text`]).
+pub(crate) const SHORT_TEXT: usize = 32;
+
 pub(crate) struct Core<'de> {
     pub input: &'de [u8],
     pub pos: usize,
@@ -295,13 +298,20 @@ impl<'de> Core<'de> {
         Ok(out)
     }
 
-    /// Text: a length then UTF-8 bytes, borrowed.
+    /// Text: a length then UTF-8 bytes, borrowed. Short all-ASCII texts skip
+    /// `from_utf8`: in a canister its fixed cost is most of a short text's price, and
+    /// ASCII is valid UTF-8 by definition (spec/decoder.md, fast path 12).
     #[inline]
     pub fn text(&mut self) -> Result<&'de str> {
         let n = self.len(1)?;
         self.charge(n.saturating_add(1))?;
         let at = self.pos;
         let bytes = self.take(n, "text")?;
+        if bytes.len() <= SHORT_TEXT && bytes.is_ascii() {
+            // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is
+            // valid UTF-8.
+            return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+        }
         std::str::from_utf8(bytes)
             .map_err(|e| Error::binary(format!("invalid UTF-8 in text: {e}"), at))
     }
