@@ -382,7 +382,7 @@ impl<'a> Parser<'a> {
     fn record_value(&mut self) -> Result<IDLValue> {
         self.bump()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<(IDLField, Span)> = Vec::new();
+        let mut fields: Vec<(u32, IDLField, Span)> = Vec::new();
         let mut next_id: u32 = 0;
         while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
@@ -403,7 +403,7 @@ impl<'a> Parser<'a> {
                 next_id = next_id.wrapping_add(1);
                 IDLField { id, val }
             };
-            fields.push((field, start..self.last_end));
+            fields.push((field.id.get_id(), field, start..self.last_end));
             if !self.eat(Tok::Semi)? {
                 break;
             }
@@ -436,32 +436,34 @@ impl<'a> Parser<'a> {
     }
 
     /// Sorts labelled items by id and rejects two with the same id, pointing at the
-    /// later one in the source.
+    /// later one in the source. Items come with their id computed once (a named
+    /// label's id is a hash of its name: computing it in the comparison would hash
+    /// the name at every step of the sort).
     fn sort_unique<T>(
         &self,
-        mut items: Vec<(T, Span)>,
+        mut items: Vec<(u32, T, Span)>,
         label: impl Fn(&T) -> &Label,
     ) -> Result<Vec<T>> {
-        items.sort_by_key(|(t, _)| label(t).get_id());
+        items.sort_by_key(|(id, _, _)| *id);
         for w in items.windows(2) {
-            let (a, b) = (&w[0], &w[1]);
-            if label(&a.0) == label(&b.0) {
-                let (first, second) = if a.1.start <= b.1.start {
+            let [a, b] = w else { continue };
+            if a.0 == b.0 {
+                let (first, second) = if a.2.start <= b.2.start {
                     (a, b)
                 } else {
                     (b, a)
                 };
                 return Err(self.err(
-                    second.1.clone(),
+                    second.2.clone(),
                     format!(
                         "label '{}' hash collision with '{}'",
-                        label(&second.0),
-                        label(&first.0)
+                        label(&second.1),
+                        label(&first.1)
                     ),
                 ));
             }
         }
-        Ok(items.into_iter().map(|(t, _)| t).collect())
+        Ok(items.into_iter().map(|(_, t, _)| t).collect())
     }
 
     // ---- types ---------------------------------------------------------------
@@ -527,7 +529,7 @@ impl<'a> Parser<'a> {
     fn record_type(&mut self) -> Result<IDLType> {
         self.bump()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<(TypeField, Span)> = Vec::new();
+        let mut fields: Vec<(u32, TypeField, Span)> = Vec::new();
         let mut next_id: u32 = 0;
         while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
@@ -549,7 +551,7 @@ impl<'a> Parser<'a> {
                 next_id = next_id.wrapping_add(1);
                 TypeField { label, typ, docs }
             };
-            fields.push((field, start..self.last_end));
+            fields.push((field.label.get_id(), field, start..self.last_end));
             if !self.eat(Tok::Semi)? {
                 break;
             }
@@ -562,7 +564,7 @@ impl<'a> Parser<'a> {
     fn variant_type(&mut self) -> Result<IDLType> {
         self.bump()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<(TypeField, Span)> = Vec::new();
+        let mut fields: Vec<(u32, TypeField, Span)> = Vec::new();
         while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
             let docs = std::mem::take(&mut self.tok.docs);
@@ -575,7 +577,8 @@ impl<'a> Parser<'a> {
             } else {
                 IDLType::PrimT(PrimType::Null)
             };
-            fields.push((TypeField { label, typ, docs }, start..self.last_end));
+            let id = label.get_id();
+            fields.push((id, TypeField { label, typ, docs }, start..self.last_end));
             if !self.eat(Tok::Semi)? {
                 break;
             }

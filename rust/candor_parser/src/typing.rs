@@ -88,8 +88,9 @@ impl Loc<'_> {
 /// Converts type expressions, remembering the service methods whose types must be
 /// checked to be functions once every definition is known.
 struct Checker<'a> {
-    /// Names that may be referred to.
+    /// Names that may be referred to: those of `names`, and those being defined.
     names: &'a TypeEnv,
+    defining: Option<&'a HashMap<&'a str, &'a Binding>>,
     /// (method type, where it was written, method name): checked after all definitions.
     methods: Vec<(Type, Loc<'a>, String)>,
     /// One shared node per primitive type: primitives are most of the nodes of a
@@ -102,6 +103,7 @@ impl<'a> Checker<'a> {
         use PrimType::*;
         Checker {
             names,
+            defining: None,
             methods: Vec::new(),
             prims: [
                 Nat, Nat8, Nat16, Nat32, Nat64, Int, Int8, Int16, Int32, Int64, Float32, Float64,
@@ -117,7 +119,9 @@ impl<'a> Checker<'a> {
         Ok(match t {
             IDLType::PrimT(p) => self.prims[*p as usize].clone(),
             IDLType::VarT(id) => {
-                if !self.names.0.contains_key(id) {
+                let defined = self.defining.is_some_and(|d| d.contains_key(id.as_str()))
+                    || self.names.0.contains_key(id);
+                if !defined {
                     return Err(loc.error_ident(id, format!("Unbound type identifier {id}")));
                 }
                 TypeInner::Var(id.clone()).into()
@@ -244,29 +248,22 @@ pub fn ast_to_type(env: &TypeEnv, ast: &IDLType) -> Result<Type> {
 
 /// Adds the definitions `decs` to `env` (imports are ignored here: see [`check_file`]).
 fn check_decs(env: &mut TypeEnv, decs: &[&Binding]) -> Result<()> {
-    // Names first, so definitions may refer to each other in any order.
-    let mut names = env.clone();
-    let mut seen: HashMap<&str, &Binding> = HashMap::new();
+    // Names first, so definitions may refer to each other in any order. A name may
+    // be defined once, and not again if `env` has it already.
+    let mut seen: HashMap<&str, &Binding> = HashMap::with_capacity(decs.len());
     for b in decs {
-        if let Some(first) = seen.insert(&b.id, b) {
-            let _ = first;
-            return Err(Loc::of_binding(b).error(
-                b.name_span.clone(),
-                format!("duplicate binding for {}", b.id),
-            ));
-        }
-        if names
-            .0
-            .insert(b.id.clone(), TypeInner::Unknown.into())
-            .is_some()
-        {
+        if seen.insert(&b.id, b).is_some() || env.0.contains_key(&b.id) {
             return Err(Loc::of_binding(b).error(
                 b.name_span.clone(),
                 format!("duplicate binding for {}", b.id),
             ));
         }
     }
-    let mut c = Checker::new(&names);
+    // The checker borrows the definitions so far while `env` is extended below: a
+    // copy of them (nothing to copy in the usual case of a fresh environment).
+    let before = env.clone();
+    let mut c = Checker::new(&before);
+    c.defining = Some(&seen);
     let mut defs = Vec::with_capacity(decs.len());
     for b in decs {
         let t = c.check_type(&Loc::of_binding(b), &b.typ)?;

@@ -336,6 +336,29 @@ fn check(src: &str) -> Result<(TypeEnv, Option<Type>), candor_parser::Error> {
     Ok((env, t))
 }
 
+/// Definitions already in the environment are visible to the next program, and cannot
+/// be defined again (the checker looks names up in the environment and in the
+/// program's own bindings, without a merged copy).
+#[test]
+fn definitions_already_in_the_environment() {
+    let mut env = TypeEnv::new();
+    let first: IDLProg = "type a = nat; type b = vec a;".parse().unwrap();
+    check_prog(&mut env, &first).unwrap();
+    let second: IDLProg = "type c = record { x : a; y : b; z : c2 }; type c2 = opt c;"
+        .parse()
+        .unwrap();
+    check_prog(&mut env, &second).unwrap();
+    assert_eq!(env.0.len(), 4);
+    assert_eq!(env.0["c"].to_string(), "record { x : a; y : b; z : c2 }");
+    let again: IDLProg = "type d = text; type a = int;".parse().unwrap();
+    assert_eq!(
+        err(check_prog(&mut env, &again)),
+        "Candid parser error: 1:21: duplicate binding for a\ntype d = text; type a = int;\n                    ^"
+    );
+    let unknown: IDLProg = "type e = f;".parse().unwrap();
+    assert!(check_prog(&mut env, &unknown).is_err());
+}
+
 #[test]
 fn did_error_messages() {
     assert_eq!(
