@@ -508,10 +508,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Id(s) => {
                 self.bump()?;
-                match PrimType::str_to_enum(s) {
-                    Some(p) => IDLType::PrimT(p),
-                    None => IDLType::VarT(s.to_string()),
-                }
+                name_type(s)
             }
             Tok::Blob => {
                 self.bump()?;
@@ -525,6 +522,16 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// After an identifier `s` that turned out not to be a field or argument name:
+    /// the type it names, one level deeper (as `typ` would have parsed it). This is
+    /// how `name : t` and a bare type name are told apart without lexing the token
+    /// after the name twice.
+    fn named_type_after(&mut self, s: &str) -> Result<IDLType> {
+        self.enter()?;
+        self.depth -= 1;
+        Ok(name_type(s))
+    }
+
     #[inline(never)]
     fn record_type(&mut self) -> Result<IDLType> {
         self.bump()?;
@@ -534,23 +541,26 @@ impl<'a> Parser<'a> {
         while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
             let docs = std::mem::take(&mut self.tok.docs);
-            let named = match self.tok.tok {
-                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(_) => true,
-                Tok::Id(_) => matches!(self.peek2(), Tok::Colon),
-                _ => false,
+            // `name : t`, `id : t`, `"text" : t`, or an unnamed `t`.
+            let (label, typ) = match self.tok.tok {
+                Tok::Id(s) => {
+                    self.bump()?;
+                    if self.eat(Tok::Colon)? {
+                        (Some(Label::Named(s.to_string())), self.typ()?)
+                    } else {
+                        (None, self.named_type_after(s)?)
+                    }
+                }
+                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(_) => {
+                    let label = self.label()?;
+                    self.expect(Tok::Colon, "`:`")?;
+                    (Some(label), self.typ()?)
+                }
+                _ => (None, self.typ()?),
             };
-            let field = if named {
-                let label = self.label()?;
-                self.expect(Tok::Colon, "`:`")?;
-                let typ = self.typ()?;
-                next_id = label.get_id().wrapping_add(1);
-                TypeField { label, typ, docs }
-            } else {
-                let typ = self.typ()?;
-                let label = Label::Unnamed(next_id);
-                next_id = next_id.wrapping_add(1);
-                TypeField { label, typ, docs }
-            };
+            let label = label.unwrap_or(Label::Unnamed(next_id));
+            next_id = label.get_id().wrapping_add(1);
+            let field = TypeField { label, typ, docs };
             fields.push((field.label.get_id(), field, start..self.last_end));
             if !self.eat(Tok::Semi)? {
                 break;
@@ -592,16 +602,23 @@ impl<'a> Parser<'a> {
         self.expect(Tok::LParen, "`(`")?;
         let mut ts = Vec::new();
         while !matches!(self.tok.tok, Tok::RParen) {
-            let named = match self.tok.tok {
-                Tok::Text(_) => true,
-                Tok::Id(_) => matches!(self.peek2(), Tok::Colon),
-                _ => false,
+            let t = match self.tok.tok {
+                Tok::Id(s) => {
+                    self.bump()?;
+                    if self.eat(Tok::Colon)? {
+                        self.typ()?
+                    } else {
+                        self.named_type_after(s)?
+                    }
+                }
+                Tok::Text(_) => {
+                    self.name()?;
+                    self.expect(Tok::Colon, "`:`")?;
+                    self.typ()?
+                }
+                _ => self.typ()?,
             };
-            if named {
-                self.name()?;
-                self.expect(Tok::Colon, "`:`")?;
-            }
-            ts.push(self.typ()?);
+            ts.push(t);
             if !self.eat(Tok::Comma)? {
                 break;
             }
@@ -896,4 +913,12 @@ fn hex_to_decimal(s: &str) -> String {
     num_bigint::BigUint::parse_bytes(s.as_bytes(), 16)
         .map(|n| n.to_string())
         .unwrap_or_default()
+}
+
+/// The type an identifier names: a primitive type's name, or a type variable.
+fn name_type(s: &str) -> IDLType {
+    match PrimType::str_to_enum(s) {
+        Some(p) => IDLType::PrimT(p),
+        None => IDLType::VarT(s.to_string()),
+    }
 }

@@ -336,6 +336,46 @@ fn check(src: &str) -> Result<(TypeEnv, Option<Type>), candor_parser::Error> {
     Ok((env, t))
 }
 
+/// A field or argument that starts with an identifier is a name when a colon follows,
+/// else a type name (told apart without lexing ahead twice): unnamed fields take the
+/// next position after the field before them, named ones their hash.
+#[test]
+fn names_and_type_names_in_fields_and_arguments() {
+    let mut env = TypeEnv::new();
+    let prog: IDLProg = "type foo = text;\n\
+        type r = record { nat; amount : nat; foo; text; memo : foo; principal };\n\
+        type v = variant { foo; bar : foo };\n\
+        type f = func (nat, x : foo, foo, \"y\" : int) -> (r : foo, foo) query;\n\
+        service : { m : (foo, n : nat) -> () }"
+        .parse()
+        .unwrap();
+    check_prog(&mut env, &prog).unwrap();
+    let TypeInner::Record(fields) = env.0["r"].as_ref() else {
+        panic!("not a record: {}", env.0["r"]);
+    };
+    let got: Vec<(u32, String)> = fields
+        .iter()
+        .map(|f| (f.id.get_id(), f.ty.to_string()))
+        .collect();
+    let amount = Label::Named("amount".into()).get_id();
+    let memo = Label::Named("memo".into()).get_id();
+    let mut want = vec![
+        (0, "nat".to_string()),
+        (amount, "nat".into()),
+        (amount + 1, "foo".into()),
+        (amount + 2, "text".into()),
+        (memo, "foo".into()),
+        (memo + 1, "principal".into()),
+    ];
+    want.sort();
+    assert_eq!(got, want);
+    assert_eq!(
+        env.0["f"].to_string(),
+        "func (nat, foo, foo, int) -> (foo, foo) query"
+    );
+    assert_eq!(env.0["v"].to_string(), "variant { bar : foo; foo }");
+}
+
 /// Definitions already in the environment are visible to the next program, and cannot
 /// be defined again (the checker looks names up in the environment and in the
 /// program's own bindings, without a merged copy).
