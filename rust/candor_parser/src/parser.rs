@@ -68,6 +68,15 @@ impl<'a> Parser<'a> {
         Ok(tok)
     }
 
+    /// [`bump`](Self::bump) for callers that do not need the token: it is dropped in
+    /// place instead of being moved out to them first.
+    fn advance(&mut self) -> Result<()> {
+        let next = self.lex.next_token()?;
+        self.last_end = self.tok.span.end;
+        self.tok = next;
+        Ok(())
+    }
+
     /// The token after the current one.
     fn peek2(&self) -> Tok<'a> {
         let mut l = self.lex.clone();
@@ -91,7 +100,9 @@ impl<'a> Parser<'a> {
     /// Consumes the payload-free token `t`, or fails naming `what` was expected.
     fn expect(&mut self, t: Tok<'static>, what: &str) -> Result<Span> {
         if self.tok.tok.is(&t) {
-            Ok(self.bump()?.span)
+            let span = self.tok.span.clone();
+            self.advance()?;
+            Ok(span)
         } else {
             Err(self.unexpected(what))
         }
@@ -100,7 +111,7 @@ impl<'a> Parser<'a> {
     /// Consumes the payload-free token `t` if it is next.
     fn eat(&mut self, t: Tok<'static>) -> Result<bool> {
         if self.tok.tok.is(&t) {
-            self.bump()?;
+            self.advance()?;
             Ok(true)
         } else {
             Ok(false)
@@ -171,7 +182,7 @@ impl<'a> Parser<'a> {
             Tok::Hex(s) => parse_u32(&s[2..], 16),
             _ => return Err(self.unexpected("a field id")),
         };
-        self.bump()?;
+        self.advance()?;
         v.ok_or_else(|| self.err(span, "field id out of u32 range"))
     }
 
@@ -211,7 +222,7 @@ impl<'a> Parser<'a> {
     #[inline(never)]
     fn annotate(&mut self, v: IDLValue, start: usize) -> Result<IDLValue> {
         let vspan = start..self.last_end;
-        self.bump()?;
+        self.advance()?;
         let tstart = self.tok.span.start;
         let ast = self.typ()?;
         let tspan = tstart..self.last_end;
@@ -235,7 +246,7 @@ impl<'a> Parser<'a> {
     fn value_inner(&mut self) -> Result<IDLValue> {
         match self.tok.tok {
             Tok::Opt => {
-                self.bump()?;
+                self.advance()?;
                 Ok(IDLValue::Opt(Box::new(self.value()?)))
             }
             Tok::Vec => self.vec_value(),
@@ -248,7 +259,7 @@ impl<'a> Parser<'a> {
 
     #[inline(never)]
     fn paren_value(&mut self) -> Result<IDLValue> {
-        self.bump()?;
+        self.advance()?;
         let v = self.ann_val()?;
         self.expect(Tok::RParen, "`)`")?;
         Ok(v)
@@ -256,7 +267,7 @@ impl<'a> Parser<'a> {
 
     #[inline(never)]
     fn vec_value(&mut self) -> Result<IDLValue> {
-        self.bump()?;
+        self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
         let mut vs = Vec::new();
         while !matches!(self.tok.tok, Tok::RBrace) {
@@ -271,7 +282,7 @@ impl<'a> Parser<'a> {
 
     #[inline(never)]
     fn variant_value(&mut self) -> Result<IDLValue> {
-        self.bump()?;
+        self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
         let field = self.variant_field_value()?;
         self.eat(Tok::Semi)?;
@@ -285,17 +296,17 @@ impl<'a> Parser<'a> {
         let span = self.tok.span.clone();
         Ok(match self.tok.tok {
             Tok::Bool(b) => {
-                self.bump()?;
+                self.advance()?;
                 IDLValue::Bool(b)
             }
             Tok::Null => {
-                self.bump()?;
+                self.advance()?;
                 IDLValue::Null
             }
             Tok::Sign(_) | Tok::Decimal(_) | Tok::Hex(_) | Tok::Float(_) => self.number()?,
             Tok::Text(_) => IDLValue::Text(self.text()?.0),
             Tok::Blob => {
-                self.bump()?;
+                self.advance()?;
                 match self.bump()?.tok {
                     Tok::Text(b) => IDLValue::Blob(b.into_owned()),
                     _ => {
@@ -306,15 +317,15 @@ impl<'a> Parser<'a> {
                 }
             }
             Tok::Principal => {
-                self.bump()?;
+                self.advance()?;
                 IDLValue::Principal(self.principal()?)
             }
             Tok::Service => {
-                self.bump()?;
+                self.advance()?;
                 IDLValue::Service(self.principal()?)
             }
             Tok::Func => {
-                self.bump()?;
+                self.advance()?;
                 let p = self.principal()?;
                 self.expect(Tok::Dot, "`.`")?;
                 let (m, _) = self.name()?;
@@ -344,7 +355,7 @@ impl<'a> Parser<'a> {
         let start = self.tok.span.start;
         let neg = match self.tok.tok {
             Tok::Sign(c) => {
-                self.bump()?;
+                self.advance()?;
                 c == b'-'
             }
             _ => false,
@@ -380,7 +391,7 @@ impl<'a> Parser<'a> {
     /// field's, then the fields are sorted by id and must be distinct.
     #[inline(never)]
     fn record_value(&mut self) -> Result<IDLValue> {
-        self.bump()?;
+        self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
         let mut fields: Vec<(u32, IDLField, Span)> = Vec::new();
         let mut next_id: u32 = 0;
@@ -478,21 +489,21 @@ impl<'a> Parser<'a> {
     fn typ_inner(&mut self) -> Result<IDLType> {
         match self.tok.tok {
             Tok::Opt => {
-                self.bump()?;
+                self.advance()?;
                 Ok(IDLType::OptT(Box::new(self.typ()?)))
             }
             Tok::Vec => {
-                self.bump()?;
+                self.advance()?;
                 Ok(IDLType::VecT(Box::new(self.typ()?)))
             }
             Tok::Record => self.record_type(),
             Tok::Variant => self.variant_type(),
             Tok::Func => {
-                self.bump()?;
+                self.advance()?;
                 Ok(IDLType::FuncT(self.func_type()?))
             }
             Tok::Service => {
-                self.bump()?;
+                self.advance()?;
                 Ok(IDLType::ServT(self.actor_type()?))
             }
             _ => self.atom_type(),
@@ -503,19 +514,19 @@ impl<'a> Parser<'a> {
     fn atom_type(&mut self) -> Result<IDLType> {
         Ok(match self.tok.tok {
             Tok::Null => {
-                self.bump()?;
+                self.advance()?;
                 IDLType::PrimT(PrimType::Null)
             }
             Tok::Id(s) => {
-                self.bump()?;
+                self.advance()?;
                 name_type(s)
             }
             Tok::Blob => {
-                self.bump()?;
+                self.advance()?;
                 IDLType::VecT(Box::new(IDLType::PrimT(PrimType::Nat8)))
             }
             Tok::Principal => {
-                self.bump()?;
+                self.advance()?;
                 IDLType::PrincipalT
             }
             _ => return Err(self.unexpected("a type")),
@@ -534,7 +545,7 @@ impl<'a> Parser<'a> {
 
     #[inline(never)]
     fn record_type(&mut self) -> Result<IDLType> {
-        self.bump()?;
+        self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
         let mut fields: Vec<(u32, TypeField, Span)> = Vec::new();
         let mut next_id: u32 = 0;
@@ -544,7 +555,7 @@ impl<'a> Parser<'a> {
             // `name : t`, `id : t`, `"text" : t`, or an unnamed `t`.
             let (label, typ) = match self.tok.tok {
                 Tok::Id(s) => {
-                    self.bump()?;
+                    self.advance()?;
                     if self.eat(Tok::Colon)? {
                         (Some(Label::Named(s.to_string())), self.typ()?)
                     } else {
@@ -572,7 +583,7 @@ impl<'a> Parser<'a> {
 
     #[inline(never)]
     fn variant_type(&mut self) -> Result<IDLType> {
-        self.bump()?;
+        self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
         let mut fields: Vec<(u32, TypeField, Span)> = Vec::new();
         while !matches!(self.tok.tok, Tok::RBrace) {
@@ -604,7 +615,7 @@ impl<'a> Parser<'a> {
         while !matches!(self.tok.tok, Tok::RParen) {
             let t = match self.tok.tok {
                 Tok::Id(s) => {
-                    self.bump()?;
+                    self.advance()?;
                     if self.eat(Tok::Colon)? {
                         self.typ()?
                     } else {
@@ -640,7 +651,7 @@ impl<'a> Parser<'a> {
                 Tok::CompositeQuery => FuncMode::CompositeQuery,
                 _ => break,
             };
-            self.bump()?;
+            self.advance()?;
             modes.push(m);
         }
         Ok(FuncType { modes, args, rets })
@@ -657,7 +668,7 @@ impl<'a> Parser<'a> {
             self.expect(Tok::Colon, "`:`")?;
             let typ = match self.tok.tok {
                 Tok::Id(s) => {
-                    self.bump()?;
+                    self.advance()?;
                     IDLType::VarT(s.to_string())
                 }
                 Tok::LParen => IDLType::FuncT(self.func_type()?),
@@ -704,13 +715,13 @@ impl<'a> Parser<'a> {
             match self.tok.tok {
                 Tok::Type => {
                     let docs = std::mem::take(&mut self.tok.docs);
-                    self.bump()?;
+                    self.advance()?;
                     let name_span = self.tok.span.clone();
                     let id = match self.tok.tok {
                         Tok::Id(s) => s.to_string(),
                         _ => return Err(self.unexpected("a type name")),
                     };
-                    self.bump()?;
+                    self.advance()?;
                     self.expect(Tok::Equals, "`=`")?;
                     let typ = self.typ()?;
                     decs.push(Dec::TypD(Binding {
@@ -723,7 +734,7 @@ impl<'a> Parser<'a> {
                     }));
                 }
                 Tok::Import => {
-                    self.bump()?;
+                    self.advance()?;
                     let serv = self.eat(Tok::Service)?;
                     let (file, _) = self.text()?;
                     decs.push(if serv {
@@ -747,9 +758,9 @@ impl<'a> Parser<'a> {
         let (decs, dec_spans) = self.decs()?;
         let actor = if matches!(self.tok.tok, Tok::Service) {
             let docs = std::mem::take(&mut self.tok.docs);
-            self.bump()?;
+            self.advance()?;
             if let Tok::Id(_) = self.tok.tok {
-                self.bump()?;
+                self.advance()?;
             }
             self.expect(Tok::Colon, "`:`")?;
             let start = self.tok.span.start;
@@ -784,7 +795,7 @@ impl<'a> Parser<'a> {
     fn actor(&mut self) -> Result<IDLType> {
         match self.tok.tok {
             Tok::Id(s) => {
-                self.bump()?;
+                self.advance()?;
                 Ok(IDLType::VarT(s.to_string()))
             }
             Tok::LBrace => Ok(IDLType::ServT(self.actor_type()?)),
@@ -818,14 +829,14 @@ impl<'a> Parser<'a> {
             if id != "assert" {
                 return Err(self.err(span, "expected `assert`"));
             }
-            self.bump()?;
+            self.advance()?;
             let left = self.input()?;
             let (right, pass) = match self.tok.tok {
                 Tok::Colon => (None, true),
                 Tok::NotDecode => (None, false),
                 Tok::TestEqual | Tok::NotEqual => {
                     let pass = matches!(self.tok.tok, Tok::TestEqual);
-                    self.bump()?;
+                    self.advance()?;
                     (Some(self.input()?), pass)
                 }
                 _ => return Err(self.unexpected("`:`, `!:`, `==` or `!=`")),
@@ -833,7 +844,7 @@ impl<'a> Parser<'a> {
             if right.is_some() {
                 self.expect(Tok::Colon, "`:`")?;
             } else {
-                self.bump()?;
+                self.advance()?;
             }
             let typ = self.tup_type()?;
             let desc = if let Tok::Text(_) = self.tok.tok {
@@ -864,7 +875,7 @@ impl<'a> Parser<'a> {
         match self.tok.tok {
             Tok::Text(_) => Ok(Input::Text(self.text()?.0)),
             Tok::Blob => {
-                self.bump()?;
+                self.advance()?;
                 match self.tok.tok {
                     Tok::Text(_) => {
                         let t = self.bump()?;
