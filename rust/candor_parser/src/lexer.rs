@@ -240,9 +240,25 @@ impl<'a> Lexer<'a> {
 
     /// The next token.
     pub fn next_token(&mut self) -> Result<Token<'a>> {
-        self.skip_trivia()?;
-        let start = self.pos;
         let b = self.src.as_bytes();
+        // Plain white space here; comments, and line ends while collecting doc
+        // comments, in `skip_trivia`.
+        let mut pos = self.pos;
+        loop {
+            match b.get(pos) {
+                Some(b' ' | b'\t' | b'\r') => pos += 1,
+                Some(b'\n') if !self.keep_docs => pos += 1,
+                Some(b'/' | b'\n') => {
+                    self.pos = pos;
+                    self.skip_trivia()?;
+                    pos = self.pos;
+                    break;
+                }
+                _ => break,
+            }
+        }
+        self.pos = pos;
+        let start = pos;
         let docs = if self.keep_docs {
             std::mem::take(&mut self.docs)
         } else {
