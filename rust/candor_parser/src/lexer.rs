@@ -112,13 +112,12 @@ impl Tok<'_> {
     }
 }
 
-/// A token and where it is.
+/// A token and where it is. Its doc comment, if any, stays in the lexer
+/// ([`Lexer::take_docs`]): tokens are moved around once each, and most have none.
 #[derive(Debug, Clone)]
 pub struct Token<'a> {
     pub tok: Tok<'a>,
     pub span: Span,
-    /// The `//` comment lines directly above the token (only when the lexer keeps docs).
-    pub docs: Vec<String>,
 }
 
 /// The lexer state: a position in the source. Cheap to clone, which the parser uses
@@ -127,9 +126,9 @@ pub struct Token<'a> {
 pub struct Lexer<'a> {
     src: &'a str,
     pos: usize,
-    /// Line comments seen since the last token (`//` text, trimmed): the doc comment
-    /// of the next declaration.
-    pub docs: Vec<String>,
+    /// The `//` comment lines directly above the token last returned (text trimmed),
+    /// while collecting: the doc comment of a declaration or field starting there.
+    docs: Vec<String>,
     /// Whether to collect `docs` at all (off for values).
     pub keep_docs: bool,
 }
@@ -180,11 +179,11 @@ impl<'a> Lexer<'a> {
     }
 
     /// Skips white space and comments (`//…` to end of line, nested `/* … */`).
-    fn skip_trivia(&mut self) -> Result<()> {
+    /// `new_line`: whether the white space skipped so far began a line.
+    fn skip_trivia(&mut self, mut new_line: bool) -> Result<()> {
         let b = self.src.as_bytes();
         // A `//` comment on the line of the previous token is a trailing remark, not
         // the doc comment of what follows.
-        let mut new_line = self.pos == 0;
         // A local position (written back at the end): the loop runs once per byte of
         // white space.
         let mut pos = self.pos;
@@ -241,8 +240,14 @@ impl<'a> Lexer<'a> {
     /// The next token.
     pub fn next_token(&mut self) -> Result<Token<'a>> {
         let b = self.src.as_bytes();
+        // The previous token's doc comment, if nobody took it, does not carry over.
+        if self.keep_docs {
+            self.docs.clear();
+        }
         // Plain white space here; comments, and line ends while collecting doc
-        // comments, in `skip_trivia`.
+        // comments, in `skip_trivia` (told whether it starts at the start of the
+        // source, which counts as a new line).
+        let at_start = self.pos == 0;
         let mut pos = self.pos;
         loop {
             match b.get(pos) {
@@ -250,7 +255,7 @@ impl<'a> Lexer<'a> {
                 Some(b'\n') if !self.keep_docs => pos += 1,
                 Some(b'/' | b'\n') => {
                     self.pos = pos;
-                    self.skip_trivia()?;
+                    self.skip_trivia(at_start)?;
                     pos = self.pos;
                     break;
                 }
@@ -259,16 +264,10 @@ impl<'a> Lexer<'a> {
         }
         self.pos = pos;
         let start = pos;
-        let docs = if self.keep_docs {
-            std::mem::take(&mut self.docs)
-        } else {
-            Vec::new()
-        };
         let Some(&c) = b.get(start) else {
             return Ok(Token {
                 tok: Tok::Eof,
                 span: start..start,
-                docs,
             });
         };
         let two = |t: Tok<'a>, s: &mut Self| {
@@ -317,8 +316,12 @@ impl<'a> Lexer<'a> {
         Ok(Token {
             tok,
             span: start..self.pos,
-            docs,
         })
+    }
+
+    /// The doc comment of the token last returned (empty unless collecting).
+    pub fn take_docs(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.docs)
     }
 
     /// Numbers: `123`, `1_000`, `0xff`, `1.5`, `.5`, `1.`, `1e10`, `1.5E-3`.

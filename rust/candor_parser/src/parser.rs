@@ -551,7 +551,7 @@ impl<'a> Parser<'a> {
         let mut next_id: u32 = 0;
         while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
-            let docs = std::mem::take(&mut self.tok.docs);
+            let docs = self.lex.take_docs();
             // `name : t`, `id : t`, `"text" : t`, or an unnamed `t`.
             let (label, typ) = match self.tok.tok {
                 Tok::Id(s) => {
@@ -588,7 +588,7 @@ impl<'a> Parser<'a> {
         let mut fields: Vec<(u32, TypeField, Span)> = Vec::new();
         while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
-            let docs = std::mem::take(&mut self.tok.docs);
+            let docs = self.lex.take_docs();
             let label = match self.tok.tok {
                 Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(_) | Tok::Id(_) => self.label()?,
                 _ => return Err(self.unexpected("a variant case")),
@@ -663,7 +663,7 @@ impl<'a> Parser<'a> {
         self.expect(Tok::LBrace, "`{`")?;
         let mut ms: Vec<Binding> = Vec::new();
         while !matches!(self.tok.tok, Tok::RBrace) {
-            let docs = std::mem::take(&mut self.tok.docs);
+            let docs = self.lex.take_docs();
             let (id, name_span) = self.name()?;
             self.expect(Tok::Colon, "`:`")?;
             let typ = match self.tok.tok {
@@ -714,7 +714,7 @@ impl<'a> Parser<'a> {
             let start = self.tok.span.start;
             match self.tok.tok {
                 Tok::Type => {
-                    let docs = std::mem::take(&mut self.tok.docs);
+                    let docs = self.lex.take_docs();
                     self.advance()?;
                     let name_span = self.tok.span.clone();
                     let id = match self.tok.tok {
@@ -757,7 +757,7 @@ impl<'a> Parser<'a> {
     pub fn prog(&mut self) -> Result<IDLProg> {
         let (decs, dec_spans) = self.decs()?;
         let actor = if matches!(self.tok.tok, Tok::Service) {
-            let docs = std::mem::take(&mut self.tok.docs);
+            let docs = self.lex.take_docs();
             self.advance()?;
             if let Tok::Id(_) = self.tok.tok {
                 self.advance()?;

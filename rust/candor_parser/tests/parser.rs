@@ -329,6 +329,68 @@ fn did_file() {
     assert_eq!(amount.docs, ["How much."]);
 }
 
+/// Which line comments become doc comments: those right above a definition, field
+/// or method (at the very start of the file too, after indentation), not a remark at
+/// the end of the previous token's line, not one separated by a blank line, and not
+/// one above a token that takes no docs.
+#[test]
+fn doc_comment_placement() {
+    let src = "  // first\n\
+        type a = nat; // trailing remark\n\
+        type b = record {\n\
+          // field x\n\
+          x : nat; // after x\n\
+          y : /* inline */ nat;\n\
+        };\n\
+        // detached\n\
+        \n\
+        type c = text;\n\
+        // on service\n\
+        service : {\n\
+          // method m\n\
+          m : () -> ();\n\
+        }";
+    let prog: IDLProg = src.parse().unwrap();
+    let docs = |name: &str| {
+        prog.decs
+            .iter()
+            .find_map(|d| match d {
+                candor_parser::syntax::Dec::TypD(b) if b.id == name => Some(b.docs.clone()),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(docs("a"), ["first"]);
+    assert!(docs("b").is_empty(), "{:?}", docs("b"));
+    assert!(docs("c").is_empty(), "{:?}", docs("c"));
+    let b = prog
+        .decs
+        .iter()
+        .find_map(|d| match d {
+            candor_parser::syntax::Dec::TypD(b) if b.id == "b" => Some(b),
+            _ => None,
+        })
+        .unwrap();
+    let candor_parser::IDLType::RecordT(fs) = &b.typ else {
+        panic!()
+    };
+    let field = |n: &str| {
+        fs.iter()
+            .find(|f| f.label == Label::Named(n.into()))
+            .unwrap()
+            .docs
+            .clone()
+    };
+    assert_eq!(field("x"), ["field x"]);
+    assert!(field("y").is_empty(), "{:?}", field("y"));
+    let actor = prog.actor.as_ref().unwrap();
+    assert_eq!(actor.docs, ["on service"]);
+    let candor_parser::IDLType::ServT(ms) = &actor.typ else {
+        panic!()
+    };
+    assert_eq!(ms[0].docs, ["method m"]);
+}
+
 fn check(src: &str) -> Result<(TypeEnv, Option<Type>), candor_parser::Error> {
     let prog: IDLProg = src.parse()?;
     let mut env = TypeEnv::new();
