@@ -7,7 +7,6 @@
 //! those of candid_parser, so the same inputs are accepted.
 
 use crate::error::{Error, Result, Span};
-use std::borrow::Cow;
 
 /// The kind of a token, with its payload borrowed from the source where possible.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,9 +43,11 @@ pub enum Tok<'a> {
     Bool(bool),
     /// An identifier that is not a keyword.
     Id(&'a str),
-    /// A string literal after escapes; may be invalid UTF-8 (`\xx` escapes can produce
-    /// any byte, which `blob "…"` needs).
-    Text(Cow<'a, [u8]>),
+    /// A string literal, as written between the quotes (checked, escapes not yet
+    /// applied), and whether it has escapes: [`Lexer::unescape`] gives its bytes,
+    /// which may be invalid UTF-8 (`\xx` escapes can produce any byte, which
+    /// `blob "…"` needs). Borrowed, so a token owns nothing and moves for free.
+    Text(&'a [u8], bool),
     /// `+` or `-`.
     Sign(u8),
     /// Decimal digits, possibly with `_` separators (raw source slice).
@@ -70,7 +71,7 @@ impl Tok<'_> {
         match self {
             Tok::Eof => "end of input".into(),
             Tok::Id(s) => format!("identifier `{s}`"),
-            Tok::Text(_) => "text literal".into(),
+            Tok::Text(..) => "text literal".into(),
             Tok::Sign(c) => format!("`{}`", *c as char),
             Tok::Decimal(s) | Tok::Hex(s) | Tok::Float(s) => format!("number `{s}`"),
             Tok::Bool(b) => format!("`{b}`"),
@@ -370,75 +371,88 @@ impl<'a> Lexer<'a> {
     }
 
     /// A string literal: escapes `\n \r \t \\ \" \'`, `\u{hex}` and `\xx` (one byte).
+    /// Checked here (errors point into the literal); the bytes are made only when the
+    /// parser asks ([`Lexer::unescape`]).
     fn text(&mut self) -> Result<Tok<'a>> {
         let b = self.src.as_bytes();
         let start = self.pos;
+        let (end, escaped) = self.walk_text(start, None)?;
+        self.pos = end;
+        Ok(Tok::Text(
+            b.get(start + 1..end - 1).unwrap_or_default(),
+            escaped,
+        ))
+    }
+
+    /// The bytes of the string literal whose opening quote is at `start` (a
+    /// [`Token`]'s span start), escapes applied.
+    pub fn unescape(&self, start: usize) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.walk_text(start, Some(&mut out))?;
+        Ok(out)
+    }
+
+    /// Walks the literal whose opening quote is at `start`, checking its escapes and,
+    /// with `out`, writing its bytes. Returns the index after the closing quote and
+    /// whether there were escapes.
+    fn walk_text(&self, start: usize, mut out: Option<&mut Vec<u8>>) -> Result<(usize, bool)> {
+        let b = self.src.as_bytes();
         let mut i = start + 1;
-        // Fast path: no escapes, borrow.
-        while let Some(&c) = b.get(i) {
-            match c {
-                b'"' => {
-                    self.pos = i + 1;
-                    return Ok(Tok::Text(Cow::Borrowed(&b[start + 1..i])));
-                }
-                b'\\' => break,
-                _ => i += 1,
-            }
-        }
-        let mut out: Vec<u8> = b[start + 1..i.min(b.len())].to_vec();
+        let mut escaped = false;
         loop {
-            let Some(&c) = b.get(i) else {
+            // A run of plain bytes.
+            let Some(run) = quote_or_backslash(b.get(i..).unwrap_or_default()) else {
                 return Err(self.err(start..start + 1, "unclosed string"));
             };
-            match c {
-                b'"' => {
-                    self.pos = i + 1;
-                    return Ok(Tok::Text(Cow::Owned(out)));
-                }
-                b'\\' => {
-                    let esc = b.get(i + 1).copied();
-                    let hex2 = esc.is_some_and(|c| c.is_ascii_hexdigit())
-                        && b.get(i + 2).is_some_and(|c| c.is_ascii_hexdigit());
-                    if hex2 {
-                        out.push(hex_val(b[i + 1]) * 16 + hex_val(b[i + 2]));
-                        i += 3;
-                        continue;
-                    }
-                    match esc {
-                        Some(b'n') => out.push(b'\n'),
-                        Some(b'r') => out.push(b'\r'),
-                        Some(b't') => out.push(b'\t'),
-                        Some(b'\\') => out.push(b'\\'),
-                        Some(b'"') => out.push(b'"'),
-                        Some(b'\'') => out.push(b'\''),
-                        Some(b'u') if b.get(i + 2) == Some(&b'{') => {
-                            let (ch, end) = self.unicode_escape(i)?;
+            if let Some(out) = out.as_deref_mut() {
+                out.extend_from_slice(b.get(i..i + run).unwrap_or_default());
+            }
+            i += run;
+            if b.get(i) == Some(&b'"') {
+                return Ok((i + 1, escaped));
+            }
+            // A backslash.
+            escaped = true;
+            let esc = b.get(i + 1).copied();
+            let hex2 = esc.is_some_and(|c| c.is_ascii_hexdigit())
+                && b.get(i + 2).is_some_and(|c| c.is_ascii_hexdigit());
+            let byte = if hex2 {
+                let hi = b.get(i + 1).copied().map_or(0, hex_val);
+                let lo = b.get(i + 2).copied().map_or(0, hex_val);
+                i += 3;
+                hi * 16 + lo
+            } else {
+                let byte = match esc {
+                    Some(b'n') => b'\n',
+                    Some(b'r') => b'\r',
+                    Some(b't') => b'\t',
+                    Some(b'\\') => b'\\',
+                    Some(b'"') => b'"',
+                    Some(b'\'') => b'\'',
+                    Some(b'u') if b.get(i + 2) == Some(&b'{') => {
+                        let (ch, end) = self.unicode_escape(i)?;
+                        if let Some(out) = out.as_deref_mut() {
                             let mut buf = [0u8; 4];
                             out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-                            i = end;
-                            continue;
                         }
-                        _ => {
-                            let ch = self.src[i + 1..].chars().next();
-                            let len = ch.map_or(0, char::len_utf8);
-                            let shown = ch.map_or(String::new(), String::from);
-                            return Err(self.err(
-                                i..i + 1 + len,
-                                format!("unknown escape character `\\{shown}`"),
-                            ));
-                        }
+                        i = end;
+                        continue;
                     }
-                    i += 2;
-                }
-                _ => {
-                    // Copy a run of plain bytes.
-                    let run = b[i..]
-                        .iter()
-                        .position(|&c| c == b'"' || c == b'\\')
-                        .unwrap_or(b.len() - i);
-                    out.extend_from_slice(&b[i..i + run]);
-                    i += run;
-                }
+                    _ => {
+                        let ch = self.src.get(i + 1..).and_then(|r| r.chars().next());
+                        let len = ch.map_or(0, char::len_utf8);
+                        let shown = ch.map_or(String::new(), String::from);
+                        return Err(self.err(
+                            i..i + 1 + len,
+                            format!("unknown escape character `\\{shown}`"),
+                        ));
+                    }
+                };
+                i += 2;
+                byte
+            };
+            if let Some(out) = out.as_deref_mut() {
+                out.push(byte);
             }
         }
     }
@@ -483,6 +497,30 @@ fn blank_line_follows(b: &[u8], pos: usize) -> bool {
     false
 }
 
+/// The index of the first `"` or `\\` in `b`, eight bytes per step (a zero-byte test
+/// on the bytes xor-ed with each of the two): text literals are most of a large
+/// value's source.
+fn quote_or_backslash(b: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_bytes = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let mut i = 0;
+    while let Some(eight) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
+        let x = u64::from_le_bytes(*eight);
+        // The lowest flagged byte is exact (flags above a real match may be spurious).
+        let found =
+            zero_bytes(x ^ (ONES * u64::from(b'"'))) | zero_bytes(x ^ (ONES * u64::from(b'\\')));
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    let tail = b.get(i..).unwrap_or_default();
+    tail.iter()
+        .position(|&c| c == b'"' || c == b'\\')
+        .map(|p| i + p)
+}
+
 fn hex_val(c: u8) -> u8 {
     match c {
         b'0'..=b'9' => c - b'0',
@@ -512,5 +550,37 @@ fn keyword(s: &str) -> Tok<'_> {
         [b'f', b'a', b'l', b's', b'e'] => Tok::Bool(false),
         b if b == b"composite_query" => Tok::CompositeQuery,
         _ => Tok::Id(s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The eight-at-a-time search finds the same first `"` or `\` as a plain scan:
+    /// at every offset in a word, with high bytes, near-misses (`#`, `]`, bytes that
+    /// differ in one bit) and matches after spurious flags.
+    #[test]
+    fn quote_or_backslash_matches_a_plain_scan() {
+        let plain = |b: &[u8]| b.iter().position(|&c| c == b'"' || c == b'\\');
+        let alphabet = [
+            b'a', b'"', b'\\', 0x80, 0xff, 0xa2, 0xdc, b'#', b']', 0x21, 0x5d, 0,
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for len in 0..40 {
+            for _ in 0..200 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        // Mostly plain bytes, so matches land anywhere.
+                        let k = (seed % 64) as usize;
+                        alphabet.get(k).copied().unwrap_or(b'x')
+                    })
+                    .collect();
+                assert_eq!(quote_or_backslash(&bytes), plain(&bytes), "{bytes:?}");
+            }
+        }
     }
 }

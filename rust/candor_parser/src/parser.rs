@@ -139,26 +139,30 @@ impl<'a> Parser<'a> {
 
     // ---- shared pieces -------------------------------------------------------
 
+    /// The bytes of the text literal that is the current token (consumed), borrowed
+    /// from the source unless it has escapes.
+    fn text_bytes(&mut self) -> Result<(Cow<'a, [u8]>, Span)> {
+        let t = self.bump()?;
+        match t.tok {
+            Tok::Text(raw, false) => Ok((Cow::Borrowed(raw), t.span)),
+            Tok::Text(_, true) => Ok((Cow::Owned(self.lex.unescape(t.span.start)?), t.span)),
+            _ => Err(self.err(t.span, "expected a text literal")),
+        }
+    }
+
     /// A text literal that must be valid UTF-8.
     fn text(&mut self) -> Result<(String, Span)> {
-        match &self.tok.tok {
-            Tok::Text(_) => {
-                let t = self.bump()?;
-                let Tok::Text(bytes) = t.tok else {
-                    return Err(self.err(t.span, "expected a text literal"));
-                };
-                match bytes {
-                    Cow::Borrowed(b) => match std::str::from_utf8(b) {
-                        Ok(s) => Ok((s.to_string(), t.span)),
-                        Err(_) => Err(self.err(t.span, "text is not valid UTF-8")),
-                    },
-                    Cow::Owned(v) => match String::from_utf8(v) {
-                        Ok(s) => Ok((s, t.span)),
-                        Err(_) => Err(self.err(t.span, "text is not valid UTF-8")),
-                    },
-                }
-            }
-            _ => Err(self.unexpected("a text literal")),
+        if !matches!(self.tok.tok, Tok::Text(..)) {
+            return Err(self.unexpected("a text literal"));
+        }
+        let (bytes, span) = self.text_bytes()?;
+        let text = match bytes {
+            Cow::Borrowed(b) => std::str::from_utf8(b).map(str::to_string).ok(),
+            Cow::Owned(v) => String::from_utf8(v).ok(),
+        };
+        match text {
+            Some(s) => Ok((s, span)),
+            None => Err(self.err(span, "text is not valid UTF-8")),
         }
     }
 
@@ -169,7 +173,7 @@ impl<'a> Parser<'a> {
                 let span = self.bump()?.span;
                 Ok((s.to_string(), span))
             }
-            Tok::Text(_) => self.text(),
+            Tok::Text(..) => self.text(),
             _ => Err(self.unexpected("a name")),
         }
     }
@@ -304,17 +308,16 @@ impl<'a> Parser<'a> {
                 IDLValue::Null
             }
             Tok::Sign(_) | Tok::Decimal(_) | Tok::Hex(_) | Tok::Float(_) => self.number()?,
-            Tok::Text(_) => IDLValue::Text(self.text()?.0),
+            Tok::Text(..) => IDLValue::Text(self.text()?.0),
             Tok::Blob => {
                 self.advance()?;
-                match self.bump()?.tok {
-                    Tok::Text(b) => IDLValue::Blob(b.into_owned()),
-                    _ => {
-                        return Err(
-                            self.err(self.tok_span_prev(), "expected a text literal after `blob`")
-                        )
-                    }
+                if !matches!(self.tok.tok, Tok::Text(..)) {
+                    self.advance()?;
+                    return Err(
+                        self.err(self.tok_span_prev(), "expected a text literal after `blob`")
+                    );
                 }
+                IDLValue::Blob(self.text_bytes()?.0.into_owned())
             }
             Tok::Principal => {
                 self.advance()?;
@@ -345,8 +348,15 @@ impl<'a> Parser<'a> {
     }
 
     fn principal(&mut self) -> Result<Principal> {
-        let (s, span) = self.text()?;
-        crate::principal::from_text(&s).map_err(|e| self.err(span, e.to_string()))
+        if !matches!(self.tok.tok, Tok::Text(..)) {
+            return Err(self.unexpected("a text literal"));
+        }
+        // Read from the literal's bytes: no `String` for text that is not kept.
+        let (bytes, span) = self.text_bytes()?;
+        let Ok(s) = std::str::from_utf8(&bytes) else {
+            return Err(self.err(span, "text is not valid UTF-8"));
+        };
+        crate::principal::from_text(s).map_err(|e| self.err(span, e.to_string()))
     }
 
     /// `[+-]? (decimal | hex | float)`: integers stay `Number` (their type is decided
@@ -399,7 +409,9 @@ impl<'a> Parser<'a> {
             let start = self.tok.span.start;
             let named = match self.tok.tok {
                 Tok::Id(_) => true,
-                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(_) => matches!(self.peek2(), Tok::Equals),
+                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(..) => {
+                    matches!(self.peek2(), Tok::Equals)
+                }
                 _ => false,
             };
             let field = if named {
@@ -435,7 +447,7 @@ impl<'a> Parser<'a> {
 
     fn variant_field_value(&mut self) -> Result<IDLField> {
         let id = match self.tok.tok {
-            Tok::Id(_) | Tok::Text(_) | Tok::Decimal(_) | Tok::Hex(_) => self.label()?,
+            Tok::Id(_) | Tok::Text(..) | Tok::Decimal(_) | Tok::Hex(_) => self.label()?,
             _ => return Err(self.unexpected("a variant case")),
         };
         let val = if self.eat(Tok::Equals)? {
@@ -562,7 +574,7 @@ impl<'a> Parser<'a> {
                         (None, self.named_type_after(s)?)
                     }
                 }
-                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(_) => {
+                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(..) => {
                     let label = self.label()?;
                     self.expect(Tok::Colon, "`:`")?;
                     (Some(label), self.typ()?)
@@ -590,7 +602,7 @@ impl<'a> Parser<'a> {
             let start = self.tok.span.start;
             let docs = self.lex.take_docs();
             let label = match self.tok.tok {
-                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(_) | Tok::Id(_) => self.label()?,
+                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(..) | Tok::Id(_) => self.label()?,
                 _ => return Err(self.unexpected("a variant case")),
             };
             let typ = if self.eat(Tok::Colon)? {
@@ -622,7 +634,7 @@ impl<'a> Parser<'a> {
                         self.named_type_after(s)?
                     }
                 }
-                Tok::Text(_) => {
+                Tok::Text(..) => {
                     self.name()?;
                     self.expect(Tok::Colon, "`:`")?;
                     self.typ()?
@@ -847,7 +859,7 @@ impl<'a> Parser<'a> {
                 self.advance()?;
             }
             let typ = self.tup_type()?;
-            let desc = if let Tok::Text(_) = self.tok.tok {
+            let desc = if let Tok::Text(..) = self.tok.tok {
                 Some(self.text()?.0)
             } else {
                 None
@@ -873,17 +885,11 @@ impl<'a> Parser<'a> {
 
     fn input(&mut self) -> Result<Input> {
         match self.tok.tok {
-            Tok::Text(_) => Ok(Input::Text(self.text()?.0)),
+            Tok::Text(..) => Ok(Input::Text(self.text()?.0)),
             Tok::Blob => {
                 self.advance()?;
                 match self.tok.tok {
-                    Tok::Text(_) => {
-                        let t = self.bump()?;
-                        match t.tok {
-                            Tok::Text(b) => Ok(Input::Blob(b.into_owned())),
-                            _ => Err(self.err(t.span, "expected a text literal")),
-                        }
-                    }
+                    Tok::Text(..) => Ok(Input::Blob(self.text_bytes()?.0.into_owned())),
                     _ => Err(self.unexpected("a text literal")),
                 }
             }
