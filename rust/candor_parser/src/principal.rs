@@ -36,19 +36,105 @@ static BASE32: [u8; 256] = {
 const DASH: u8 = 0xfe;
 const BAD: u8 = 0xff;
 
-/// Parses principal text; accepts and rejects exactly what `Principal::from_text` does,
-/// in one pass that decodes and checks the grouping at once.
+/// Parses principal text; accepts and rejects exactly what `Principal::from_text` does.
+/// Canonically grouped text is decoded a group of five characters at a time; anything
+/// else goes through a character-at-a-time pass that classifies it.
 pub fn from_text(text: &str) -> Result<Principal, PrincipalError> {
     let mut buf = [0u8; 4 + MAX_BYTES];
-    // Bits not yet written out, how many, bytes written (counted on past the buffer, so
-    // that text too long for any principal is still classified like `from_text` does),
-    // and base32 characters seen.
+    let Decoded {
+        len,
+        chars,
+        clean,
+        grouped,
+    } = match decode_grouped(text.as_bytes(), &mut buf) {
+        Some(d) => d,
+        None => decode_any(text.as_bytes(), &mut buf)?,
+    };
+    // Base32 without padding ends in a whole byte only for these lengths modulo 8, and
+    // the canonical form leaves the bits after the last byte zero.
+    if !matches!(chars % 8, 0 | 2 | 4 | 5 | 7) || !clean {
+        return Err(PrincipalError::InvalidBase32());
+    }
+    if len > buf.len() {
+        return Err(PrincipalError::TextTooLong());
+    }
+    let Some((crc, data)) = buf.get(..len).and_then(|b| b.split_first_chunk::<4>()) else {
+        return Err(PrincipalError::TextTooShort());
+    };
+    if data.len() > MAX_BYTES {
+        return Err(PrincipalError::TextTooLong());
+    }
+    if crc32(data).to_be_bytes() != *crc {
+        return Err(PrincipalError::CheckSequenceNotMatch());
+    }
+    let principal = Principal::from_slice(data);
+    if !grouped {
+        return Err(PrincipalError::AbnormalGrouped(principal));
+    }
+    Ok(principal)
+}
+
+/// What decoding the base32 text gave: bytes written to the buffer (counted on past
+/// its end, so that text too long for any principal is still told apart), base32
+/// characters, whether the bits after the last whole byte were zero, and whether the
+/// dashes were exactly every sixth character.
+struct Decoded {
+    len: usize,
+    chars: usize,
+    clean: bool,
+    grouped: bool,
+}
+
+/// Canonically grouped text (five characters and a dash, …, then one to five
+/// characters), 25 bits per group; `None` for anything else, and for text longer
+/// than any principal's.
+fn decode_grouped(b: &[u8], buf: &mut [u8; 4 + MAX_BYTES]) -> Option<Decoded> {
+    if b.len() % 6 == 0 {
+        return None; // empty, or a dash at the end
+    }
+    let (mut acc, mut bits, mut len) = (0u64, 0u32, 0usize);
+    for group in b.chunks(6) {
+        let body = match group.split_first_chunk::<5>() {
+            Some((body, [b'-'])) => &body[..],
+            Some((_, [_])) => return None,
+            _ => group,
+        };
+        // The table marks dashes and non-base32 bytes with the top bit.
+        let (mut v, mut marks) = (0u64, 0u8);
+        for &c in body {
+            let t = BASE32[usize::from(c)];
+            marks |= t;
+            v = (v << 5) | u64::from(t & 31);
+        }
+        if marks & 0x80 != 0 {
+            return None;
+        }
+        acc = (acc << (5 * body.len())) | v;
+        bits += 5 * body.len() as u32;
+        while bits >= 8 {
+            bits -= 8;
+            *buf.get_mut(len)? = (acc >> bits) as u8;
+            len += 1;
+        }
+        acc &= (1 << bits) - 1;
+    }
+    Some(Decoded {
+        len,
+        chars: b.len() - b.len() / 6,
+        clean: acc == 0,
+        grouped: true,
+    })
+}
+
+/// Any text, a character at a time: dashes anywhere (grouping judged, as `from_text`
+/// does, only after the value is known), either case.
+fn decode_any(b: &[u8], buf: &mut [u8; 4 + MAX_BYTES]) -> Result<Decoded, PrincipalError> {
     let (mut acc, mut bits, mut len, mut chars) = (0u32, 0u32, 0usize, 0usize);
     let mut grouped = true;
     // Position in the current group of five and its dash (a counter, not `i % 6`: a
     // remainder costs ten instructions in a canister).
     let mut col = 0u8;
-    for c in text.bytes() {
+    for &c in b {
         let dash_here = col == 5;
         col = if dash_here { 0 } else { col + 1 };
         let v = BASE32[usize::from(c)];
@@ -72,29 +158,13 @@ pub fn from_text(text: &str) -> Result<Principal, PrincipalError> {
             acc &= (1 << bits) - 1;
         }
     }
-    grouped &= !text.ends_with('-');
-    // Base32 without padding ends in a whole byte only for these lengths modulo 8, and
-    // the canonical form leaves the bits after the last byte zero.
-    if !matches!(chars % 8, 0 | 2 | 4 | 5 | 7) || acc != 0 {
-        return Err(PrincipalError::InvalidBase32());
-    }
-    if len > buf.len() {
-        return Err(PrincipalError::TextTooLong());
-    }
-    let Some((crc, data)) = buf.get(..len).and_then(|b| b.split_first_chunk::<4>()) else {
-        return Err(PrincipalError::TextTooShort());
-    };
-    if data.len() > MAX_BYTES {
-        return Err(PrincipalError::TextTooLong());
-    }
-    if crc32(data).to_be_bytes() != *crc {
-        return Err(PrincipalError::CheckSequenceNotMatch());
-    }
-    let principal = Principal::from_slice(data);
-    if !grouped {
-        return Err(PrincipalError::AbnormalGrouped(principal));
-    }
-    Ok(principal)
+    grouped &= b.last() != Some(&b'-');
+    Ok(Decoded {
+        len,
+        chars,
+        clean: acc == 0,
+        grouped,
+    })
 }
 
 /// CRC-32 (IEEE 802.3, reflected), the check sequence of principal text.
