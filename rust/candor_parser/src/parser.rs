@@ -414,19 +414,25 @@ impl<'a> Parser<'a> {
                 }
                 _ => false,
             };
-            let field = if named {
+            // The id is computed once: a name's id is a hash of it.
+            let (hash, field) = if named {
                 let id = self.label()?;
+                let hash = id.get_id();
                 self.expect(Tok::Equals, "`=`")?;
                 let val = self.ann_val()?;
-                next_id = id.get_id().wrapping_add(1);
-                IDLField { id, val }
+                (hash, IDLField { id, val })
             } else {
                 let val = self.ann_val()?;
-                let id = Label::Unnamed(next_id);
-                next_id = next_id.wrapping_add(1);
-                IDLField { id, val }
+                (
+                    next_id,
+                    IDLField {
+                        id: Label::Unnamed(next_id),
+                        val,
+                    },
+                )
             };
-            fields.push((field.id.get_id(), field, start..self.last_end));
+            next_id = hash.wrapping_add(1);
+            fields.push((hash, field, start..self.last_end));
             if !self.eat(Tok::Semi)? {
                 break;
             }
@@ -582,9 +588,10 @@ impl<'a> Parser<'a> {
                 _ => (None, self.typ()?),
             };
             let label = label.unwrap_or(Label::Unnamed(next_id));
-            next_id = label.get_id().wrapping_add(1);
-            let field = TypeField { label, typ, docs };
-            fields.push((field.label.get_id(), field, start..self.last_end));
+            // Computed once: a name's id is a hash of it.
+            let hash = label.get_id();
+            next_id = hash.wrapping_add(1);
+            fields.push((hash, TypeField { label, typ, docs }, start..self.last_end));
             if !self.eat(Tok::Semi)? {
                 break;
             }
