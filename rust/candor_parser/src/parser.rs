@@ -378,7 +378,13 @@ impl<'a> Parser<'a> {
             if neg {
                 out.push('-');
             }
-            out.extend(digits.chars().filter(|&c| c != '_'));
+            // Digits are ASCII: copied whole when there is no `_` separator, else byte
+            // by byte without it (no UTF-8 decoding either way).
+            if digits.as_bytes().contains(&b'_') {
+                out.extend(digits.bytes().filter(|&c| c != b'_').map(char::from));
+            } else {
+                out.push_str(digits);
+            }
             out
         };
         match t.tok {
