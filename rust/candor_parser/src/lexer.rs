@@ -295,9 +295,9 @@ impl<'a> Lexer<'a> {
             b'-' if next == Some(b'>') => two(Tok::Arrow, self),
             b'+' | b'-' => one(Tok::Sign(c), self),
             b'"' => self.text()?,
-            b'.' if next.is_some_and(|d| d.is_ascii_digit()) => self.number()?,
+            b'.' if next.is_some_and(|d| d.is_ascii_digit()) => self.number(),
             b'.' => one(Tok::Dot, self),
-            b'0'..=b'9' => self.number()?,
+            b'0'..=b'9' => self.number(),
             c if is_id_start(c) => {
                 let mut end = start + 1;
                 while b.get(end).is_some_and(|&c| ID_CHAR[usize::from(c)]) {
@@ -325,49 +325,19 @@ impl<'a> Lexer<'a> {
         std::mem::take(&mut self.docs)
     }
 
-    /// Numbers: `123`, `1_000`, `0xff`, `1.5`, `.5`, `1.`, `1e10`, `1.5E-3`.
-    fn number(&mut self) -> Result<Tok<'a>> {
+    /// Numbers: `123`, `1_000`, `0xff`, `1.5`, `.5`, `1.`, `1e10`, `1.5E-3`. Cannot
+    /// fail; the position is updated once, at the end.
+    fn number(&mut self) -> Tok<'a> {
         let b = self.src.as_bytes();
         let start = self.pos;
-        let digits = |mut i: usize, hex: bool| {
-            while b
-                .get(i)
-                .is_some_and(|&c| c == b'_' || c.is_ascii_digit() || (hex && c.is_ascii_hexdigit()))
-            {
-                i += 1;
-            }
-            i
-        };
-        if b[start] == b'0'
-            && matches!(b.get(start + 1), Some(b'x' | b'X'))
-            && b.get(start + 2).is_some_and(|c| c.is_ascii_hexdigit())
-        {
-            self.pos = digits(start + 2, true);
-            return Ok(Tok::Hex(&self.src[start..self.pos]));
+        let (end, kind) = scan_number(b, start);
+        self.pos = end;
+        let s = self.src.get(start..end).unwrap_or_default();
+        match kind {
+            NumberKind::Decimal => Tok::Decimal(s),
+            NumberKind::Hex => Tok::Hex(s),
+            NumberKind::Float => Tok::Float(s),
         }
-        let mut i = digits(start, false);
-        let mut float = false;
-        if b.get(i) == Some(&b'.') {
-            float = true;
-            i = digits(i + 1, false);
-        }
-        if matches!(b.get(i), Some(b'e' | b'E')) {
-            let mut j = i + 1;
-            if matches!(b.get(j), Some(b'+' | b'-')) {
-                j += 1;
-            }
-            if b.get(j).is_some_and(|c| c.is_ascii_digit()) {
-                float = true;
-                i = digits(j, false);
-            }
-        }
-        self.pos = i;
-        let s = &self.src[start..i];
-        Ok(if float {
-            Tok::Float(s)
-        } else {
-            Tok::Decimal(s)
-        })
     }
 
     /// A string literal: escapes `\n \r \t \\ \" \'`, `\u{hex}` and `\xx` (one byte).
@@ -519,6 +489,58 @@ fn quote_or_backslash(b: &[u8]) -> Option<usize> {
     tail.iter()
         .position(|&c| c == b'"' || c == b'\\')
         .map(|p| i + p)
+}
+
+enum NumberKind {
+    Decimal,
+    Hex,
+    Float,
+}
+
+/// The end of the number starting at `start` and its kind. Plain loops over bytes with
+/// local indices: numbers are a fifth of the tokens of a typical value.
+fn scan_number(b: &[u8], start: usize) -> (usize, NumberKind) {
+    let decimal = |mut i: usize| {
+        while let Some(&c) = b.get(i) {
+            if c.is_ascii_digit() || c == b'_' {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        i
+    };
+    if b.get(start) == Some(&b'0')
+        && matches!(b.get(start + 1), Some(b'x' | b'X'))
+        && b.get(start + 2).is_some_and(|c| c.is_ascii_hexdigit())
+    {
+        let mut i = start + 2;
+        while let Some(&c) = b.get(i) {
+            if c.is_ascii_hexdigit() || c == b'_' {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        return (i, NumberKind::Hex);
+    }
+    let mut i = decimal(start);
+    let mut kind = NumberKind::Decimal;
+    if b.get(i) == Some(&b'.') {
+        kind = NumberKind::Float;
+        i = decimal(i + 1);
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        let mut j = i + 1;
+        if matches!(b.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        if b.get(j).is_some_and(|c| c.is_ascii_digit()) {
+            kind = NumberKind::Float;
+            i = decimal(j);
+        }
+    }
+    (i, kind)
 }
 
 fn hex_val(c: u8) -> u8 {
