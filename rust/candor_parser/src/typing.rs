@@ -272,8 +272,14 @@ fn check_decs(env: &mut TypeEnv, decs: &[&Binding]) -> Result<()> {
         defs.push((b.id.clone(), t));
     }
     let mut methods = std::mem::take(&mut c.methods);
-    for (id, t) in defs {
-        env.0.insert(id, t);
+    if env.0.is_empty() {
+        // Built in one go (sorted, then laid out), not by an insertion, and its
+        // search from the root, per definition.
+        env.0 = defs.into_iter().collect();
+    } else {
+        for (id, t) in defs {
+            env.0.insert(id, t);
+        }
     }
     check_cycle(env, &seen)?;
     let mut c = Checker::new(env);
