@@ -263,12 +263,7 @@ impl IDLBuilder {
         t: &types::Type,
     ) -> Result<&'a mut Self> {
         let d = self.dynamic.get_or_insert_with(Default::default);
-        if d.env.0.is_empty() {
-            // A copy of the tree, not one insertion (and comparison) per definition.
-            d.env = env.clone();
-        } else {
-            d.env.merge(env)?;
-        }
+        d.env.merge(env)?;
         let v = value.annotate_type(true, &d.env, t)?;
         self.dynamic_arg(t.clone(), &v)
     }

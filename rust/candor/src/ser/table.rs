@@ -39,12 +39,7 @@ impl TypeSerialize {
 
     /// Makes the definitions of `env` available to `Var` types.
     pub fn merge_env(&mut self, env: &TypeEnv) -> Result<()> {
-        if self.env.0.is_empty() {
-            // A copy of the tree, not one insertion (and comparison) per definition.
-            self.env = env.clone();
-        } else {
-            self.env.merge(env)?;
-        }
+        self.env.merge(env)?;
         Ok(())
     }
 

@@ -16,7 +16,13 @@ impl TypeEnv {
         TypeEnv(BTreeMap::new())
     }
     /// Adds the definitions of `env`; a name defined differently in both is an error.
+    /// Into an empty environment this is a copy of the tree, not one insertion (and
+    /// its comparisons) per definition.
     pub fn merge<'a>(&'a mut self, env: &TypeEnv) -> Result<&'a mut Self> {
+        if self.0.is_empty() {
+            self.0.clone_from(&env.0);
+            return Ok(self);
+        }
         for (k, v) in &env.0 {
             match self.0.get(k) {
                 Some(old) if old != v => {
