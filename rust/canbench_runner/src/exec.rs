@@ -427,12 +427,7 @@ fn build_linker(
                     .i64()
                     .unwrap_or(0);
                 if !c.data().profile.is_empty() {
-                    let profile = c
-                        .data()
-                        .profile
-                        .iter()
-                        .map(|g| g.get(&c).i64().unwrap_or(0) as u64)
-                        .collect();
+                    let profile = read_counters(&c.data().profile, &c);
                     c.data_mut().snapshots.push(Snapshot {
                         instructions: now as u64,
                         profile,
@@ -651,12 +646,7 @@ impl Canister {
         let export = format!("canister_query {method}");
         let outcome = self.call(&mut store, &instance, &export, method, arg)?;
         let counter = store.data().counter.unwrap().get(&store).i64().unwrap_or(0);
-        let profile = store
-            .data()
-            .profile
-            .iter()
-            .map(|g| g.get(&store).i64().unwrap_or(0) as u64)
-            .collect();
+        let profile = read_counters(&store.data().profile, &store);
         Ok(Run {
             outcome,
             instructions: counter as u64,
@@ -726,6 +716,14 @@ impl Host {
             snapshots: Vec::new(),
         }
     }
+}
+
+/// The values of the per-function counters.
+fn read_counters(globals: &[Global], ctx: impl wasmi::AsContext) -> Vec<u64> {
+    globals
+        .iter()
+        .map(|g| g.get(&ctx).i64().unwrap_or(0) as u64)
+        .collect()
 }
 
 /// Stable memory as loaded from a file: rounded up to whole Wasm pages.

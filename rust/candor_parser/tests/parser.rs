@@ -310,14 +310,7 @@ fn did_file() {
         "record { 16 : blob; to : principal; \"memo text\" : opt text; amount : Tokens }"
     );
     // Doc comments: the line comments right above a definition or field.
-    let transfer = prog
-        .decs
-        .iter()
-        .find_map(|d| match d {
-            candor_parser::syntax::Dec::TypD(b) if b.id == "Transfer" => Some(b),
-            _ => None,
-        })
-        .unwrap();
+    let transfer = binding(&prog, "Transfer");
     assert_eq!(transfer.docs, ["/ A transfer."]);
     let candor_parser::IDLType::RecordT(fs) = &transfer.typ else {
         panic!()
@@ -351,26 +344,11 @@ fn doc_comment_placement() {
           m : () -> ();\n\
         }";
     let prog: IDLProg = src.parse().unwrap();
-    let docs = |name: &str| {
-        prog.decs
-            .iter()
-            .find_map(|d| match d {
-                candor_parser::syntax::Dec::TypD(b) if b.id == name => Some(b.docs.clone()),
-                _ => None,
-            })
-            .unwrap()
-    };
+    let docs = |name: &str| binding(&prog, name).docs.clone();
     assert_eq!(docs("a"), ["first"]);
     assert!(docs("b").is_empty(), "{:?}", docs("b"));
     assert!(docs("c").is_empty(), "{:?}", docs("c"));
-    let b = prog
-        .decs
-        .iter()
-        .find_map(|d| match d {
-            candor_parser::syntax::Dec::TypD(b) if b.id == "b" => Some(b),
-            _ => None,
-        })
-        .unwrap();
+    let b = binding(&prog, "b");
     let candor_parser::IDLType::RecordT(fs) = &b.typ else {
         panic!()
     };
@@ -389,6 +367,17 @@ fn doc_comment_placement() {
         panic!()
     };
     assert_eq!(ms[0].docs, ["method m"]);
+}
+
+/// The type definition `name` of `prog`.
+fn binding<'a>(prog: &'a IDLProg, name: &str) -> &'a candor_parser::syntax::Binding {
+    prog.decs
+        .iter()
+        .find_map(|d| match d {
+            candor_parser::syntax::Dec::TypD(b) if b.id == name => Some(b),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no definition of {name}"))
 }
 
 fn check(src: &str) -> Result<(TypeEnv, Option<Type>), candor_parser::Error> {
