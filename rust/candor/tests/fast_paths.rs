@@ -295,3 +295,54 @@ fn bulk_vectors_encode_like_candid() {
     let s = vec!["a".to_string(), "bc".into()];
     assert_eq!(encode_one(&s).unwrap(), candid::encode_one(&s).unwrap());
 }
+
+// ---- the same primitive on both sides ----------------------------------------------
+
+#[test]
+fn same_primitive_on_both_sides_and_everything_else() {
+    // Taken: tuple elements, and `opt` of the same primitive (no subtype memo).
+    let v: Vec<(u64, Option<u64>, String)> =
+        vec![(1, Some(2), "a".into()), (u64::MAX, None, String::new())];
+    let bytes = encode_one(&v).unwrap();
+    assert_eq!(
+        decode_one::<Vec<(u64, Option<u64>, String)>>(&bytes).unwrap(),
+        v
+    );
+    // Not taken: another primitive on the wire is still a type error, and under
+    // `opt` it still decodes as null (the special `opt` rule), as in candid.
+    let narrow = encode_one(vec![(1u32, Some(2u32), "a")]).unwrap();
+    let err = decode_one::<Vec<(u64, Option<u64>, String)>>(&narrow).unwrap_err();
+    assert!(err.is_subtype(), "{err}");
+    let opt32 = encode_one(Some(7u32)).unwrap();
+    assert_eq!(decode_one::<Option<u64>>(&opt32).unwrap(), None);
+    assert_eq!(candid::decode_one::<Option<u64>>(&opt32).unwrap(), None);
+    // `nat` read as `int` takes its own path.
+    let nat = encode_one(Some(Nat::from(5u8))).unwrap();
+    assert_eq!(decode_one::<Option<Int>>(&nat).unwrap(), Some(Int::from(5)));
+}
+
+// ---- wire arenas reused from one message to the next -------------------------------
+
+#[test]
+fn reused_wire_arenas_start_empty() {
+    // Type tables of different sizes, one after another on the same thread, and a
+    // malformed header in between: each message decodes as if it came first.
+    let big = encode_one(vec![(1u8, "x", Some(-2i64), vec![Some(true)])]).unwrap();
+    let small = encode_one(Some(vec![3u16])).unwrap();
+    let flat = encode_one(7u32).unwrap();
+    for _ in 0..3 {
+        assert_eq!(
+            decode_one::<Vec<(u8, String, Option<i64>, Vec<Option<bool>>)>>(&big).unwrap(),
+            vec![(1, "x".to_string(), Some(-2), vec![Some(true)])]
+        );
+        assert!(decode_one::<u32>(b"DIDL\x02\x6c\x01\x00").is_err());
+        assert_eq!(
+            decode_one::<Option<Vec<u16>>>(&small).unwrap(),
+            Some(vec![3])
+        );
+        assert_eq!(decode_one::<u32>(&flat).unwrap(), 7);
+        // A message read at the wrong type after a larger table: still a type error.
+        assert!(decode_one::<Option<Vec<u16>>>(&big).is_ok_and(|v| v.is_none()));
+        assert!(decode_one::<Vec<u16>>(&big).is_err());
+    }
+}

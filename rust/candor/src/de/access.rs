@@ -127,7 +127,16 @@ impl<'a, 'de> TupleAccess<'a, 'de> {
     }
     /// Skips wire fields beyond the ones the visitor read, so the next value starts
     /// at the right byte.
+    #[inline(always)]
     pub fn finish(&mut self) -> Result<()> {
+        if self.i >= self.wf.len {
+            return Ok(());
+        }
+        self.skip_rest()
+    }
+
+    #[inline(never)]
+    fn skip_rest(&mut self) -> Result<()> {
         while self.i < self.wf.len {
             let w = self
                 .core

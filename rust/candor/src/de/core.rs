@@ -53,6 +53,12 @@ pub(crate) fn stack_addr() -> usize {
     std::hint::black_box(&marker) as *const u8 as usize
 }
 
+impl Drop for Core<'_> {
+    fn drop(&mut self) {
+        self.wire.recycle();
+    }
+}
+
 impl<'de> Core<'de> {
     pub fn new(
         input: &'de [u8],

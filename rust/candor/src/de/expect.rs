@@ -25,10 +25,13 @@ struct Interner {
     /// allocation on the first call of a fresh instance), the rest in a map.
     roots_small: Store<(TypeId, Option<Ref>), 8>,
     roots: FastMap<TypeId, Option<Ref>>,
-    /// Node per `Rc<TypeInner>` address; `keep` holds the `Rc`s so an address is
+    /// Node per `Rc<TypeInner>` address, with the `Rc` itself, so an address is
     /// never reused for another type while it is in this map.
-    by_ptr: FastMap<usize, u32>,
-    keep: Vec<Type>,
+    by_ptr: FastMap<usize, (u32, Type)>,
+    /// Fields of the records being interned, innermost last: (entry, position in
+    /// the Rust type). One buffer for every record, reused, so interning a type
+    /// allocates no temporary per record.
+    scratch: Vec<(FieldEntry, u32)>,
 }
 
 thread_local! {
@@ -95,6 +98,8 @@ impl Interner {
 
     fn intern(&mut self, t: &Type, env: Option<&TypeEnv>) -> Result<Ref> {
         let mut vars: HashMap<String, u32> = HashMap::new();
+        // A failed interning may have left fields behind.
+        self.scratch.clear();
         self.go(t, env, &mut vars, 0)
     }
 
@@ -170,33 +175,24 @@ impl Interner {
             _ => {}
         }
         let key = Rc::as_ptr(&t.0) as usize;
-        if let Some(&idx) = self.by_ptr.get(&key) {
+        if let Some(&(idx, _)) = self.by_ptr.get(&key) {
             return Ok(Ref::new(idx, false));
         }
         // Reserve first: a knot inside points back here through `by_ptr`.
         let idx = self.push(Node::Prim(Prim::Empty));
-        self.by_ptr.insert(key, idx);
-        self.keep.push(t.clone());
+        self.by_ptr.insert(key, (idx, t.clone()));
         let node = match t.as_ref() {
             Opt(inner) => Node::Opt(self.go(inner, env, vars, depth + 1)?),
             Vec(inner) => Node::Vec(self.go(inner, env, vars, depth + 1)?),
             Record(fs) | Variant(fs) => {
-                let mut entries = std::vec::Vec::with_capacity(fs.len());
-                for f in fs {
+                let base = self.scratch.len();
+                for (i, f) in fs.iter().enumerate() {
                     let ty = self.go(&f.ty, env, vars, depth + 1)?;
-                    let label = match f.id.as_ref() {
-                        Label::Named(n) => FieldLabel::Named(n.as_str().into()),
-                        Label::Id(_) => FieldLabel::Id,
-                        Label::Unnamed(_) => FieldLabel::Unnamed,
-                    };
-                    entries.push((
-                        FieldEntry {
-                            id: f.id.get_id(),
-                            ty,
-                        },
-                        label,
-                    ));
+                    let id = f.id.get_id();
+                    self.scratch.push((FieldEntry { id, ty }, i as u32));
                 }
+                let mut scratch = std::mem::take(&mut self.scratch);
+                let entries = scratch.get_mut(base..).unwrap_or_default();
                 entries.sort_by_key(|e| e.0.id);
                 if entries
                     .windows(2)
@@ -212,10 +208,19 @@ impl Interner {
                 // Labels run parallel to fields; wire-only fields before them read
                 // as ids.
                 arena.labels.resize(arena.fields.len(), FieldLabel::Id);
-                for (f, label) in entries {
+                arena.fields.reserve(entries.len());
+                arena.labels.reserve(entries.len());
+                for &(f, i) in entries.iter() {
+                    let label = match fs.get(i as usize).map(|f| f.id.as_ref()) {
+                        Some(Label::Named(n)) => FieldLabel::Named(n.as_str().into()),
+                        Some(Label::Unnamed(_)) => FieldLabel::Unnamed,
+                        Some(Label::Id(_)) | None => FieldLabel::Id,
+                    };
                     arena.fields.push(f);
                     arena.labels.push(label);
                 }
+                scratch.truncate(base);
+                self.scratch = scratch;
                 if matches!(t.as_ref(), Record(_)) {
                     Node::Record(span)
                 } else {

@@ -12,7 +12,7 @@ use super::primvec;
 use crate::error::{Error, PathSegment};
 use crate::types::number::{leb_to_le_bytes, TAG_INT, TAG_NAT};
 use crate::types::reference::{TAG_FUNC, TAG_SERVICE};
-use crate::wire::header::{Node, Prim, Ref};
+use crate::wire::header::{Node, Prim, Ref, PRIM_COUNT};
 use crate::wire::leb;
 use crate::Result;
 use serde::de::{self, Visitor};
@@ -78,6 +78,11 @@ impl<'a, 'de> De<'a, 'de> {
 
     #[inline(always)]
     fn prim(&mut self, p: Prim) -> Result<()> {
+        // Direct references below the primitive count are the primitives themselves
+        // (`Arena::node`), so the common case needs no arena lookup at all.
+        if self.w == Ref::prim(p) && self.e == Ref::prim(p) {
+            return Ok(());
+        }
         self.unroll()?;
         match self.nodes() {
             (Node::Prim(w), Node::Prim(e)) if w == p && e == p => Ok(()),
@@ -233,7 +238,10 @@ impl<'a, 'de> De<'a, 'de> {
     /// walks the value without building it (the spec's rule is per value).
     fn some<V: Visitor<'de>>(self, w: Ref, e: Ref, v: V) -> Result<V::Value> {
         self.core.enter()?;
-        let fits = self.core.subtype(w, e) || self.core.coerces(w, e)?;
+        // The same primitive on both sides always fits: no memo lookup.
+        let fits = (w == e && w.idx() < PRIM_COUNT)
+            || self.core.subtype(w, e)
+            || self.core.coerces(w, e)?;
         let out = if fits {
             v.visit_some(De::new(&mut *self.core, w, e))
         } else {

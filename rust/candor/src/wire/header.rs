@@ -13,6 +13,7 @@
 use super::store::Store;
 use super::{leb, opcode};
 use crate::{Error, Result};
+use std::cell::Cell;
 
 /// A reference to a node. The low 31 bits index the arena; the top bit marks a
 /// reference that candid would see as a type *variable* (a wire table entry, or a
@@ -142,12 +143,16 @@ pub struct FuncEntry {
 }
 
 /// A flat arena of types. The primitives are implicit at indices below
-/// [`PRIM_COUNT`]; `nodes` holds the entries after them. Small tables stay inline
-/// (no allocation per message, see `wire::store`).
+/// [`PRIM_COUNT`]; `nodes` holds the entries after them.
+///
+/// `nodes` and `fields` are plain vectors because every value decoded looks them up,
+/// and a lookup in a plain slice has no inline-or-heap branch. A message's wire arena
+/// still allocates nothing in the steady state: it takes the vectors the previous
+/// message's arena gave back ([`Arena::recycled`], [`Arena::recycle`]).
 #[derive(Clone, Debug, Default)]
 pub struct Arena {
-    pub nodes: Store<Node, 8>,
-    pub fields: Store<FieldEntry, 24>,
+    pub nodes: Vec<Node>,
+    pub fields: Vec<FieldEntry>,
     /// Per field, how the expected type labelled it; empty for wire arenas (whose
     /// fields have only ids).
     pub labels: Vec<FieldLabel>,
@@ -178,10 +183,45 @@ const PRIMS: [Prim; PRIM_COUNT as usize] = [
     Prim::Principal,
 ];
 
+// Spare vectors for the next wire arena: emptied, capacity kept.
+thread_local! {
+    static SPARE_NODES: Cell<Vec<Node>> = const { Cell::new(Vec::new()) };
+    static SPARE_FIELDS: Cell<Vec<FieldEntry>> = const { Cell::new(Vec::new()) };
+}
+
+/// Vectors longer than this are not kept for reuse, so one message with a huge type
+/// table does not pin its memory for the life of the canister.
+const MAX_SPARE: usize = 4096;
+
 impl Arena {
     /// An arena holding just the (implicit) primitive nodes.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty arena on the vectors a previous arena gave back, if any.
+    pub fn recycled() -> Self {
+        let mut nodes = SPARE_NODES.with(Cell::take);
+        let mut fields = SPARE_FIELDS.with(Cell::take);
+        nodes.clear();
+        fields.clear();
+        Arena {
+            nodes,
+            fields,
+            ..Arena::default()
+        }
+    }
+
+    /// Gives this arena's vectors back for the next [`Arena::recycled`].
+    pub fn recycle(&mut self) {
+        let nodes = std::mem::take(&mut self.nodes);
+        if nodes.capacity() <= MAX_SPARE {
+            SPARE_NODES.with(|c| c.set(nodes));
+        }
+        let fields = std::mem::take(&mut self.fields);
+        if fields.capacity() <= MAX_SPARE {
+            SPARE_FIELDS.with(|c| c.set(fields));
+        }
     }
     /// The node a reference points to. References are only created by the parser
     /// and the expected-type builder, which check every index, so the lookup cannot
@@ -217,7 +257,7 @@ impl Arena {
     /// The fields of a record or variant span.
     #[inline(always)]
     pub fn fields(&self, s: Span) -> &[FieldEntry] {
-        self.fields.as_slice().get(s.range()).unwrap_or(&[])
+        self.fields.get(s.range()).unwrap_or(&[])
     }
     /// The field at absolute index `k`.
     #[inline(always)]
@@ -383,7 +423,8 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
     if table_len > (cur.buf.len() - cur.pos) as u64 {
         return Err(cur.eof("type table"));
     }
-    let mut arena = Arena::new();
+    let mut arena = Arena::recycled();
+    arena.nodes.reserve(table_len as usize);
     for _ in 0..table_len {
         let at = cur.pos;
         let op = cur.byte("type opcode")?;
