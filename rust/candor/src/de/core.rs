@@ -94,11 +94,11 @@ impl<'de> Core<'de> {
         if self.untyped {
             return self.charge_untyped(cost);
         }
-        if let Some(q) = self.decoding_quota {
-            if q < cost {
+        if let Some(q) = self.decoding_quota.as_mut() {
+            if *q < cost {
                 return Err(self.quota_error("Decoding cost exceeds the limit"));
             }
-            self.decoding_quota = Some(q - cost);
+            *q -= cost;
         }
         Ok(())
     }
