@@ -114,3 +114,26 @@ fn list_of_2048_decodes() {
     };
     assert_eq!(n, 2048);
 }
+
+#[test]
+fn stack_budget_applies_whatever_the_depth() {
+    // A small stack budget stops the decode long before the depth bound, although
+    // the stack is measured only every few levels: typed, dynamic and skipped alike.
+    let small = || {
+        let mut config = candor::DecoderConfig::new();
+        config.set_max_stack(16 << 10).set_max_depth(1_000_000);
+        config
+    };
+    let bytes = nested_opts(10_000);
+    let errors = [
+        candor::decode_args_with_config::<(Nest,)>(&bytes, &small()).unwrap_err(),
+        candor::IDLArgs::from_bytes_with_config(&bytes, &small()).unwrap_err(),
+        candor::decode_args_with_config::<()>(&bytes, &small()).unwrap_err(),
+    ];
+    for err in errors {
+        assert!(err.to_string().contains("bytes of stack"), "{err}");
+    }
+    // The same message within the budget's reach decodes.
+    let shallow = nested_opts(8);
+    assert!(candor::decode_args_with_config::<(Nest,)>(&shallow, &small()).is_ok());
+}

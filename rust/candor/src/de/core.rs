@@ -16,6 +16,9 @@ use std::rc::Rc;
 /// penalty), which also count against the skipping quota.
 pub(crate) const UNTYPED: usize = 50;
 
+/// Nesting levels between two measures of the stack (see [`Core::enter`]).
+const STACK_CHECK_EVERY: u32 = 8;
+
 /// Texts up to this many bytes are first tested for ASCII (see [`Core::text`]).
 pub(crate) const SHORT_TEXT: usize = 32;
 
@@ -135,15 +138,28 @@ impl<'de> Core<'de> {
     /// began — frame sizes differ between debug and release builds and between
     /// targets by an order of magnitude, so a depth alone cannot promise that the
     /// stack holds.
+    ///
+    /// The stack is measured every [`STACK_CHECK_EVERY`] levels, out of line: the
+    /// measure takes the address of a local, which would otherwise give every
+    /// function that enters a level a stack frame. Between two measures the stack
+    /// grows by at most that many frames (a few KiB in release builds, tens in debug
+    /// builds), well inside the room the defaults leave below `max_stack`.
     #[inline(always)]
     pub fn enter(&mut self) -> Result<()> {
         if self.depth >= self.max_depth {
             return Err(self.depth_error());
         }
+        if self.depth % STACK_CHECK_EVERY == 0 {
+            self.check_stack()?;
+        }
+        self.depth += 1;
+        Ok(())
+    }
+    #[inline(never)]
+    fn check_stack(&self) -> Result<()> {
         if self.stack_base.saturating_sub(stack_addr()) > self.max_stack {
             return Err(self.stack_error());
         }
-        self.depth += 1;
         Ok(())
     }
     pub fn max_depth(&self) -> u32 {
