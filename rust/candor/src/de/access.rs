@@ -55,8 +55,16 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         loop {
-            self.core.charge(4)?;
-            match self.fields.next(&self.core.wire, &self.core.exp) {
+            let step = self.fields.next(&self.core.wire, &self.core.exp);
+            // 4 per step, as candid; a key handed out is always followed by
+            // `next_value` (serde's contract), whose 1 unit is charged here with it.
+            let cost = if matches!(step, Some(Step::Both { .. } | Step::Expected { .. })) {
+                5
+            } else {
+                4
+            };
+            self.core.charge(cost)?;
+            match step {
                 Some(Step::Both { k, id, w, e }) => {
                     self.pending = (w, e, Some(k), id);
                     return seed.deserialize(KeyDe::new(&mut *self.core, k)).map(Some);
@@ -102,7 +110,7 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        self.core.charge(1)?;
+        // Its unit was charged with the key.
         let (w, e, k, id) = self.pending;
         seed.deserialize(De::new(&mut *self.core, w, e))
             .map_err(|err| field_path(self.core, k, id, err))

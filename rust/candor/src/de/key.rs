@@ -40,10 +40,12 @@ impl<'de> de::Deserializer<'de> for KeyDe<'_, 'de> {
         self.core.charge(cost)?;
         // Charged first, so the name can be lent straight from the arena.
         let exp = &self.core.exp;
-        match (exp.field(self.field), exp.label(self.field)) {
-            (Some(_), FieldLabel::Named(name)) => v.visit_str(name),
-            (Some(f), _) => v.visit_u32(f.id),
-            (None, _) => Err(Error::msg("field index out of range")),
+        match exp.label(self.field) {
+            FieldLabel::Named(name) => v.visit_str(name),
+            FieldLabel::Id | FieldLabel::Unnamed => match exp.field(self.field) {
+                Some(f) => v.visit_u32(f.id),
+                None => Err(Error::msg("field index out of range")),
+            },
         }
     }
 
