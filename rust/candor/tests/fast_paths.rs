@@ -346,3 +346,46 @@ fn reused_wire_arenas_start_empty() {
         assert!(decode_one::<Vec<u16>>(&big).is_err());
     }
 }
+
+// ---- variant cases found by the wire index ---------------------------------------
+
+#[test]
+fn variant_case_by_wire_index_and_by_search() {
+    use candor::{CandidType, Deserialize};
+    #[derive(CandidType, Deserialize, PartialEq, Debug, Clone)]
+    enum Wide {
+        A,
+        B(u8),
+        C { x: u16 },
+        D,
+    }
+    #[derive(CandidType, Deserialize, PartialEq, Debug, Clone)]
+    enum Narrow {
+        B(u8),
+        D,
+    }
+    // Taken: the same cases on both sides, so the wire index is the expected one.
+    let all = vec![Wide::A, Wide::B(7), Wide::C { x: 9 }, Wide::D];
+    assert_eq!(
+        decode_one::<Vec<Wide>>(&encode_one(&all).unwrap()).unwrap(),
+        all
+    );
+    // Not taken: fewer cases on the wire put them at other indices; the search
+    // finds them.
+    let narrow = encode_one(vec![Narrow::D, Narrow::B(3)]).unwrap();
+    assert_eq!(
+        decode_one::<Vec<Wide>>(&narrow).unwrap(),
+        vec![Wide::D, Wide::B(3)]
+    );
+    // A case the expected type lacks is a subtype error, and an index past the
+    // wire's cases a binary one.
+    let err = decode_one::<Narrow>(&encode_one(Wide::A).unwrap()).unwrap_err();
+    assert!(err.is_subtype(), "{err}");
+    let mut bad = encode_one(Narrow::D).unwrap();
+    if let Some(last) = bad.last_mut() {
+        *last = 5;
+    }
+    let err = decode_one::<Narrow>(&bad).unwrap_err();
+    assert!(!err.is_subtype(), "{err}");
+    assert!(err.to_string().contains("variant index 5"), "{err}");
+}

@@ -497,14 +497,12 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.nested(|me| me.seq(v, None))
+        self.nested(|me| me.seq(v, None, 1))
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(mut self, len: usize, v: V) -> Result<V::Value> {
-        self.nested(|me| {
-            me.core.charge(1)?;
-            me.seq(v, Some(len))
-        })
+        // candid charges 1 for the tuple and 1 for the sequence in it: one charge.
+        self.nested(|me| me.seq(v, Some(len), 2))
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -558,10 +556,16 @@ impl<'de> De<'_, 'de> {
         out
     }
 
-    /// `vec` (as a sequence) or a tuple record.
-    fn seq<V: Visitor<'de>>(&mut self, v: V, tuple_len: Option<usize>) -> Result<V::Value> {
+    /// `vec` (as a sequence) or a tuple record, charging `cost` units once the
+    /// types are resolved.
+    fn seq<V: Visitor<'de>>(
+        &mut self,
+        v: V,
+        tuple_len: Option<usize>,
+        cost: usize,
+    ) -> Result<V::Value> {
         self.unroll()?;
-        self.core.charge(1)?;
+        self.core.charge(cost)?;
         match self.nodes() {
             (Node::Vec(w_el), Node::Vec(e_el)) => {
                 let w_el = w_el.resolved();
@@ -672,7 +676,7 @@ impl<'de> De<'_, 'de> {
         let at = self.core.pos;
         let index = self.core.leb_u64("variant index")?;
         let wire_cases = self.core.wire.fields(wf);
-        let Some(case) = usize::try_from(index).ok().and_then(|i| wire_cases.get(i)) else {
+        let Some(case) = wire_cases.get(case_index(index)) else {
             return Err(Error::binary(
                 format!(
                     "variant index {index} larger than length {}",
@@ -683,12 +687,24 @@ impl<'de> De<'_, 'de> {
         };
         let (w_id, w_ty) = (case.id, case.ty);
         let exp_cases = self.core.exp.fields(ef);
-        let Ok(k) = exp_cases.binary_search_by_key(&w_id, |f| f.id) else {
-            return Err(Error::subtype(format!("unknown variant case {w_id}")).at(at));
+        // When both sides list the same cases (the usual case), the wire index is
+        // the expected index; otherwise the sorted ids are searched.
+        let k = match exp_cases.get(case_index(index)) {
+            Some(f) if f.id == w_id => case_index(index),
+            _ => match exp_cases.binary_search_by_key(&w_id, |f| f.id) {
+                Ok(k) => k,
+                Err(_) => return Err(Error::subtype(format!("unknown variant case {w_id}")).at(at)),
+            },
         };
         let e_ty = exp_cases.get(k).map(|f| f.ty).unwrap_or(RESERVED);
         v.visit_enum(EnumAccess::new(&mut *self.core, ef, k, w_ty, e_ty))
     }
+}
+
+/// A variant index as a slice index (an index beyond `usize` matches no case).
+#[inline(always)]
+fn case_index(index: u64) -> usize {
+    usize::try_from(index).unwrap_or(usize::MAX)
 }
 
 /// A fixed-size array (`[T; N]`, decoded through `deserialize_tuple`) takes exactly
