@@ -11,6 +11,14 @@ use crate::wire::header::{FieldLabel, Node, Ref, Span};
 use crate::Result;
 use serde::de::{self, DeserializeSeed, Visitor};
 
+/// Units charged with a record key: the step (4, as candid charges per field) and
+/// the `next_value` call that must follow (1).
+const KEY_AND_VALUE: usize = 4 + 1;
+
+/// Units charged with a variant's case: the case (4) and whichever payload access
+/// (unit, newtype, tuple or struct) must follow (1).
+const CASE_AND_PAYLOAD: usize = 4 + 1;
+
 /// Attaches the path segment of a record field to an error leaving it.
 #[cold]
 fn field_path(core: &Core<'_>, ef: Option<usize>, id: u32, err: Error) -> Error {
@@ -55,19 +63,15 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         loop {
-            let step = self.fields.next(&self.core.wire, &self.core.exp);
-            // 4 per step, as candid; a key handed out is always followed by
-            // `next_value` (serde's contract), whose 1 unit is charged here with it.
-            let cost = if matches!(step, Some(Step::Both { .. } | Step::Expected { .. })) {
-                5
-            } else {
-                4
-            };
-            self.core.charge(cost)?;
-            match step {
+            // 4 units per step, as candid. A key handed out is always followed by
+            // `next_value` (serde's contract): its 1 unit is charged with the key's
+            // own, in one charge (`KEY_AND_VALUE`).
+            match self.fields.next(&self.core.wire, &self.core.exp) {
                 Some(Step::Both { k, id, w, e }) => {
                     self.pending = (w, e, Some(k), id);
-                    return seed.deserialize(KeyDe::new(&mut *self.core, k)).map(Some);
+                    return seed
+                        .deserialize(KeyDe::new(&mut *self.core, k, KEY_AND_VALUE))
+                        .map(Some);
                 }
                 Some(Step::Expected {
                     k,
@@ -94,17 +98,22 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                         resolved
                     };
                     self.pending = (NULL, e, Some(k), id);
-                    return seed.deserialize(KeyDe::new(&mut *self.core, k)).map(Some);
+                    return seed
+                        .deserialize(KeyDe::new(&mut *self.core, k, KEY_AND_VALUE))
+                        .map(Some);
                 }
                 Some(Step::Wire { id, w }) => {
                     // Only on the wire: skipped here, charged as candid charges the
-                    // `_` key, its value call and the skipped value.
-                    self.core.charge(2)?;
+                    // step, the `_` key, its value call and the skipped value.
+                    self.core.charge(4 + 2)?;
                     self.core
                         .skip(w)
                         .map_err(|err| err.within(PathSegment::FieldId(id)))?;
                 }
-                None => return Ok(None),
+                None => {
+                    self.core.charge(4)?;
+                    return Ok(None);
+                }
             }
         }
     }
@@ -391,18 +400,17 @@ impl<'a, 'de> de::EnumAccess<'de> for EnumAccess<'a, 'de> {
     type Variant = Self;
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
-        self.core.charge(4)?;
         let k = (self.ef.start as usize) + self.case;
         if self.core.untyped {
             // Without a Rust type the visitor (`IDLValue`) learns the label, whether
             // it is a name or an id, and the payload's shape from one string, as in
             // candid: "<label>,<name|id>,<unit|struct|newtype>".
             let label = self.untyped_label(k);
-            self.core.charge(label.len())?;
+            self.core.charge(CASE_AND_PAYLOAD + label.len())?;
             let v = seed.deserialize(de::value::StringDeserializer::<Error>::new(label))?;
             return Ok((v, self));
         }
-        let v = seed.deserialize(KeyDe::new(&mut *self.core, k))?;
+        let v = seed.deserialize(KeyDe::new(&mut *self.core, k, CASE_AND_PAYLOAD))?;
         Ok((v, self))
     }
 }
@@ -421,17 +429,15 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
             );
             return Err(self.path(err));
         }
-        self.core.charge(1)
+        Ok(())
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
-        self.core.charge(1)?;
         let out = seed.deserialize(De::new(&mut *self.core, self.w, self.e));
         out.map_err(|err| self.path(err))
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        self.core.charge(1)?;
         let out = de::Deserializer::deserialize_tuple(
             De::new(&mut *self.core, self.w, self.e),
             len,
@@ -445,7 +451,6 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.core.charge(1)?;
         let out = de::Deserializer::deserialize_struct(
             De::new(&mut *self.core, self.w, self.e),
             "_",

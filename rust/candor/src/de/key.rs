@@ -19,12 +19,14 @@ pub(crate) struct KeyDe<'a, 'de> {
     core: &'a mut Core<'de>,
     /// Index of the field in the expected arena.
     field: usize,
+    /// Units the caller owes at this point, charged together with the key's own.
+    extra: usize,
 }
 
 impl<'a, 'de> KeyDe<'a, 'de> {
     #[inline(always)]
-    pub fn new(core: &'a mut Core<'de>, field: usize) -> Self {
-        KeyDe { core, field }
+    pub fn new(core: &'a mut Core<'de>, field: usize, extra: usize) -> Self {
+        KeyDe { core, field, extra }
     }
 }
 
@@ -37,7 +39,7 @@ impl<'de> de::Deserializer<'de> for KeyDe<'_, 'de> {
             FieldLabel::Named(name) => name.len(),
             FieldLabel::Id | FieldLabel::Unnamed => 4,
         };
-        self.core.charge(cost)?;
+        self.core.charge(cost + self.extra)?;
         // Charged first, so the name can be lent straight from the arena.
         let exp = &self.core.exp;
         match exp.label(self.field) {
