@@ -93,30 +93,48 @@ fn decode_grouped(b: &[u8], buf: &mut [u8; 4 + MAX_BYTES]) -> Option<Decoded> {
         return None; // empty, or a dash at the end
     }
     let (mut acc, mut bits, mut len) = (0u64, 0u32, 0usize);
-    for group in b.chunks(6) {
-        let body = match group.split_first_chunk::<5>() {
-            Some((body, [b'-'])) => &body[..],
-            Some((_, [_])) => return None,
-            _ => group,
-        };
-        // The table marks dashes and non-base32 bytes with the top bit.
-        let (mut v, mut marks) = (0u64, 0u8);
-        for &c in body {
-            let t = BASE32[usize::from(c)];
-            marks |= t;
-            v = (v << 5) | u64::from(t & 31);
-        }
-        if marks & 0x80 != 0 {
+    // Whole groups (five characters and a dash) with constant offsets, then the last
+    // one to five characters.
+    let mut rest = b;
+    while let Some((&[c0, c1, c2, c3, c4, dash], tail)) = rest.split_first_chunk::<6>() {
+        if dash != b'-' {
             return None;
         }
-        acc = (acc << (5 * body.len())) | v;
-        bits += 5 * body.len() as u32;
-        while bits >= 8 {
+        let d = |c: u8| u64::from(BASE32[usize::from(c)]);
+        let (d0, d1, d2, d3, d4) = (d(c0), d(c1), d(c2), d(c3), d(c4));
+        // The table marks dashes and non-base32 bytes with the top bit.
+        if (d0 | d1 | d2 | d3 | d4) & 0x80 != 0 {
+            return None;
+        }
+        acc = (acc << 25) | (d0 << 20) | (d1 << 15) | (d2 << 10) | (d3 << 5) | d4;
+        // 25 to 32 bits now: three whole bytes, and a fourth when there are 32.
+        let out = buf.get_mut(len..len + 3)?;
+        out[0] = (acc >> (bits + 17)) as u8;
+        out[1] = (acc >> (bits + 9)) as u8;
+        out[2] = (acc >> (bits + 1)) as u8;
+        len += 3;
+        bits += 1;
+        if bits == 8 {
+            *buf.get_mut(len)? = acc as u8;
+            len += 1;
+            bits = 0;
+        }
+        acc &= (1 << bits) - 1;
+        rest = tail;
+    }
+    for &c in rest {
+        let t = BASE32[usize::from(c)];
+        if t & 0x80 != 0 {
+            return None;
+        }
+        acc = (acc << 5) | u64::from(t);
+        bits += 5;
+        if bits >= 8 {
             bits -= 8;
             *buf.get_mut(len)? = (acc >> bits) as u8;
             len += 1;
+            acc &= (1 << bits) - 1;
         }
-        acc &= (1 << bits) - 1;
     }
     Some(Decoded {
         len,
