@@ -525,3 +525,37 @@ fn decode_any_ours(bytes: &[u8]) -> Result<(), candor::Error> {
 fn decode_any_theirs(bytes: &[u8]) -> Result<(), String> {
     decode_shapes!(candid, bytes).map_err(|e| e.to_string())
 }
+
+/// Found by the `decode` fuzz target: the value-level `opt` check walks a value
+/// without charging it, and a `vec null` of 2^60 elements is a few bytes long, so
+/// skipping one inside the walk never ended. It is now bounded by the decoding quota.
+#[test]
+fn opt_check_over_a_huge_vec_of_nulls_is_bounded() {
+    #[derive(candor::CandidType, candor::Deserialize, Debug)]
+    enum V {
+        A,
+        B,
+    }
+    let leb = |out: &mut Vec<u8>, v: u64| candor::wire::leb::write_u64(out, v);
+    let (a, c) = (candor::idl_hash("A"), candor::idl_hash("C"));
+    let ids = if a < c { [a, c] } else { [c, a] };
+    // 0 = opt 1; 1 = record {0: 2; 5: 3}; 2 = variant {A; C}; 3 = vec null.
+    let mut bytes = b"DIDL\x04\x6e\x01\x6c\x02\x00\x02\x05\x03\x6b\x02".to_vec();
+    for id in ids {
+        leb(&mut bytes, u64::from(id));
+        bytes.push(0x7f);
+    }
+    bytes.extend_from_slice(b"\x6d\x7f\x01\x00");
+    // `opt record { 0 = variant { A }; 5 = vec { null × 2^60 } }`, read as
+    // `opt record { 0: variant { A; B } }`: not a subtype by type (C), so the value
+    // is walked, and field 5 is skipped inside the walk.
+    bytes.push(1);
+    bytes.push(u8::from(ids[1] == a));
+    leb(&mut bytes, 1 << 60);
+    let mut config = candor::DecoderConfig::new();
+    config
+        .set_decoding_quota(20_000_000)
+        .set_skipping_quota(10_000);
+    let err = candor::decode_one_with_config::<Option<(V,)>>(&bytes, &config).unwrap_err();
+    assert_eq!(err.kind(), candor::ErrorKind::Limit, "{err}");
+}

@@ -38,6 +38,9 @@ pub(crate) struct Core<'de> {
     pub silent: bool,
     /// Bytes walked by value-level `opt` checks in this message.
     pub walked: usize,
+    /// Units the current value-level `opt` check would have cost (bounded by the
+    /// decoding quota, see `skip_charge`).
+    pub silent_cost: usize,
     depth: u32,
     max_depth: u32,
     /// Stack address when the current argument's decode began, and how many bytes
@@ -81,6 +84,7 @@ impl<'de> Core<'de> {
             untyped: false,
             silent: false,
             walked: 0,
+            silent_cost: 0,
             depth: 0,
             max_depth: config.max_depth,
             stack_base: stack_addr(),

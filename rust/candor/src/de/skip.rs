@@ -61,6 +61,14 @@ impl<'de> Core<'de> {
     #[inline]
     fn skip_charge(&mut self, cost: usize) -> Result<()> {
         if self.silent {
+            // Not charged, but bounded: a walk over more units than the decoding
+            // quota has left is over a value candid could neither decode nor skip
+            // within it. Bytes alone do not bound a walk (a `vec null` of 2^60
+            // elements is a few bytes long).
+            self.silent_cost = self.silent_cost.saturating_add(cost);
+            if self.decoding_quota.is_some_and(|q| self.silent_cost > q) {
+                return Err(Error::limit("Decoding cost exceeds the limit", self.pos));
+            }
             return Ok(());
         }
         self.charge_untyped(cost)
@@ -241,6 +249,9 @@ impl<'de> Core<'de> {
     pub(crate) fn coerces(&mut self, w: Ref, e: Ref) -> Result<bool> {
         let start = self.pos;
         let was_silent = std::mem::replace(&mut self.silent, true);
+        if !was_silent {
+            self.silent_cost = 0;
+        }
         let out = self.coerce_walk(w, e);
         self.silent = was_silent;
         let walked = self.pos - start;
