@@ -11,9 +11,12 @@ use crate::wire::header::{FieldLabel, Node, Ref, Span};
 use crate::Result;
 use serde::de::{self, DeserializeSeed, Visitor};
 
-/// Units charged with a record key: the step (4, as candid charges per field) and
-/// the `next_value` call that must follow (1).
-const KEY_AND_VALUE: usize = 4 + 1;
+/// Units of one step of a record's fields (candid's per-`next_key` charge).
+const STEP: usize = 4;
+
+/// Units charged with a record key: the step and the `next_value` call that must
+/// follow (1).
+const KEY_AND_VALUE: usize = STEP + 1;
 
 /// Units charged with a variant's case: the case (4) and whichever payload access
 /// (unit, newtype, tuple or struct) must follow (1).
@@ -63,7 +66,7 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         loop {
-            // 4 units per step, as candid. A key handed out is always followed by
+            // `STEP` units per step, as candid. A key handed out is always followed by
             // `next_value` (serde's contract): its 1 unit is charged with the key's
             // own, in one charge (`KEY_AND_VALUE`).
             match self.fields.next(&self.core.wire, &self.core.exp) {
@@ -105,13 +108,13 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                 Some(Step::Wire { id, w }) => {
                     // Only on the wire: skipped here, charged as candid charges the
                     // step, the `_` key, its value call and the skipped value.
-                    self.core.charge(4 + 2)?;
+                    self.core.charge(STEP + 2)?;
                     self.core
                         .skip(w)
                         .map_err(|err| err.within(PathSegment::FieldId(id)))?;
                 }
                 None => {
-                    self.core.charge(4)?;
+                    self.core.charge(STEP)?;
                     return Ok(None);
                 }
             }

@@ -7,7 +7,7 @@
 
 use super::subtype::{Memo, Sides};
 use crate::error::Error;
-use crate::wire::header::{Arena, Node, Ref};
+use crate::wire::header::{Arena, Node, Ref, PRIM_COUNT};
 use crate::wire::leb::{self, LebError};
 use crate::Result;
 use std::rc::Rc;
@@ -131,7 +131,7 @@ impl<'de> Core<'de> {
     }
 
     #[cold]
-    fn quota_error(&self, msg: &str) -> Error {
+    pub(super) fn quota_error(&self, msg: &str) -> Error {
         Error::limit(msg, self.pos)
     }
 
@@ -213,9 +213,14 @@ impl<'de> Core<'de> {
     pub fn enode(&self, r: Ref) -> Node {
         self.exp.node(r)
     }
-    /// Type-level subtype check between a wire and an expected type.
+    /// Type-level subtype check between a wire and an expected type. The same
+    /// direct primitive on both sides holds without a memo lookup (primitives sit
+    /// at the same indices in every arena).
     #[inline]
     pub fn subtype(&mut self, w: Ref, e: Ref) -> bool {
+        if w == e && w.idx() < PRIM_COUNT {
+            return true;
+        }
         let sides = Sides {
             wire: &self.wire,
             exp: &self.exp,

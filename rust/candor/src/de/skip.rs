@@ -67,7 +67,7 @@ impl<'de> Core<'de> {
             // elements is a few bytes long).
             self.silent_cost = self.silent_cost.saturating_add(cost);
             if self.decoding_quota.is_some_and(|q| self.silent_cost > q) {
-                return Err(Error::limit("Decoding cost exceeds the limit", self.pos));
+                return Err(self.quota_error("Decoding cost exceeds the limit"));
             }
             return Ok(());
         }

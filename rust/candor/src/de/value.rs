@@ -12,7 +12,7 @@ use super::primvec;
 use crate::error::{Error, PathSegment};
 use crate::types::number::{leb_to_le_bytes, TAG_INT, TAG_NAT};
 use crate::types::reference::{TAG_FUNC, TAG_SERVICE};
-use crate::wire::header::{Node, Prim, Ref, PRIM_COUNT};
+use crate::wire::header::{Node, Prim, Ref};
 use crate::wire::leb;
 use crate::Result;
 use serde::de::{self, Visitor};
@@ -238,10 +238,7 @@ impl<'a, 'de> De<'a, 'de> {
     /// walks the value without building it (the spec's rule is per value).
     fn some<V: Visitor<'de>>(self, w: Ref, e: Ref, v: V) -> Result<V::Value> {
         self.core.enter()?;
-        // The same primitive on both sides always fits: no memo lookup.
-        let fits = (w == e && w.idx() < PRIM_COUNT)
-            || self.core.subtype(w, e)
-            || self.core.coerces(w, e)?;
+        let fits = self.core.subtype(w, e) || self.core.coerces(w, e)?;
         let out = if fits {
             v.visit_some(De::new(&mut *self.core, w, e))
         } else {
