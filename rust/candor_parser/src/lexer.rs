@@ -134,12 +134,9 @@ pub struct Lexer<'a> {
     pub keep_docs: bool,
 }
 
-fn is_id_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_'
-}
-
 /// Bytes that continue an identifier (`[A-Za-z0-9_]`), as a table: one load per byte
-/// of every name instead of three range tests.
+/// instead of three range tests, for the last few bytes of the source (before that,
+/// [`id_end`] tests eight at a time) and as the reference its tests check against.
 static ID_CHAR: [bool; 256] = {
     let mut t = [false; 256];
     let mut c = 0;
@@ -190,14 +187,16 @@ impl<'a> Lexer<'a> {
         let mut pos = self.pos;
         while let Some(&c) = b.get(pos) {
             match c {
-                b' ' | b'\t' | b'\r' => pos += 1,
+                b' ' => pos = skip_spaces(b, pos + 1),
+                b'\t' | b'\r' => pos += 1,
                 b'\n' => {
                     new_line = true;
-                    if self.keep_docs && blank_line_follows(b, pos) {
-                        // A blank line detaches a comment from the next declaration.
+                    // The next line's indentation, then: a blank line detaches a
+                    // comment from the next declaration.
+                    pos = skip_blanks(b, pos + 1);
+                    if self.keep_docs && b.get(pos) == Some(&b'\n') {
                         self.docs.clear();
                     }
-                    pos += 1;
                 }
                 b'/' if b.get(pos + 1) == Some(&b'/') => {
                     let start = pos;
@@ -239,85 +238,110 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next token.
+    ///
+    /// One loop and one `match` on the first byte: white space and comments are
+    /// skipped by arms that `continue`, so a token that follows no white space pays
+    /// a single dispatch, and a token's span and the new position are written once.
     pub fn next_token(&mut self) -> Result<Token<'a>> {
         let b = self.src.as_bytes();
         // The previous token's doc comment, if nobody took it, does not carry over.
         if self.keep_docs {
             self.docs.clear();
         }
-        // Plain white space here; comments, and line ends while collecting doc
-        // comments, in `skip_trivia` (told whether it starts at the start of the
-        // source, which counts as a new line).
+        // The start of the source counts as the start of a line (for doc comments).
         let at_start = self.pos == 0;
         let mut pos = self.pos;
         loop {
-            match b.get(pos) {
-                Some(b' ' | b'\t' | b'\r') => pos += 1,
-                Some(b'\n') if !self.keep_docs => pos += 1,
-                Some(b'/' | b'\n') => {
+            let Some(&c) = b.get(pos) else {
+                self.pos = pos;
+                return Ok(Token {
+                    tok: Tok::Eof,
+                    span: pos..pos,
+                });
+            };
+            let next = || b.get(pos + 1).copied();
+            let (tok, len) = match c {
+                b' ' => {
+                    pos = skip_spaces(b, pos + 1);
+                    continue;
+                }
+                b'\t' | b'\r' => {
+                    pos += 1;
+                    continue;
+                }
+                b'\n' if !self.keep_docs => {
+                    pos += 1;
+                    continue;
+                }
+                // Comments, and line ends while collecting doc comments.
+                b'\n' | b'/' if c == b'\n' || matches!(next(), Some(b'/' | b'*')) => {
                     self.pos = pos;
                     self.skip_trivia(at_start)?;
                     pos = self.pos;
-                    break;
+                    continue;
                 }
-                _ => break,
-            }
-        }
-        self.pos = pos;
-        let start = pos;
-        let Some(&c) = b.get(start) else {
+                b'(' => (Tok::LParen, 1),
+                b')' => (Tok::RParen, 1),
+                b'{' => (Tok::LBrace, 1),
+                b'}' => (Tok::RBrace, 1),
+                b';' => (Tok::Semi, 1),
+                b',' => (Tok::Comma, 1),
+                b':' => (Tok::Colon, 1),
+                b'=' if next() == Some(b'=') => (Tok::TestEqual, 2),
+                b'=' => (Tok::Equals, 1),
+                b'!' if next() == Some(b'=') => (Tok::NotEqual, 2),
+                b'!' if next() == Some(b':') => (Tok::NotDecode, 2),
+                b'-' if next() == Some(b'>') => (Tok::Arrow, 2),
+                b'+' | b'-' => (Tok::Sign(c), 1),
+                b'.' if !next().is_some_and(|d| d.is_ascii_digit()) => (Tok::Dot, 1),
+                b'"' => {
+                    self.pos = pos;
+                    let tok = self.text()?;
+                    return Ok(Token {
+                        tok,
+                        span: pos..self.pos,
+                    });
+                }
+                b'.' | b'0'..=b'9' => {
+                    self.pos = pos;
+                    let tok = self.number();
+                    return Ok(Token {
+                        tok,
+                        span: pos..self.pos,
+                    });
+                }
+                b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                    let end = id_end(b, pos + 1);
+                    self.pos = end;
+                    return Ok(Token {
+                        tok: keyword(self.src, pos..end),
+                        span: pos..end,
+                    });
+                }
+                _ => return Err(self.unknown_token(pos)),
+            };
+            self.pos = pos + len;
             return Ok(Token {
-                tok: Tok::Eof,
-                span: start..start,
+                tok,
+                span: pos..pos + len,
             });
-        };
-        let two = |t: Tok<'a>, s: &mut Self| {
-            s.pos += 2;
-            t
-        };
-        let one = |t: Tok<'a>, s: &mut Self| {
-            s.pos += 1;
-            t
-        };
-        let next = b.get(start + 1).copied();
-        let tok = match c {
-            b'(' => one(Tok::LParen, self),
-            b')' => one(Tok::RParen, self),
-            b'{' => one(Tok::LBrace, self),
-            b'}' => one(Tok::RBrace, self),
-            b';' => one(Tok::Semi, self),
-            b',' => one(Tok::Comma, self),
-            b':' => one(Tok::Colon, self),
-            b'=' if next == Some(b'=') => two(Tok::TestEqual, self),
-            b'=' => one(Tok::Equals, self),
-            b'!' if next == Some(b'=') => two(Tok::NotEqual, self),
-            b'!' if next == Some(b':') => two(Tok::NotDecode, self),
-            b'-' if next == Some(b'>') => two(Tok::Arrow, self),
-            b'+' | b'-' => one(Tok::Sign(c), self),
-            b'"' => self.text()?,
-            b'.' if next.is_some_and(|d| d.is_ascii_digit()) => self.number(),
-            b'.' => one(Tok::Dot, self),
-            b'0'..=b'9' => self.number(),
-            c if is_id_start(c) => {
-                let mut end = start + 1;
-                while b.get(end).is_some_and(|&c| ID_CHAR[usize::from(c)]) {
-                    end += 1;
-                }
-                self.pos = end;
-                keyword(&self.src[start..end])
-            }
-            _ => {
-                let ch = self.src[start..].chars().next().unwrap_or('?');
-                return Err(self.err(
-                    start..start + ch.len_utf8(),
-                    format!("unknown token `{ch}`"),
-                ));
-            }
-        };
-        Ok(Token {
-            tok,
-            span: start..self.pos,
-        })
+        }
+    }
+
+    /// Out of line: formatting the message needs a stack frame, which the success
+    /// path should not set up for every token.
+    #[cold]
+    #[inline(never)]
+    fn unknown_token(&self, start: usize) -> Error {
+        let ch = self
+            .src
+            .get(start..)
+            .and_then(|r| r.chars().next())
+            .unwrap_or('?');
+        self.err(
+            start..start + ch.len_utf8(),
+            format!("unknown token `{ch}`"),
+        )
     }
 
     /// The doc comment of the token last returned (empty unless collecting).
@@ -454,25 +478,78 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// At the `\n` at `pos`: is the rest of the next line blank (only spaces before
-/// another `\n`)?
-fn blank_line_follows(b: &[u8], pos: usize) -> bool {
-    for &c in b.get(pos + 1..).unwrap_or(&[]) {
-        match c {
-            b' ' | b'\t' | b'\r' => continue,
-            b'\n' => return true,
-            _ => return false,
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The index of the first byte at or after `i` that is not a space, eight bytes per
+/// step: indentation is most of the white space of a pretty-printed value.
+#[inline]
+fn skip_spaces(b: &[u8], mut i: usize) -> usize {
+    while let Some(eight) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
+        let not_space = u64::from_le_bytes(*eight) ^ (ONES * u64::from(b' '));
+        if not_space != 0 {
+            return i + (not_space.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    i
+}
+
+/// The index of the first byte at or after `i` that is not a space, tab or `\r`.
+fn skip_blanks(b: &[u8], mut i: usize) -> usize {
+    loop {
+        match b.get(i) {
+            Some(b' ') => i = skip_spaces(b, i + 1),
+            Some(b'\t' | b'\r') => i += 1,
+            _ => return i,
         }
     }
-    false
+}
+
+/// The bytes of `x` (eight source bytes) that cannot continue an identifier, as a
+/// mask with the high bit of each such byte set. Each range test adds a constant
+/// that carries into a byte's high bit exactly when the byte is at or above the
+/// range's bound; the bytes' high bits are cleared first so that no carry crosses
+/// into the next byte, and non-ASCII bytes are flagged separately.
+#[inline]
+fn non_id_bytes(x: u64) -> u64 {
+    let low7 = x & !HIGH;
+    let at_least = |v: u64, bound: u8| v.wrapping_add(ONES * u64::from(128 - bound)) & HIGH;
+    let digit = at_least(low7, b'0') & !at_least(low7, b'9' + 1);
+    // Setting bit 5 maps `A..=Z` onto `a..=z` and moves no other byte into it.
+    let lower = low7 | (ONES * 0x20);
+    let letter = at_least(lower, b'a') & !at_least(lower, b'z' + 1);
+    // A byte equal to `_` xors to zero, the only value that does not reach the high
+    // bit when 0x7f is added.
+    let underscore = !(low7 ^ (ONES * u64::from(b'_'))).wrapping_add(ONES * 0x7f) & HIGH;
+    let ok = (digit | letter | underscore) & !x;
+    !ok & HIGH
+}
+
+/// The end of the identifier whose bytes continue at `i`, eight bytes per step:
+/// names are most of the bytes of a `.did` file.
+#[inline]
+fn id_end(b: &[u8], mut i: usize) -> usize {
+    while let Some(eight) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
+        let stop = non_id_bytes(u64::from_le_bytes(*eight));
+        if stop != 0 {
+            return i + (stop.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b.get(i).is_some_and(|&c| ID_CHAR[usize::from(c)]) {
+        i += 1;
+    }
+    i
 }
 
 /// The index of the first `"` or `\\` in `b`, eight bytes per step (a zero-byte test
 /// on the bytes xor-ed with each of the two): text literals are most of a large
 /// value's source.
 fn quote_or_backslash(b: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero_bytes = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
     let mut i = 0;
     while let Some(eight) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
@@ -551,9 +628,12 @@ fn hex_val(c: u8) -> u8 {
     }
 }
 
-/// Keywords by their bytes: the slice patterns compile to a length switch and byte
-/// tests (string patterns would call `memcmp` once per candidate of the same length).
-fn keyword(s: &str) -> Tok<'_> {
+/// The identifier or keyword at `span` of `src` (ASCII, as the lexer found it).
+/// Keywords are matched by their bytes: the slice patterns compile to a length switch
+/// and byte tests (string patterns would call `memcmp` once per candidate of the same
+/// length).
+fn keyword(src: &str, span: Span) -> Tok<'_> {
+    let s = src.get(span).unwrap_or_default();
     match s.as_bytes() {
         [b'n', b'u', b'l', b'l'] => Tok::Null,
         [b'v', b'e', b'c'] => Tok::Vec,
@@ -602,6 +682,48 @@ mod tests {
                     })
                     .collect();
                 assert_eq!(quote_or_backslash(&bytes), plain(&bytes), "{bytes:?}");
+            }
+        }
+    }
+
+    /// The eight-at-a-time identifier test flags exactly the bytes the table rejects:
+    /// every byte value at every position of a word, among identifier bytes and among
+    /// other bytes (a carry or borrow must not leak into a neighbour).
+    #[test]
+    fn non_id_bytes_agrees_with_the_table() {
+        for fill in [b'a', b'Z', b'_', b'9', b' ', 0x7f, 0x80, 0xff, b'@', b'`'] {
+            for at in 0..8 {
+                for c in 0..=255u8 {
+                    let mut word = [fill; 8];
+                    word[at] = c;
+                    let stop = non_id_bytes(u64::from_le_bytes(word));
+                    for (k, &byte) in word.iter().enumerate() {
+                        let flagged = stop >> (8 * k + 7) & 1 == 1;
+                        assert_eq!(flagged, !ID_CHAR[usize::from(byte)], "{word:?} byte {k}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// `id_end` and `skip_spaces` stop where byte-by-byte scans stop, whatever the
+    /// length of the run and how much source follows it (the last bytes take the
+    /// byte loop).
+    #[test]
+    fn word_scans_match_byte_scans() {
+        for run in 0..20 {
+            for tail in ["", "(", " x", "é", "_9;", "\n"] {
+                let name = format!("a{}{tail}", "b_1".repeat(run));
+                let b = name.as_bytes();
+                let plain = 1 + b[1..]
+                    .iter()
+                    .take_while(|&&c| ID_CHAR[usize::from(c)])
+                    .count();
+                assert_eq!(id_end(b, 1), plain, "{name:?}");
+                let spaces = format!("x{}{tail}", " ".repeat(run));
+                let b = spaces.as_bytes();
+                let plain = 1 + b[1..].iter().take_while(|&&c| c == b' ').count();
+                assert_eq!(skip_spaces(b, 1), plain, "{spaces:?}");
             }
         }
     }
