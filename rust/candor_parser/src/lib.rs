@@ -30,6 +30,7 @@
 pub mod compat;
 pub mod error;
 pub mod lexer;
+mod names;
 pub mod parser;
 pub mod principal;
 pub mod syntax;

@@ -8,6 +8,7 @@
 //! Each error points at the offending text.
 
 use crate::error::{Error, Result, Span};
+use crate::names::Names;
 use crate::parser::Parser;
 use crate::syntax::{
     Binding, Dec, IDLActorType, IDLInitArgs, IDLProg, IDLType, PrimType, Source, TypeField,
@@ -90,7 +91,7 @@ impl Loc<'_> {
 struct Checker<'a> {
     /// Names that may be referred to: those of `names`, and those being defined.
     names: &'a TypeEnv,
-    defining: Option<&'a HashMap<&'a str, &'a Binding>>,
+    defining: Option<&'a Names<'a>>,
     /// (method type, where it was written, method name): checked after all definitions.
     methods: Vec<(Type, Loc<'a>, String)>,
     /// One shared node per primitive type: primitives are most of the nodes of a
@@ -119,7 +120,7 @@ impl<'a> Checker<'a> {
         Ok(match t {
             IDLType::PrimT(p) => self.prims[*p as usize].clone(),
             IDLType::VarT(id) => {
-                let defined = self.defining.is_some_and(|d| d.contains_key(id.as_str()))
+                let defined = self.defining.is_some_and(|d| d.get(id).is_some())
                     || self.names.0.contains_key(id);
                 if !defined {
                     return Err(loc.error_ident(id, format!("Unbound type identifier {id}")));
@@ -251,21 +252,30 @@ pub fn ast_to_type(env: &TypeEnv, ast: &IDLType) -> Result<Type> {
 /// Adds the definitions `decs` to `env` (imports are ignored here: see [`check_file`]).
 fn check_decs(env: &mut TypeEnv, decs: &[&Binding]) -> Result<()> {
     // Names first, so definitions may refer to each other in any order. A name may
-    // be defined once, and not again if `env` has it already.
-    let mut seen: HashMap<&str, &Binding> = HashMap::with_capacity(decs.len());
-    for b in decs {
-        if seen.insert(&b.id, b).is_some() || env.0.contains_key(&b.id) {
-            return Err(Loc::of_binding(b).error(
-                b.name_span.clone(),
-                format!("duplicate binding for {}", b.id),
-            ));
-        }
-    }
+    // be defined once, and not again if `env` has it already: the first binding in
+    // declaration order that breaks either rule is reported.
+    let known = if env.0.is_empty() {
+        None
+    } else {
+        decs.iter().position(|b| env.0.contains_key(&b.id))
+    };
+    let duplicate = |i: usize| match decs.get(i) {
+        Some(b) => Loc::of_binding(b).error(
+            b.name_span.clone(),
+            format!("duplicate binding for {}", b.id),
+        ),
+        None => Error::msg("duplicate binding"),
+    };
+    let names = match (Names::new(decs), known) {
+        (Ok(names), None) => names,
+        (Ok(_), Some(k)) => return Err(duplicate(k)),
+        (Err(r), k) => return Err(duplicate(k.map_or(r, |k| k.min(r)))),
+    };
     // The checker borrows the definitions so far while `env` is extended below: a
     // copy of them (nothing to copy in the usual case of a fresh environment).
     let before = env.clone();
     let mut c = Checker::new(&before);
-    c.defining = Some(&seen);
+    c.defining = Some(&names);
     let mut defs = Vec::with_capacity(decs.len());
     for b in decs {
         let t = c.check_type(&Loc::of_binding(b), &b.typ)?;
@@ -281,7 +291,7 @@ fn check_decs(env: &mut TypeEnv, decs: &[&Binding]) -> Result<()> {
             env.0.insert(id, t);
         }
     }
-    check_cycle(env, &seen)?;
+    check_cycle(env, &names)?;
     let mut c = Checker::new(env);
     c.methods = std::mem::take(&mut methods);
     c.check_methods(env)
@@ -289,9 +299,9 @@ fn check_decs(env: &mut TypeEnv, decs: &[&Binding]) -> Result<()> {
 
 /// Rejects definitions that are only aliases going round in a circle: such a type
 /// is not productive (it has no structure), so it has no values and no encoding.
-fn check_cycle(env: &TypeEnv, bindings: &HashMap<&str, &Binding>) -> Result<()> {
+fn check_cycle(env: &TypeEnv, bindings: &Names<'_>) -> Result<()> {
     for (id, ty) in env.0.iter() {
-        let Some(b) = bindings.get(id.as_str()) else {
+        let Some(b) = bindings.get(id) else {
             continue;
         };
         let mut seen = BTreeSet::new();
