@@ -150,12 +150,20 @@ impl<'a> Names<'a> {
     /// The hash table, or `None` if some name lands more than `max_reach` slots
     /// from home.
     fn hashed(decs: &'a [&'a Binding], max_reach: usize) -> Result<Option<Index<'a>>, usize> {
-        let Ok(count) = u32::try_from(decs.len()) else {
+        // Slots hold indices as `u32`.
+        if u32::try_from(decs.len()).is_err() {
+            return Ok(None);
+        }
+        // At least four slots per name, and 16 in all.
+        let Some(len) = decs
+            .len()
+            .checked_mul(4)
+            .and_then(|n| n.max(16).checked_next_power_of_two())
+        else {
             return Ok(None);
         };
-        // At least four slots per name (and 16 in all).
-        let bits = (count.max(4) * 4).next_power_of_two().trailing_zeros();
-        let mut slots = vec![(0u64, 0u32); 1 << bits];
+        let bits = len.trailing_zeros();
+        let mut slots = vec![(0u64, 0u32); len];
         let mask = slots.len() - 1;
         let mut reach = 0;
         for (i, b) in (1..).zip(decs) {
