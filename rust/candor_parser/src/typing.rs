@@ -254,11 +254,7 @@ fn check_decs(env: &mut TypeEnv, decs: &[&Binding]) -> Result<()> {
     // Names first, so definitions may refer to each other in any order. A name may
     // be defined once, and not again if `env` has it already: the first binding in
     // declaration order that breaks either rule is reported.
-    let known = if env.0.is_empty() {
-        None
-    } else {
-        decs.iter().position(|b| env.0.contains_key(&b.id))
-    };
+    let known = decs.iter().position(|b| env.0.contains_key(&b.id));
     let duplicate = |i: usize| match decs.get(i) {
         Some(b) => Loc::of_binding(b).error(
             b.name_span.clone(),
