@@ -45,6 +45,7 @@
 
 pub mod de;
 pub mod error;
+pub mod pretty;
 mod fasthash;
 pub mod ser;
 pub mod types;

@@ -6,6 +6,7 @@
 //!   (with candid's names and shapes).
 //! * Decoding uses serde's `Deserialize` directly.
 
+mod display;
 mod env;
 mod hash;
 mod impls;
@@ -16,8 +17,15 @@ pub mod number;
 pub mod principal {
     pub use ic_principal::{Principal, PrincipalError};
 }
+pub mod arc;
+pub mod bounded_vec;
+pub mod leb128;
+mod macros;
+pub mod rc;
 pub mod reference;
 pub mod reserved;
+pub mod result;
+pub mod subtype;
 
 pub use env::TypeEnv;
 pub use hash::idl_hash;

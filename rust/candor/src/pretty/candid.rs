@@ -1,0 +1,1 @@
+//! Printing types, services and whole `.did` files.

@@ -1,0 +1,1 @@
+//! Document combinators shared by the Candid printers.

@@ -1,0 +1,1 @@
+//! `CandidType` for `Arc` holders (candid's `types::arc`).

@@ -1,0 +1,1 @@
+//! Macros that build types: `field!`, `record!`, `variant!`.

@@ -1,0 +1,1 @@
+//! `CandidType` for `Rc` holders (candid's `types::rc`).

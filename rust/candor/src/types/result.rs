@@ -1,0 +1,1 @@
+//! `MotokoResult` (candid's `types::result`).

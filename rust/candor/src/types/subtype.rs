@@ -1,0 +1,1 @@
+//! Subtyping between Candid types given as `Type` trees (candid's `types::subtype`).
