@@ -7,6 +7,7 @@
 //! * Decoding uses serde's `Deserialize` directly.
 
 mod display;
+mod doc;
 mod env;
 mod hash;
 mod impls;
@@ -27,6 +28,7 @@ pub mod reserved;
 pub mod result;
 pub mod subtype;
 
+pub use doc::{FieldDoc, TypeDoc, TypeDocs};
 pub use env::TypeEnv;
 pub use hash::idl_hash;
 pub use internal::get_type;
@@ -53,6 +55,11 @@ pub trait CandidType {
     }
     /// Computes the Candid type (called once per type by [`ty`](Self::ty)).
     fn _ty() -> Type;
+    /// The doc comments of the type and its fields (the derive fills it from `///`
+    /// lines); printed by `export_service!` into the service's `.did`.
+    fn _ty_doc() -> TypeDoc {
+        TypeDoc::default()
+    }
     /// Writes the value's bytes (no type information) to `serializer`.
     fn idl_serialize<S>(&self, serializer: S) -> Result<(), S::Error>
     where
