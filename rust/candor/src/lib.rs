@@ -68,19 +68,7 @@ pub use value::{IDLArgs, IDLField, IDLValue, VariantValue};
 #[doc(hidden)]
 pub use serde as _serde;
 
-/// candid's `utils` module: argument tuples and the entry points below.
-pub mod utils {
-    pub use crate::de::ArgumentDecoder;
-    pub use crate::ser::ArgumentEncoder;
-    pub use crate::{
-        decode_args, decode_args_with_config, decode_args_with_config_debug,
-        decode_args_with_decoding_and_skipping_quota, decode_args_with_decoding_quota,
-        decode_args_with_skipping_quota, decode_one, decode_one_with_config,
-        decode_one_with_decoding_and_skipping_quota, decode_one_with_decoding_quota,
-        decode_one_with_skipping_quota, encode_args, encode_args_ref, encode_one, write_args,
-        write_args_ref,
-    };
-}
+pub mod utils;
 
 use de::ArgumentDecoder;
 use ser::ArgumentEncoder;

@@ -289,6 +289,8 @@ pub trait ArgumentEncoder {
     fn write_values(&self, ser: &mut ValueSerializer) -> Result<()>;
     /// Appends each argument to a builder.
     fn encode(self, ser: &mut IDLBuilder) -> Result<()>;
+    /// Appends each argument to a builder, leaving the tuple with the caller.
+    fn encode_ref(&self, ser: &mut IDLBuilder) -> Result<()>;
 }
 
 impl ArgumentEncoder for () {
@@ -299,6 +301,9 @@ impl ArgumentEncoder for () {
         Ok(())
     }
     fn encode(self, _: &mut IDLBuilder) -> Result<()> {
+        Ok(())
+    }
+    fn encode_ref(&self, _: &mut IDLBuilder) -> Result<()> {
         Ok(())
     }
 }
@@ -316,6 +321,9 @@ macro_rules! encode_impl {
                 Ok(())
             }
             fn encode(self, ser: &mut IDLBuilder) -> Result<()> {
+                self.encode_ref(ser)
+            }
+            fn encode_ref(&self, ser: &mut IDLBuilder) -> Result<()> {
                 $(ser.arg(&self.$n)?;)+
                 Ok(())
             }

@@ -24,6 +24,8 @@ pub struct TypeSerialize {
     index: BTreeMap<Type, i64>,
     env: TypeEnv,
     args: Vec<Type>,
+    /// What [`serialize`](Self::serialize) wrote, for candid's two-step interface.
+    result: Vec<u8>,
 }
 
 impl TypeSerialize {
@@ -188,6 +190,18 @@ impl TypeSerialize {
             self.encode(&mut out, t)?;
         }
         Ok(out)
+    }
+
+    /// candid's two-step form of [`finish`](Self::finish): writes the header into
+    /// this serializer, where [`get_result`](Self::get_result) reads it.
+    pub fn serialize(&mut self) -> Result<()> {
+        self.result = self.finish()?;
+        Ok(())
+    }
+
+    /// The header written by the last [`serialize`](Self::serialize) (empty before).
+    pub fn get_result(&self) -> &[u8] {
+        &self.result
     }
 }
 

@@ -117,9 +117,20 @@ impl<'de> Deserialize<'de> for Service {
 #[macro_export]
 macro_rules! define_function {
     ( $vis:vis $func:ident : $ty:tt -> $rt:tt $($mode:tt)* ) => {
-        #[derive($crate::Deserialize, PartialEq, Eq, Debug, Clone)]
-        #[serde(crate = "::candor::_serde")]
+        #[derive(PartialEq, Eq, Debug, Clone)]
         $vis struct $func(pub $crate::types::reference::Func);
+        // Written out rather than derived: serde's derive would name a `serde` (or,
+        // with `#[serde(crate)]`, a fixed path) that the calling crate may not have;
+        // `$crate` always resolves. A newtype is its content in Candid.
+        impl<'de> $crate::_serde::Deserialize<'de> for $func {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: $crate::_serde::Deserializer<'de>,
+            {
+                <$crate::types::reference::Func as $crate::_serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map($func)
+            }
+        }
         impl $crate::CandidType for $func {
             fn _ty() -> $crate::types::Type {
                 $crate::func!($ty -> $rt $($mode)*)
@@ -146,9 +157,20 @@ macro_rules! define_function {
 #[macro_export]
 macro_rules! define_service {
     ( $vis:vis $serv:ident : { $($meth:tt : $ty:expr);* $(;)? } ) => {
-        #[derive($crate::Deserialize, PartialEq, Eq, Debug, Clone)]
-        #[serde(crate = "::candor::_serde")]
+        #[derive(PartialEq, Eq, Debug, Clone)]
         $vis struct $serv(pub $crate::types::reference::Service);
+        // Written out rather than derived: serde's derive would name a `serde` (or,
+        // with `#[serde(crate)]`, a fixed path) that the calling crate may not have;
+        // `$crate` always resolves. A newtype is its content in Candid.
+        impl<'de> $crate::_serde::Deserialize<'de> for $serv {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: $crate::_serde::Deserializer<'de>,
+            {
+                <$crate::types::reference::Service as $crate::_serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map($serv)
+            }
+        }
         impl $crate::CandidType for $serv {
             fn _ty() -> $crate::types::Type {
                 $crate::service!{ $($meth : $ty);* }
