@@ -113,6 +113,6 @@ fn services_and_classes() {
     let (errors, _) = report(old, new);
     assert_eq!(
         errors,
-        [r#"method "f": arg 0: principal is not a subtype of service { g : func () -> (); }"#]
+        [r#"method "f": arg 0: principal is not a subtype of service { g : () -> () }"#]
     );
 }

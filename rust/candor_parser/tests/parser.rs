@@ -543,7 +543,7 @@ fn imports_from_a_loader() {
     let actor = actor.unwrap();
     assert_eq!(
         actor.to_string(),
-        "service { extra : func (common) -> (); m : func (m) -> (); }"
+        "service { extra : (common) -> (); m : (m) -> () }"
     );
     assert_eq!(
         err(check_file_with_loader(Path::new("/d/cyc1.did"), &mut loader)),
