@@ -13,6 +13,7 @@
 //! label is the **serialized** name, as candid_derive does for `rename`.
 
 use crate::case::RenameRule;
+use crate::expand::Flavor;
 use proc_macro2::Span;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
@@ -49,12 +50,16 @@ pub(crate) enum Place {
     Field,
 }
 
-/// The `#[serde(...)]` items of `attrs`, in order.
-fn serde_metas(attrs: &[Attribute]) -> Result<Vec<Meta>> {
+/// The `#[serde(...)]` items of `attrs`, in order. candid_derive skips a serde
+/// attribute it cannot read (serde itself reports it); the candid flavour does too.
+fn serde_metas(attrs: &[Attribute], flavor: Flavor) -> Result<Vec<Meta>> {
     let mut out = Vec::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        let nested = attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)?;
-        out.extend(nested);
+        match attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated) {
+            Ok(nested) => out.extend(nested),
+            Err(_) if flavor == Flavor::Candid => {}
+            Err(e) => return Err(e),
+        }
     }
     Ok(out)
 }
@@ -139,12 +144,14 @@ fn rejection(name: &str, place: Place) -> Option<&'static str> {
     })
 }
 
-/// Reads the serde attributes of a field or a variant.
-pub(crate) fn item_attrs(attrs: &[Attribute], place: Place) -> Result<ItemAttrs> {
+/// Reads the serde attributes of a field or a variant. In the candid flavour only
+/// `rename` and `with = "serde_bytes"` count, as in candid_derive; nothing is refused.
+pub(crate) fn item_attrs(attrs: &[Attribute], place: Place, flavor: Flavor) -> Result<ItemAttrs> {
     let mut res = ItemAttrs::default();
-    for meta in serde_metas(attrs)? {
+    let candid = flavor == Flavor::Candid;
+    for meta in serde_metas(attrs, flavor)? {
         let name = meta_name(&meta);
-        if let Some(why) = rejection(&name, place) {
+        if let Some(why) = rejection(&name, place).filter(|_| !candid) {
             return Err(Error::new(meta.span(), why));
         }
         match &meta {
@@ -158,7 +165,11 @@ pub(crate) fn item_attrs(attrs: &[Attribute], place: Place) -> Result<ItemAttrs>
             // name is the one on the wire (candid_derive does the same).
             Meta::List(list) if name == "rename" => {
                 let nested =
-                    list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)?;
+                    match list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated) {
+                        Ok(nested) => nested,
+                        Err(_) if candid => continue,
+                        Err(e) => return Err(e),
+                    };
                 for item in nested {
                     if let Meta::NameValue(m) = item {
                         if m.path.is_ident("serialize") {
@@ -170,7 +181,7 @@ pub(crate) fn item_attrs(attrs: &[Attribute], place: Place) -> Result<ItemAttrs>
                 }
             }
             // #[serde(rename_all = "camelCase")] on a variant: its struct fields.
-            _ if name == "rename_all" && place == Place::Variant => {
+            _ if name == "rename_all" && place == Place::Variant && !candid => {
                 res.rename_all = rename_rule(&meta)?;
             }
             // #[serde(with = "serde_bytes")]
@@ -178,6 +189,7 @@ pub(crate) fn item_attrs(attrs: &[Attribute], place: Place) -> Result<ItemAttrs>
                 Some(s) if matches!(s.value().as_str(), "serde_bytes" | "::serde_bytes") => {
                     res.bytes = true;
                 }
+                _ if candid => {}
                 _ => {
                     return Err(Error::new(
                         m.value.span(),
@@ -196,10 +208,14 @@ pub(crate) fn item_attrs(attrs: &[Attribute], place: Place) -> Result<ItemAttrs>
     Ok(res)
 }
 
-/// Reads the serde attributes of the struct or enum itself.
-pub(crate) fn container_attrs(attrs: &[Attribute]) -> Result<ContainerAttrs> {
+/// Reads the serde attributes of the struct or enum itself. The candid flavour reads
+/// none of them: candid_derive ignores container attributes, `rename_all` included.
+pub(crate) fn container_attrs(attrs: &[Attribute], flavor: Flavor) -> Result<ContainerAttrs> {
     let mut res = ContainerAttrs::default();
-    for meta in serde_metas(attrs)? {
+    if flavor == Flavor::Candid {
+        return Ok(res);
+    }
+    for meta in serde_metas(attrs, flavor)? {
         let name = meta_name(&meta);
         if let Some(why) = rejection(&name, Place::Container) {
             return Err(Error::new(meta.span(), why));

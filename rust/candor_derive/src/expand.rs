@@ -4,6 +4,7 @@
 
 use crate::attrs::{self, ItemAttrs, Place};
 use crate::case::RenameRule;
+use crate::docs::{doc_lines, FieldDocs, TypeDocs};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
@@ -17,18 +18,42 @@ pub(crate) fn idl_hash(id: &str) -> u32 {
         .fold(0u32, |s, c| s.wrapping_mul(223).wrapping_add(c as u32))
 }
 
+/// Which crate the generated code names by default, and whose attribute policy the
+/// derive follows. candor's own derive applies `rename_all` and refuses serde
+/// attributes that would make serde and Candid disagree; the one behind the `candid`
+/// compat crate must give every type exactly the Candid type candid_derive 0.10.39
+/// gives it (the same bytes on the wire), so it ignores what candid_derive ignores.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Flavor {
+    Candor,
+    Candid,
+}
+
+impl Flavor {
+    /// The crate path used when the type has no `#[candid_path]`.
+    pub(crate) fn default_path(self) -> TokenStream {
+        match self {
+            Flavor::Candor => quote!(::candor),
+            Flavor::Candid => quote!(::candid),
+        }
+    }
+}
+
 /// The whole derive, on `proc_macro2` tokens so unit tests can call it.
-pub(crate) fn expand(input: DeriveInput) -> Result<TokenStream> {
+pub(crate) fn expand(input: DeriveInput, flavor: Flavor) -> Result<TokenStream> {
     let krate: TokenStream = match attrs::crate_path(&input.attrs)? {
         Some(p) => quote!(#p),
-        None => quote!(::candor),
+        None => flavor.default_path(),
     };
-    let container = attrs::container_attrs(&input.attrs)?;
-    let cx = Cx { krate: &krate };
+    let container = attrs::container_attrs(&input.attrs, flavor)?;
+    let cx = Cx {
+        krate: &krate,
+        flavor,
+    };
 
-    let (ty_body, ser_body) = match &input.data {
+    let (ty_body, ser_body, mut docs) = match &input.data {
         Data::Struct(data) => {
-            if let Some(span) = container.transparent {
+            if let (Some(span), Flavor::Candor) = (container.transparent, flavor) {
                 if !matches!(&data.fields, Fields::Unnamed(f) if f.unnamed.len() == 1) {
                     return Err(Error::new(
                         span,
@@ -54,6 +79,8 @@ pub(crate) fn expand(input: DeriveInput) -> Result<TokenStream> {
         }
     };
 
+    docs.docs = doc_lines(&input.attrs);
+    let doc_body = docs.to_tokens(&krate);
     let name = &input.ident;
     let mut generics = input.generics.clone();
     for param in &mut generics.params {
@@ -68,6 +95,9 @@ pub(crate) fn expand(input: DeriveInput) -> Result<TokenStream> {
         impl #impl_generics #krate::types::CandidType for #name #ty_generics #where_clause {
             fn _ty() -> #krate::types::Type {
                 #ty_body
+            }
+            fn _ty_doc() -> #krate::types::TypeDoc {
+                #doc_body
             }
             fn idl_serialize<__CandorS>(
                 &self,
@@ -93,6 +123,8 @@ struct Member {
     /// The Rust field type (unused for variant cases).
     ty: Option<syn::Type>,
     attrs: ItemAttrs,
+    /// The member's `///` lines.
+    docs: Vec<String>,
     span: Span,
 }
 
@@ -133,6 +165,22 @@ fn sort_by_id<T>(items: &mut [T], key: impl Fn(&T) -> &Member, what: &str) -> Re
 
 struct Cx<'a> {
     krate: &'a TokenStream,
+    flavor: Flavor,
+}
+
+/// The docs of sorted members, keyed by their Candid ids.
+fn member_docs(members: &[Member]) -> TypeDocs {
+    TypeDocs {
+        docs: Vec::new(),
+        fields: members
+            .iter()
+            .map(|m| FieldDocs {
+                id: m.hash,
+                docs: m.docs.clone(),
+                payload: None,
+            })
+            .collect(),
+    }
 }
 
 impl Cx<'_> {
@@ -147,7 +195,7 @@ impl Cx<'_> {
     ) -> Result<Vec<Member>> {
         let mut out = Vec::new();
         for (i, f) in fields.iter().enumerate() {
-            let attrs = attrs::item_attrs(&f.attrs, Place::Field)?;
+            let attrs = attrs::item_attrs(&f.attrs, Place::Field, self.flavor)?;
             let (hash, label, self_access) = match &f.ident {
                 Some(ident) => {
                     let name = match (&attrs.rename, rule) {
@@ -177,6 +225,7 @@ impl Cx<'_> {
                 access,
                 ty: Some(f.ty.clone()),
                 attrs,
+                docs: doc_lines(&f.attrs),
                 span: f.span(),
             });
         }
@@ -236,7 +285,7 @@ impl Cx<'_> {
         &self,
         fields: &Fields,
         rename_all: Option<RenameRule>,
-    ) -> Result<(TokenStream, TokenStream)> {
+    ) -> Result<(TokenStream, TokenStream, TypeDocs)> {
         let k = self.krate;
         match fields {
             // Newtype: Candid sees the inner type, and the value is the inner value.
@@ -245,7 +294,7 @@ impl Cx<'_> {
             // the compound.
             Fields::Unnamed(f) if f.unnamed.len() == 1 => {
                 let field = &f.unnamed[0];
-                let attrs = attrs::item_attrs(&field.attrs, Place::Field)?;
+                let attrs = attrs::item_attrs(&field.attrs, Place::Field, self.flavor)?;
                 let ty = self.field_ty(&field.ty);
                 let ser = if attrs.bytes {
                     quote! {
@@ -257,13 +306,15 @@ impl Cx<'_> {
                 } else {
                     quote! { #k::types::CandidType::idl_serialize(&self.0, __serializer) }
                 };
-                Ok((ty, ser))
+                // A newtype is its field's type: no record to hang field docs on.
+                Ok((ty, ser, TypeDocs::default()))
             }
             // Unit struct: `null`, which has no value bytes (candid_derive opens an
             // empty struct compound; same bytes).
             Fields::Unit => Ok((
                 quote!(::core::convert::Into::into(#k::types::TypeInner::Null)),
                 quote!(#k::types::Serializer::serialize_null(__serializer, ())),
+                TypeDocs::default(),
             )),
             // Named fields, or 0 / 2+ tuple fields: a record, fields in id order.
             _ => {
@@ -278,7 +329,7 @@ impl Cx<'_> {
                     #(#elems)*
                     ::core::result::Result::Ok(())
                 };
-                Ok((ty, ser))
+                Ok((ty, ser, member_docs(&members)))
             }
         }
     }
@@ -290,36 +341,40 @@ impl Cx<'_> {
         variants: &syn::punctuated::Punctuated<syn::Variant, syn::Token![,]>,
         rename_all: Option<RenameRule>,
         rename_all_fields: Option<RenameRule>,
-    ) -> Result<(TokenStream, TokenStream)> {
+    ) -> Result<(TokenStream, TokenStream, TypeDocs)> {
         let k = self.krate;
         struct Case<'v> {
             member: Member,
             variant: &'v syn::Variant,
             payload_ty: TokenStream,
             fields: Vec<Member>,
+            /// Docs of a record payload's fields (none for unit and newtype cases).
+            payload_docs: Option<TypeDocs>,
         }
         let mut cases = Vec::new();
         for v in variants {
-            let attrs = attrs::item_attrs(&v.attrs, Place::Variant)?;
+            let attrs = attrs::item_attrs(&v.attrs, Place::Variant, self.flavor)?;
             let name = match (&attrs.rename, rename_all) {
                 (Some(r), _) => r.clone(),
                 (None, Some(rule)) => rule.apply_to_variant(&v.ident.unraw().to_string()),
                 (None, None) => v.ident.unraw().to_string(),
             };
             let field_rule = attrs.rename_all.or(rename_all_fields);
-            let (payload_ty, fields) = match &v.fields {
+            let (payload_ty, fields, payload_docs) = match &v.fields {
                 Fields::Unit => (
                     quote!(::core::convert::Into::into(#k::types::TypeInner::Null)),
                     Vec::new(),
+                    None,
                 ),
                 Fields::Unnamed(f) if f.unnamed.len() == 1 => {
                     // Checks the field's attributes too.
                     let fields = self.members(&v.fields, true, field_rule)?;
-                    (self.field_ty(&f.unnamed[0].ty), fields)
+                    (self.field_ty(&f.unnamed[0].ty), fields, None)
                 }
                 _ => {
                     let fields = self.members(&v.fields, true, field_rule)?;
-                    (self.record_ty(&fields), fields)
+                    let docs = member_docs(&fields);
+                    (self.record_ty(&fields), fields, Some(docs))
                 }
             };
             cases.push(Case {
@@ -329,11 +384,13 @@ impl Cx<'_> {
                     access: TokenStream::new(),
                     ty: None,
                     attrs,
+                    docs: doc_lines(&v.attrs),
                     span: v.span(),
                 },
                 variant: v,
                 payload_ty,
                 fields,
+                payload_docs,
             });
         }
         sort_by_id(&mut cases, |c| &c.member, "variant")?;
@@ -393,6 +450,17 @@ impl Cx<'_> {
         let ty = quote! {
             ::core::convert::Into::into(#k::types::TypeInner::Variant(::std::vec![#(#ty_fields),*]))
         };
+        let docs = TypeDocs {
+            docs: Vec::new(),
+            fields: cases
+                .iter()
+                .map(|c| FieldDocs {
+                    id: c.member.hash,
+                    docs: c.member.docs.clone(),
+                    payload: c.payload_docs.clone(),
+                })
+                .collect(),
+        };
         let ser = if arms.is_empty() {
             // An uninhabited enum has no value to write.
             quote! { match *self {} }
@@ -404,6 +472,6 @@ impl Cx<'_> {
                 ::core::result::Result::Ok(())
             }
         };
-        Ok((ty, ser))
+        Ok((ty, ser, docs))
     }
 }

@@ -24,6 +24,21 @@
 //! Type parameters get a `CandidType` bound. Recursive types (through `Box`, `Rc`,
 //! `Option`, `Vec`, ...) need nothing special: the field types' `ty()` ties the knot.
 //!
+//! # The candid flavour
+//!
+//! The `candid` compat crate re-exports `CandidTypeCompat` as its `CandidType`. That
+//! derive exists because a dependency such as icrc-ledger-types derives
+//! `candid::CandidType` and must get exactly the type, and so the bytes, it gets
+//! from candid_derive 0.10.39: its generated code names `::candid`, and of the serde
+//! attributes it reads only `rename`, `rename(serialize = ..)` and
+//! `with = "serde_bytes"`, ignoring the rest as candid_derive does (`rename_all`
+//! included, nothing refused). The rules below are candor's own flavour.
+//!
+//! # Doc comments
+//!
+//! `///` lines on the type, its fields and its cases become the type's `_ty_doc()`,
+//! which [`export_service!`] prints into the `.did`, as candid_derive does.
+//!
 //! # Attributes
 //!
 //! `#[candid_path("::path::to::candor")]` (or its alias `#[candor_path(...)]`) on the
@@ -90,13 +105,76 @@ use proc_macro::TokenStream;
 
 mod attrs;
 mod case;
+mod docs;
 mod expand;
+mod service;
+
+use expand::Flavor;
+
+fn derive(input: TokenStream, flavor: Flavor) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    expand::expand(input, flavor)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
 
 /// Derives `candor::CandidType`. See the [crate docs](crate) for shapes and attributes.
 #[proc_macro_derive(CandidType, attributes(candid_path, candor_path))]
 pub fn derive_candid_type(input: TokenStream) -> TokenStream {
-    let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    expand::expand(input)
+    derive(input, Flavor::Candor)
+}
+
+/// The derive behind the `candid` compat crate's `CandidType`: generated code names
+/// `::candid`, and serde attributes count exactly as candid_derive 0.10.39 counts
+/// them (see [candid's attribute policy](crate#the-candid-flavour)).
+#[doc(hidden)]
+#[proc_macro_derive(CandidTypeCompat, attributes(candid_path))]
+pub fn derive_candid_type_compat(input: TokenStream) -> TokenStream {
+    derive(input, Flavor::Candid)
+}
+
+fn method(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let attrs = match service::parse_attr_args(attr.into()) {
+        Ok(a) => a,
+        Err(e) => return e.into_compile_error().into(),
+    };
+    let fun = syn::parse_macro_input!(item as syn::ItemFn);
+    service::candid_method(attrs, fun)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Records a service method for [`export_service!`]: `#[candid_method(query)]`,
+/// `#[candid_method(update, rename = "name")]`, `#[candid_method(init)]`, also
+/// `composite_query` and `oneway`. The function itself is left unchanged.
+#[proc_macro_attribute]
+pub fn candid_method(attr: TokenStream, item: TokenStream) -> TokenStream {
+    method(attr, item)
+}
+
+/// `candid_method` for the `candid` compat crate (the same; kept beside
+/// [`export_service_compat`] so both default to `::candid`).
+#[doc(hidden)]
+#[proc_macro_attribute]
+pub fn candid_method_compat(attr: TokenStream, item: TokenStream) -> TokenStream {
+    method(attr, item)
+}
+
+/// Defines `fn __export_service() -> String`: the `.did` of the service made of the
+/// methods marked with [`macro@candid_method`] so far in this crate (generated code
+/// names `::candor`; `export_service!(path)` names another path).
+#[proc_macro]
+pub fn export_service(input: TokenStream) -> TokenStream {
+    service::export_service(input.into(), Flavor::Candor)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// `export_service!` for the `candid` compat crate: generated code names `::candid`.
+#[doc(hidden)]
+#[proc_macro]
+pub fn export_service_compat(input: TokenStream) -> TokenStream {
+    service::export_service(input.into(), Flavor::Candid)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

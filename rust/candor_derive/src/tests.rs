@@ -1,11 +1,15 @@
 //! Expansion-level tests: label order, serializer calls, and the attribute rules
 //! (the compile-fail cases, checked on `expand`'s `Err` instead of with trybuild).
 
-use crate::expand::{expand, idl_hash};
+use crate::expand::{expand, idl_hash, Flavor};
 
 fn ok(src: &str) -> String {
+    ok_as(src, Flavor::Candor)
+}
+
+fn ok_as(src: &str, flavor: Flavor) -> String {
     let input: syn::DeriveInput = syn::parse_str(src).expect("test input parses");
-    match expand(input) {
+    match expand(input, flavor) {
         Ok(ts) => {
             // The output must be a valid item.
             let item: syn::Item = syn::parse2(ts.clone()).expect("expansion is an item");
@@ -18,7 +22,7 @@ fn ok(src: &str) -> String {
 
 fn err(src: &str) -> String {
     let input: syn::DeriveInput = syn::parse_str(src).expect("test input parses");
-    match expand(input) {
+    match expand(input, Flavor::Candor) {
         Ok(ts) => panic!("expected an error, got {ts}"),
         Err(e) => e.to_string(),
     }
@@ -416,4 +420,64 @@ fn rejected_serde_attributes() {
         let e = err(src);
         assert!(e.contains(needle), "{src}: error `{e}` lacks `{needle}`");
     }
+}
+
+// ---- the candid flavour (behind the `candid` compat crate) ----
+
+#[test]
+fn candid_flavour_names_candid_by_default() {
+    let out = ok_as("struct S { a: u8 }", Flavor::Candid);
+    assert!(out.contains(":: candid :: types :: CandidType for S"));
+    assert!(!out.contains("candor"));
+    let out = ok_as(
+        r#"#[candid_path("crate::c")] struct S { a: u8 }"#,
+        Flavor::Candid,
+    );
+    assert!(out.contains("crate :: c :: types :: CandidType for S"));
+}
+
+#[test]
+fn candid_flavour_ignores_what_candid_derive_ignores() {
+    // Refused by candor's flavour, accepted and without effect in candid's.
+    for src in [
+        r#"struct S { #[serde(flatten)] a: u8 }"#,
+        r#"struct S { #[serde(with = "hex")] a: Vec<u8> }"#,
+        r#"struct S { #[serde(skip_serializing_if = "Option::is_none")] a: Option<u8> }"#,
+        r#"#[serde(untagged)] enum E { A(u8) }"#,
+        r#"#[serde(tag = "t")] enum E { A { x: u8 } }"#,
+        r#"#[serde(transparent)] struct S { a: u8 }"#,
+    ] {
+        err(src);
+        ok_as(src, Flavor::Candid);
+    }
+    // rename_all changes labels in candor's flavour only.
+    let src = r#"#[serde(rename_all = "camelCase")] struct S { snake_case: u8 }"#;
+    assert!(ok(src).contains("\"snakeCase\""));
+    let out = ok_as(src, Flavor::Candid);
+    assert!(out.contains("\"snake_case\""));
+    assert!(!out.contains("snakeCase"));
+    // rename and serde_bytes count in both.
+    let out = ok_as(
+        r#"struct S { #[serde(rename = "x")] a: u8, #[serde(with = "serde_bytes")] b: Vec<u8> }"#,
+        Flavor::Candid,
+    );
+    assert!(out.contains("\"x\""));
+    assert!(out.contains("serialize_blob"));
+}
+
+#[test]
+fn doc_comments_become_the_type_doc() {
+    let out = ok("/// A type.\n///\n/// More.\nstruct S {\n /// the a\n a: u8, b: u8 }");
+    assert!(out.contains("fn _ty_doc"));
+    assert_in_order(&out, &["\"A type.\"", "\"\"", "\"More.\""]);
+    assert!(out.contains(&format!("insert ({}u32", idl_hash("a"))));
+    assert!(!out.contains(&format!("insert ({}u32", idl_hash("b"))));
+    // A case's record payload carries its fields' docs.
+    let out = ok("enum E { A { /// x doc\n x: u8 }, B }");
+    assert!(out.contains("\"x doc\""));
+    assert!(out.contains("Some (:: std :: boxed :: Box :: new"));
+    // No docs: the default value, nothing inserted.
+    let out = ok("struct S { a: u8 }");
+    assert!(out.contains("TypeDoc as :: core :: default :: Default > :: default ()"));
+    assert!(!out.contains("insert"));
 }
