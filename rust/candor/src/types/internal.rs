@@ -11,13 +11,25 @@
 //! (as candid does for every message), so the table depends only on the argument
 //! types, not on what was computed before.
 
-use super::model::{Type, TypeId, TypeInner};
+pub use super::doc::{FieldDoc, TypeDoc, TypeDocs};
+pub use super::model::{
+    is_primitive, Field, FuncMode, Function, Label, SharedLabel, Type, TypeId, TypeInner,
+};
 use super::CandidType;
 use crate::fasthash::FastMap;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 
 thread_local! {
     static ENV: RefCell<FastMap<TypeId, Type>> = RefCell::new(FastMap::default());
+    /// Set by the first [`TypeContainer`] of this thread: from then on, computing a
+    /// type also records which Rust type it came from and its docs (what naming
+    /// needs). A thread that never exports a service never pays for that.
+    static NAMING: Cell<bool> = const { Cell::new(false) };
+    /// For naming: the Rust type a computed type came from (the shortest type name
+    /// wins when several give the same type, as in candid).
+    static IDS: RefCell<BTreeMap<Type, TypeId>> = const { RefCell::new(BTreeMap::new()) };
+    static DOCS: RefCell<FastMap<TypeId, TypeDoc>> = RefCell::new(FastMap::default());
 }
 
 pub(crate) fn memo_ty<T: CandidType + ?Sized>() -> Type {
@@ -31,7 +43,142 @@ pub(crate) fn memo_ty<T: CandidType + ?Sized>() -> Type {
     env_add(id, TypeInner::Unknown.into());
     let t = T::_ty();
     env_add(id, t.clone());
+    if NAMING.with(Cell::get) {
+        record_name(id, &t, T::_ty_doc());
+    }
     t
+}
+
+#[cold]
+fn record_name(id: TypeId, t: &Type, doc: TypeDoc) {
+    IDS.with(|ids| {
+        let mut ids = ids.borrow_mut();
+        match ids.get_mut(t) {
+            Some(old) if old.name.len() <= id.name.len() => {}
+            Some(old) => *old = id,
+            None => {
+                ids.insert(t.clone(), id);
+            }
+        }
+    });
+    DOCS.with(|d| d.borrow_mut().insert(id, doc));
+}
+
+/// The doc comments of a Rust type whose Candid type was computed while a
+/// [`TypeContainer`] was alive on this thread.
+pub fn find_type_doc(id: &TypeId) -> Option<TypeDoc> {
+    DOCS.with(|d| d.borrow().get(id).cloned())
+}
+
+/// The identity of a value's Rust type.
+pub fn type_of<T>(_: &T) -> TypeId {
+    TypeId::of::<T>()
+}
+
+/// Turns the types of Rust values into named `.did` definitions, as
+/// `export_service!` needs: every record or variant that a Rust type defines gets
+/// that type's name (from [`TypeId`]'s display), recursive references become `Var`s,
+/// and the types' doc comments are collected under the same names.
+///
+/// Creating one clears the per-thread memo and the recorded names, so every type the
+/// container meets is computed (and recorded) afresh; recording stays on for the
+/// thread afterwards (a container's fields can be moved out, so there is no drop to
+/// turn it off at).
+pub struct TypeContainer {
+    pub env: super::TypeEnv,
+    pub docs: TypeDocs,
+}
+
+impl Default for TypeContainer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TypeContainer {
+    pub fn new() -> Self {
+        NAMING.with(|n| n.set(true));
+        env_clear();
+        IDS.with(|ids| ids.borrow_mut().clear());
+        DOCS.with(|d| d.borrow_mut().clear());
+        TypeContainer {
+            env: super::TypeEnv::new(),
+            docs: TypeDocs::default(),
+        }
+    }
+
+    /// The type of `T`, with its named parts moved into [`env`](Self::env).
+    pub fn add<T: CandidType>(&mut self) -> Type {
+        let t = T::ty();
+        self.go(&t)
+    }
+
+    fn go(&mut self, t: &Type) -> Type {
+        let fields = |this: &mut Self, fs: &[Field]| -> Vec<Field> {
+            fs.iter()
+                .map(|f| Field {
+                    id: f.id.clone(),
+                    ty: this.go(&f.ty),
+                })
+                .collect()
+        };
+        match t.as_ref() {
+            TypeInner::Opt(inner) => TypeInner::Opt(self.go(inner)).into(),
+            TypeInner::Vec(inner) => TypeInner::Vec(self.go(inner)).into(),
+            TypeInner::Record(fs) => {
+                let res: Type = TypeInner::Record(fields(self, fs)).into();
+                if t.is_tuple() {
+                    return res;
+                }
+                self.name(t, res)
+            }
+            TypeInner::Variant(fs) => {
+                let res: Type = TypeInner::Variant(fields(self, fs)).into();
+                self.name(t, res)
+            }
+            TypeInner::Knot(id) => {
+                let name = id.to_string();
+                if let Some(def) = find_type(id) {
+                    self.env.0.insert(name.clone(), def);
+                }
+                self.remember_doc(id, &name);
+                TypeInner::Var(name).into()
+            }
+            TypeInner::Func(f) => TypeInner::Func(Function {
+                modes: f.modes.clone(),
+                args: f.args.iter().map(|a| self.go(a)).collect(),
+                rets: f.rets.iter().map(|r| self.go(r)).collect(),
+            })
+            .into(),
+            TypeInner::Service(ms) => {
+                TypeInner::Service(ms.iter().map(|(n, t)| (n.clone(), self.go(t))).collect()).into()
+            }
+            TypeInner::Class(args, body) => {
+                TypeInner::Class(args.iter().map(|a| self.go(a)).collect(), self.go(body)).into()
+            }
+            _ => t.clone(),
+        }
+    }
+
+    /// `res` under the name of the Rust type that computed `t`, or inline when no
+    /// Rust type did (a record written inline in an enum case).
+    fn name(&mut self, t: &Type, res: Type) -> Type {
+        match IDS.with(|ids| ids.borrow().get(t).copied()) {
+            Some(id) => {
+                let name = id.to_string();
+                self.env.0.insert(name.clone(), res);
+                self.remember_doc(&id, &name);
+                TypeInner::Var(name).into()
+            }
+            None => res,
+        }
+    }
+
+    fn remember_doc(&mut self, id: &TypeId, name: &str) {
+        if let Some(doc) = find_type_doc(id).filter(|d| !d.is_empty()) {
+            self.docs.named.entry(name.to_string()).or_insert(doc);
+        }
+    }
 }
 
 /// The memoised type of a Rust type id, if computed on this thread.
@@ -55,10 +202,22 @@ pub fn get_type<T: CandidType>(_v: &T) -> Type {
     T::ty()
 }
 
-/// Follows `Knot`s to the type they stand for.
-pub fn unroll(t: &Type) -> Option<Type> {
+/// `t` with every `Knot` replaced by the type it stands for, recursively (candid's
+/// `unroll`). A knot whose type is not in this thread's memo stays as it is.
+///
+/// Only for types computed from Rust types (finite trees cut at knots): the result
+/// unfolds one level of each recursion.
+pub fn unroll(t: &Type) -> Type {
+    let field = |f: &Field| Field {
+        id: f.id.clone(),
+        ty: unroll(&f.ty),
+    };
     match t.as_ref() {
-        TypeInner::Knot(id) => find_type(id),
-        _ => Some(t.clone()),
+        TypeInner::Knot(id) => find_type(id).unwrap_or_else(|| t.clone()),
+        TypeInner::Opt(inner) => TypeInner::Opt(unroll(inner)).into(),
+        TypeInner::Vec(inner) => TypeInner::Vec(unroll(inner)).into(),
+        TypeInner::Record(fs) => TypeInner::Record(fs.iter().map(field).collect()).into(),
+        TypeInner::Variant(fs) => TypeInner::Variant(fs.iter().map(field).collect()).into(),
+        _ => t.clone(),
     }
 }

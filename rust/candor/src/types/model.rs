@@ -59,13 +59,54 @@ impl TypeId {
     }
 }
 
+/// A Rust type's name as Candid text writes it: the last path segment without
+/// generics, other characters than ASCII letters and digits as `_` (trailing ones
+/// dropped), and `_1`, `_2`… for the second, third… distinct Rust type with that
+/// name on this thread. These are the names `export_service!` gives to definitions,
+/// so they follow candid's rule exactly.
 impl fmt::Display for TypeId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The last path segment without generics, like candid's type names.
-        let base = self.name.split('<').next().unwrap_or(self.name);
-        let base = base.rsplit("::").next().unwrap_or(base);
-        f.write_str(base)
+        f.write_str(&type_name(self))
     }
+}
+
+#[derive(Default)]
+struct TypeNames {
+    by_id: std::collections::BTreeMap<TypeId, String>,
+    /// How many distinct types took each base name so far, minus one.
+    taken: std::collections::BTreeMap<String, usize>,
+}
+
+thread_local! {
+    static NAMES: std::cell::RefCell<TypeNames> = std::cell::RefCell::new(TypeNames::default());
+}
+
+fn type_name(id: &TypeId) -> String {
+    NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        if let Some(n) = names.by_id.get(id) {
+            return n.clone();
+        }
+        let base = id.name.split('<').next().unwrap_or(id.name);
+        let base = base.rsplit("::").next().unwrap_or(base);
+        let base: String = base
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let base = base.trim_end_matches('_').to_string();
+        let name = match names.taken.get_mut(&base) {
+            None => {
+                names.taken.insert(base.clone(), 0);
+                base
+            }
+            Some(n) => {
+                *n += 1;
+                format!("{base}_{n}")
+            }
+        };
+        names.by_id.insert(*id, name.clone());
+        name
+    })
 }
 
 /// A record field or variant case label.
@@ -334,4 +375,39 @@ pub fn is_primitive(t: &Type) -> bool {
             | Principal
             | Knot(_)
     )
+}
+
+impl Type {
+    /// `self` with the names of `tau`'s keys replaced by its values (every `Var` and
+    /// the `Var`s inside), as [`TypeEnv::merge_type`](super::TypeEnv::merge_type) needs.
+    pub fn subst(&self, tau: &std::collections::BTreeMap<String, String>) -> Self {
+        use TypeInner::*;
+        let fields = |fs: &[Field]| -> std::vec::Vec<Field> {
+            fs.iter()
+                .map(|f| Field {
+                    id: f.id.clone(),
+                    ty: f.ty.subst(tau),
+                })
+                .collect()
+        };
+        match self.as_ref() {
+            Var(id) => match tau.get(id) {
+                Some(new) => Var(new.clone()),
+                None => return self.clone(),
+            },
+            Opt(t) => Opt(t.subst(tau)),
+            Vec(t) => Vec(t.subst(tau)),
+            Record(fs) => Record(fields(fs)),
+            Variant(fs) => Variant(fields(fs)),
+            Func(f) => Func(Function {
+                modes: f.modes.clone(),
+                args: f.args.iter().map(|t| t.subst(tau)).collect(),
+                rets: f.rets.iter().map(|t| t.subst(tau)).collect(),
+            }),
+            Service(ms) => Service(ms.iter().map(|(n, t)| (n.clone(), t.subst(tau))).collect()),
+            Class(args, t) => Class(args.iter().map(|a| a.subst(tau)).collect(), t.subst(tau)),
+            _ => return self.clone(),
+        }
+        .into()
+    }
 }
