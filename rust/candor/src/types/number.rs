@@ -316,48 +316,61 @@ impl FromStr for Int {
     }
 }
 
-macro_rules! from_unsigned {
-    ($($t:ty)*) => {$(
-        impl From<$t> for Nat {
-            fn from(v: $t) -> Self { Nat(BigUint::from(v)) }
+/// `From`, `==`, `<`… and `+ - * / %` (with their `…Assign`) between a number type
+/// and a primitive integer, in both directions where Rust allows (`fee * 2u64`,
+/// `2u64 * fee`, `balance > 0u8`): the impls candid 0.10.39 has, so arithmetic that
+/// compiles against candid compiles here. Underflow of a `Nat` panics, as there.
+macro_rules! scalar_ops {
+    ($num:ident, $big:ident: $($t:ty)*) => {$(
+        impl From<$t> for $num {
+            #[inline]
+            fn from(v: $t) -> Self { $num($big::from(v)) }
         }
-        impl From<$t> for Int {
-            fn from(v: $t) -> Self { Int(BigInt::from(v)) }
+        impl PartialEq<$t> for $num {
+            #[inline]
+            fn eq(&self, o: &$t) -> bool { self.0 == $big::from(*o) }
         }
-        impl Add<$t> for Nat { type Output = Nat; fn add(self, o: $t) -> Nat { Nat(self.0 + o) } }
-        impl Sub<$t> for Nat { type Output = Nat; fn sub(self, o: $t) -> Nat { Nat(self.0 - o) } }
-        impl Mul<$t> for Nat { type Output = Nat; fn mul(self, o: $t) -> Nat { Nat(self.0 * o) } }
-        impl Div<$t> for Nat { type Output = Nat; fn div(self, o: $t) -> Nat { Nat(self.0 / o) } }
-        impl Rem<$t> for Nat { type Output = Nat; fn rem(self, o: $t) -> Nat { Nat(self.0 % o) } }
-        impl AddAssign<$t> for Nat { fn add_assign(&mut self, o: $t) { self.0 += o } }
-        impl SubAssign<$t> for Nat { fn sub_assign(&mut self, o: $t) { self.0 -= o } }
-        impl MulAssign<$t> for Nat { fn mul_assign(&mut self, o: $t) { self.0 *= o } }
-        impl DivAssign<$t> for Nat { fn div_assign(&mut self, o: $t) { self.0 /= o } }
-        impl RemAssign<$t> for Nat { fn rem_assign(&mut self, o: $t) { self.0 %= o } }
-        impl PartialEq<$t> for Nat { fn eq(&self, o: &$t) -> bool { self.0 == BigUint::from(*o) } }
+        impl PartialEq<$num> for $t {
+            #[inline]
+            fn eq(&self, o: &$num) -> bool { $big::from(*self) == o.0 }
+        }
+        impl PartialOrd<$t> for $num {
+            #[inline]
+            fn partial_cmp(&self, o: &$t) -> Option<std::cmp::Ordering> {
+                self.0.partial_cmp(&$big::from(*o))
+            }
+        }
+        impl PartialOrd<$num> for $t {
+            #[inline]
+            fn partial_cmp(&self, o: &$num) -> Option<std::cmp::Ordering> {
+                $big::from(*self).partial_cmp(&o.0)
+            }
+        }
+        scalar_ops!(@op $num $big $t, Add add AddAssign add_assign);
+        scalar_ops!(@op $num $big $t, Sub sub SubAssign sub_assign);
+        scalar_ops!(@op $num $big $t, Mul mul MulAssign mul_assign);
+        scalar_ops!(@op $num $big $t, Div div DivAssign div_assign);
+        scalar_ops!(@op $num $big $t, Rem rem RemAssign rem_assign);
     )*};
-}
-from_unsigned!(u8 u16 u32 u64 u128 usize);
-
-macro_rules! from_signed {
-    ($($t:ty)*) => {$(
-        impl From<$t> for Int {
-            fn from(v: $t) -> Self { Int(BigInt::from(v)) }
+    (@op $num:ident $big:ident $t:ty, $op:ident $f:ident $opa:ident $fa:ident) => {
+        impl $op<$t> for $num {
+            type Output = $num;
+            #[inline]
+            fn $f(self, o: $t) -> $num { $num($op::$f(self.0, $big::from(o))) }
         }
-        impl Add<$t> for Int { type Output = Int; fn add(self, o: $t) -> Int { Int(self.0 + o) } }
-        impl Sub<$t> for Int { type Output = Int; fn sub(self, o: $t) -> Int { Int(self.0 - o) } }
-        impl Mul<$t> for Int { type Output = Int; fn mul(self, o: $t) -> Int { Int(self.0 * o) } }
-        impl Div<$t> for Int { type Output = Int; fn div(self, o: $t) -> Int { Int(self.0 / o) } }
-        impl Rem<$t> for Int { type Output = Int; fn rem(self, o: $t) -> Int { Int(self.0 % o) } }
-        impl AddAssign<$t> for Int { fn add_assign(&mut self, o: $t) { self.0 += o } }
-        impl SubAssign<$t> for Int { fn sub_assign(&mut self, o: $t) { self.0 -= o } }
-        impl MulAssign<$t> for Int { fn mul_assign(&mut self, o: $t) { self.0 *= o } }
-        impl DivAssign<$t> for Int { fn div_assign(&mut self, o: $t) { self.0 /= o } }
-        impl RemAssign<$t> for Int { fn rem_assign(&mut self, o: $t) { self.0 %= o } }
-        impl PartialEq<$t> for Int { fn eq(&self, o: &$t) -> bool { self.0 == BigInt::from(*o) } }
-    )*};
+        impl $op<$num> for $t {
+            type Output = $num;
+            #[inline]
+            fn $f(self, o: $num) -> $num { $num($op::$f($big::from(self), o.0)) }
+        }
+        impl $opa<$t> for $num {
+            #[inline]
+            fn $fa(&mut self, o: $t) { $opa::$fa(&mut self.0, $big::from(o)) }
+        }
+    };
 }
-from_signed!(i8 i16 i32 i64 i128 isize);
+scalar_ops!(Nat, BigUint: u8 u16 u32 u64 u128 usize);
+scalar_ops!(Int, BigInt: u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize);
 
 macro_rules! self_ops {
     ($ty:ident) => {
@@ -441,6 +454,12 @@ impl From<Int> for BigInt {
         v.0
     }
 }
+impl From<Nat> for BigInt {
+    fn from(n: Nat) -> BigInt {
+        BigInt::from(n.0)
+    }
+}
+
 impl From<Nat> for Int {
     fn from(v: Nat) -> Self {
         Int(BigInt::from_biguint(Sign::Plus, v.0))
