@@ -1,6 +1,6 @@
 //! Named types: the definitions of a `.did` file or of a wire type table.
 
-use super::model::{Type, TypeInner};
+use super::model::{Function, Type, TypeInner};
 use crate::{Error, Result};
 use std::collections::BTreeMap;
 
@@ -60,6 +60,123 @@ impl TypeEnv {
                 .ok_or_else(|| Error::msg(format!("unknown recursive type {id}"))),
             _ => Ok(t.clone()),
         }
+    }
+}
+
+/// candid's `TypeEnv` methods for `.did` tooling (services, methods, merging).
+impl TypeEnv {
+    /// Adds `env`'s definitions, renaming those whose names are taken here to
+    /// `name/1`, and returns `ty` with the same renaming.
+    pub fn merge_type(&mut self, env: TypeEnv, ty: Type) -> Type {
+        let tau: BTreeMap<String, String> = env
+            .0
+            .keys()
+            .filter(|k| self.0.contains_key(*k))
+            .map(|k| (k.clone(), format!("{k}/1")))
+            .collect();
+        for (k, t) in env.0 {
+            let t = t.subst(&tau);
+            let k = tau.get(&k).cloned().unwrap_or(k);
+            self.0.insert(k, t);
+        }
+        ty.subst(&tau)
+    }
+
+    /// The definitions in name order.
+    pub fn to_sorted_iter(&self) -> impl Iterator<Item = (&String, &Type)> {
+        self.0.iter()
+    }
+
+    /// `t` as a function type, through names.
+    pub fn as_func<'a>(&'a self, t: &'a Type) -> Result<&'a Function> {
+        let mut t = t;
+        for _ in 0..MAX_ALIAS_CHAIN {
+            match t.as_ref() {
+                TypeInner::Func(f) => return Ok(f),
+                TypeInner::Var(id) => t = self.find_type(id)?,
+                _ => return Err(Error::msg(format!("not a function type: {t}"))),
+            }
+        }
+        Err(Error::msg("Recursion limit exceeded"))
+    }
+
+    /// `t` as a service's methods, through names and actor classes.
+    pub fn as_service<'a>(&'a self, t: &'a Type) -> Result<&'a [(String, Type)]> {
+        let mut t = t;
+        for _ in 0..MAX_ALIAS_CHAIN {
+            match t.as_ref() {
+                TypeInner::Service(s) => return Ok(s),
+                TypeInner::Var(id) => t = self.find_type(id)?,
+                TypeInner::Class(_, body) => t = body,
+                _ => return Err(Error::msg(format!("not a service type: {t}"))),
+            }
+        }
+        Err(Error::msg("Recursion limit exceeded"))
+    }
+
+    /// The type of method `id` of service `t`.
+    pub fn get_method<'a>(&'a self, t: &'a Type, id: &'a str) -> Result<&'a Function> {
+        match self.as_service(t)?.iter().find(|(m, _)| m == id) {
+            Some((_, ty)) => self.as_func(ty),
+            None => Err(Error::msg(format!("cannot find method {id}"))),
+        }
+    }
+
+    /// Replaces by `empty` every definition that no finite value can inhabit (a
+    /// record that needs a value of itself), as candid does before generating code.
+    pub fn replace_empty(&mut self) -> Result<()> {
+        let mut memo: BTreeMap<String, Option<bool>> = BTreeMap::new();
+        let names: Vec<String> = self.0.keys().cloned().collect();
+        for name in &names {
+            self.is_empty(&mut memo, name, 0)?;
+        }
+        for (name, empty) in memo {
+            if empty == Some(true) {
+                self.0.insert(name, TypeInner::Empty.into());
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `id` is uninhabited: a record with a field whose named type is
+    /// (possibly through itself). `None` in `memo` marks a name being examined.
+    fn is_empty(
+        &self,
+        memo: &mut BTreeMap<String, Option<bool>>,
+        id: &str,
+        depth: usize,
+    ) -> Result<bool> {
+        if depth > MAX_ALIAS_CHAIN {
+            return Err(Error::msg("Recursion limit exceeded"));
+        }
+        match memo.get(id) {
+            Some(Some(b)) => return Ok(*b),
+            Some(None) => {
+                memo.insert(id.to_string(), Some(true));
+                return Ok(true);
+            }
+            None => {}
+        }
+        memo.insert(id.to_string(), None);
+        let t = self.find_type(id)?.clone();
+        let result = match t.as_ref() {
+            TypeInner::Record(fs) => {
+                let mut empty = false;
+                for f in fs {
+                    if let TypeInner::Var(f_id) = f.ty.as_ref() {
+                        if self.is_empty(memo, f_id, depth + 1)? {
+                            empty = true;
+                            break;
+                        }
+                    }
+                }
+                empty
+            }
+            TypeInner::Var(other) => self.is_empty(memo, other, depth + 1)?,
+            _ => false,
+        };
+        memo.insert(id.to_string(), Some(result));
+        Ok(result)
     }
 }
 
