@@ -121,14 +121,13 @@ macro_rules! define_function {
         $vis struct $func(pub $crate::types::reference::Func);
         // Written out rather than derived: serde's derive would name a `serde` (or,
         // with `#[serde(crate)]`, a fixed path) that the calling crate may not have;
-        // `$crate` always resolves. A newtype is its content in Candid.
+        // `$crate` always resolves. It asks for a newtype struct, as the derive would.
         impl<'de> $crate::_serde::Deserialize<'de> for $func {
             fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
             where
                 D: $crate::_serde::Deserializer<'de>,
             {
-                <$crate::types::reference::Func as $crate::_serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map($func)
+                $crate::types::reference::deserialize_newtype(deserializer, ::std::stringify!($func), $func)
             }
         }
         impl $crate::CandidType for $func {
@@ -161,14 +160,13 @@ macro_rules! define_service {
         $vis struct $serv(pub $crate::types::reference::Service);
         // Written out rather than derived: serde's derive would name a `serde` (or,
         // with `#[serde(crate)]`, a fixed path) that the calling crate may not have;
-        // `$crate` always resolves. A newtype is its content in Candid.
+        // `$crate` always resolves. It asks for a newtype struct, as the derive would.
         impl<'de> $crate::_serde::Deserialize<'de> for $serv {
             fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
             where
                 D: $crate::_serde::Deserializer<'de>,
             {
-                <$crate::types::reference::Service as $crate::_serde::Deserialize<'de>>::deserialize(deserializer)
-                    .map($serv)
+                $crate::types::reference::deserialize_newtype(deserializer, ::std::stringify!($serv), $serv)
             }
         }
         impl $crate::CandidType for $serv {
@@ -235,4 +233,36 @@ macro_rules! service {
         }
         Into::<$crate::types::Type>::into($crate::types::TypeInner::Service(ms))
     }}
+}
+
+/// `Deserialize` for the newtypes `define_function!`/`define_service!` define, as
+/// serde's derive would write it for `struct F(pub Func)`: a newtype struct (or a
+/// one-element sequence) holding the inner value.
+#[doc(hidden)]
+pub fn deserialize_newtype<'de, D, T, W>(
+    deserializer: D,
+    name: &'static str,
+    wrap: fn(T) -> W,
+) -> Result<W, D::Error>
+where
+    D: de::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct NewtypeVisitor<T, W>(fn(T) -> W);
+    impl<'de, T: Deserialize<'de>, W> Visitor<'de> for NewtypeVisitor<T, W> {
+        type Value = W;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a newtype struct")
+        }
+        fn visit_newtype_struct<D2: de::Deserializer<'de>>(self, d: D2) -> Result<W, D2::Error> {
+            T::deserialize(d).map(self.0)
+        }
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<W, A::Error> {
+            match seq.next_element()? {
+                Some(v) => Ok((self.0)(v)),
+                None => Err(de::Error::invalid_length(0, &self)),
+            }
+        }
+    }
+    deserializer.deserialize_newtype_struct(name, NewtypeVisitor(wrap))
 }
