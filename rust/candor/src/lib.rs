@@ -45,8 +45,8 @@
 
 pub mod de;
 pub mod error;
-pub mod pretty;
 mod fasthash;
+pub mod pretty;
 pub mod ser;
 pub mod types;
 pub mod value;

@@ -23,7 +23,9 @@ where
     let mut prev: Option<&T> = None;
     for item in sorted {
         if let Some(p) = prev.filter(|p| *p == item) {
-            return Err(Error::msg(format!("label '{item}' hash collision with '{p}'")));
+            return Err(Error::msg(format!(
+                "label '{item}' hash collision with '{p}'"
+            )));
         }
         prev = Some(item);
     }

@@ -38,6 +38,8 @@ pub use candor::{
 pub use candor::error;
 pub use error::{Error, Result};
 
+pub use types::number::{Int, Nat};
+pub use types::value::{IDLArgs, IDLValue};
 pub use types::{
     arc,
     principal::Principal,
@@ -47,13 +49,11 @@ pub use types::{
     result::MotokoResult,
     CandidType, TypeEnv,
 };
-pub use types::number::{Int, Nat};
-pub use types::value::{IDLArgs, IDLValue};
 
 pub use candor::de;
-pub use de::DecoderConfig;
-pub use candor::ser;
 pub use candor::pretty;
+pub use candor::ser;
+pub use de::DecoderConfig;
 
 pub use candor::idl_hash;
 
