@@ -52,7 +52,7 @@ pub mod types;
 pub mod value;
 pub mod wire;
 
-pub use candor_derive::CandidType;
+pub use candor_derive::{candid_method, export_service, CandidType};
 pub use de::{DecoderConfig, IDLDeserialize};
 pub use error::{Error, ErrorKind, Result};
 pub use ic_principal::Principal;
