@@ -48,6 +48,7 @@ rand = "0.8"
 num-traits = "0.2"
 num-bigint = "0.4"
 hex = "0.4"
+leb128 = "0.2.5"
 
 [patch.crates-io]
 candid = { path = "$root/rust/compat/candid" }

@@ -424,3 +424,50 @@ tuple_impls! {
     (0 T0 1 T1 2 T2 3 T3 4 T4 5 T5 6 T6 7 T7 8 T8 9 T9 10 T10 11 T11 12 T12 13 T13 14 T14)
     (0 T0 1 T1 2 T2 3 T3 4 T4 5 T5 6 T6 7 T7 8 T8 9 T9 10 T10 11 T11 12 T12 13 T13 14 T14 15 T15)
 }
+
+/// The record `{ name₀ : t₀; name₁ : t₁ }`, fields given in Candid id order.
+fn two_field_record(a: (&str, Type), b: (&str, Type)) -> Type {
+    TypeInner::Record(vec![
+        Field {
+            id: Label::Named(a.0.to_string()).into(),
+            ty: a.1,
+        },
+        Field {
+            id: Label::Named(b.0.to_string()).into(),
+            ty: b.1,
+        },
+    ])
+    .into()
+}
+
+/// serde's shape of `SystemTime` (`secs_since_epoch`, `nanos_since_epoch`), so the
+/// value decodes with serde's own `Deserialize`; as in candid, a time before the Unix
+/// epoch cannot be encoded.
+impl CandidType for std::time::SystemTime {
+    fn _ty() -> Type {
+        // `nanos_since_epoch` has the smaller id.
+        two_field_record(("nanos_since_epoch", u32::ty()), ("secs_since_epoch", u64::ty()))
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        use serde::ser::Error;
+        let since = self
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_err(|_| S::Error::custom("SystemTime must be later than UNIX_EPOCH"))?;
+        let mut s = serializer.serialize_struct()?;
+        s.serialize_element(&since.subsec_nanos())?;
+        s.serialize_element(&since.as_secs())
+    }
+}
+
+/// serde's shape of `Duration` (`secs`, `nanos`).
+impl CandidType for std::time::Duration {
+    fn _ty() -> Type {
+        // `secs` has the smaller id.
+        two_field_record(("secs", u64::ty()), ("nanos", u32::ty()))
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        let mut s = serializer.serialize_struct()?;
+        s.serialize_element(&self.as_secs())?;
+        s.serialize_element(&self.subsec_nanos())
+    }
+}

@@ -1,0 +1,54 @@
+//! The impls candid 0.10.39 has and candor added for the compat crate encode to
+//! candid's bytes and decode back: std time types, Motoko results, Nat/Int arithmetic
+//! with primitives.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+#[test]
+fn time_types_encode_as_candid_does() {
+    let d = Duration::new(1_700_000_000, 123_456_789);
+    let t = UNIX_EPOCH + d;
+    assert_eq!(candor::encode_one(d).unwrap(), candid::encode_one(d).unwrap());
+    assert_eq!(candor::encode_one(t).unwrap(), candid::encode_one(t).unwrap());
+    let bytes = candor::encode_args((t, d)).unwrap();
+    let (t2, d2): (SystemTime, Duration) = candor::decode_args(&bytes).unwrap();
+    assert_eq!((t2, d2), (t, d));
+    let before = UNIX_EPOCH - Duration::from_secs(1);
+    assert!(candor::encode_one(before).is_err());
+}
+
+#[test]
+fn motoko_result_encodes_as_candid_does() {
+    let ok: candor::types::result::MotokoResult<u8, String> = Ok(7).into();
+    let theirs: candid::MotokoResult<u8, String> = Ok(7).into();
+    assert_eq!(candor::encode_one(&ok).unwrap(), candid::encode_one(&theirs).unwrap());
+    let err: candor::types::result::MotokoResult<u8, String> = Err("no".to_string()).into();
+    let bytes = candor::encode_one(&err).unwrap();
+    let back: candor::types::result::MotokoResult<u8, String> = candor::decode_one(&bytes).unwrap();
+    assert_eq!(back.into_result(), Err("no".to_string()));
+}
+
+#[test]
+fn nat_and_int_mix_with_primitives_both_ways() {
+    use candor::{Int, Nat};
+    let fee = Nat::from(10_000u64);
+    assert!(fee > 0u8 && 20_000u32 > fee && fee == 10_000usize && 10_000u128 == fee);
+    assert_eq!(fee.clone() * 2u64, Nat::from(20_000u32));
+    assert_eq!(2u64 * fee.clone(), Nat::from(20_000u32));
+    assert_eq!(100_000u64 / fee.clone(), Nat::from(10u8));
+    let mut n = fee.clone();
+    n -= 1u8;
+    n %= 1_000u16;
+    assert_eq!(n, 999u32);
+    let i = Int::from(-5i8);
+    assert!(i < 0i32 && i < 1u8 && -6i64 < i);
+    assert_eq!(i.clone() + 10u64, Int::from(5));
+    assert_eq!(3u8 - i.clone(), Int::from(8));
+    assert_eq!(candid::Nat::from(20_000u32).to_string(), (fee * 2u8).to_string());
+}
+
+#[test]
+#[should_panic]
+fn nat_underflow_panics_as_in_candid() {
+    let _ = candor::Nat::from(1u8) - 2u8;
+}
