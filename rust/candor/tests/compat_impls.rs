@@ -8,8 +8,14 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 fn time_types_encode_as_candid_does() {
     let d = Duration::new(1_700_000_000, 123_456_789);
     let t = UNIX_EPOCH + d;
-    assert_eq!(candor::encode_one(d).unwrap(), candid::encode_one(d).unwrap());
-    assert_eq!(candor::encode_one(t).unwrap(), candid::encode_one(t).unwrap());
+    assert_eq!(
+        candor::encode_one(d).unwrap(),
+        candid::encode_one(d).unwrap()
+    );
+    assert_eq!(
+        candor::encode_one(t).unwrap(),
+        candid::encode_one(t).unwrap()
+    );
     let bytes = candor::encode_args((t, d)).unwrap();
     let (t2, d2): (SystemTime, Duration) = candor::decode_args(&bytes).unwrap();
     assert_eq!((t2, d2), (t, d));
@@ -21,7 +27,10 @@ fn time_types_encode_as_candid_does() {
 fn motoko_result_encodes_as_candid_does() {
     let ok: candor::types::result::MotokoResult<u8, String> = Ok(7).into();
     let theirs: candid::MotokoResult<u8, String> = Ok(7).into();
-    assert_eq!(candor::encode_one(&ok).unwrap(), candid::encode_one(&theirs).unwrap());
+    assert_eq!(
+        candor::encode_one(&ok).unwrap(),
+        candid::encode_one(&theirs).unwrap()
+    );
     let err: candor::types::result::MotokoResult<u8, String> = Err("no".to_string()).into();
     let bytes = candor::encode_one(&err).unwrap();
     let back: candor::types::result::MotokoResult<u8, String> = candor::decode_one(&bytes).unwrap();
@@ -44,7 +53,10 @@ fn nat_and_int_mix_with_primitives_both_ways() {
     assert!(i < 0i32 && i < 1u8 && -6i64 < i);
     assert_eq!(i.clone() + 10u64, Int::from(5));
     assert_eq!(3u8 - i.clone(), Int::from(8));
-    assert_eq!(candid::Nat::from(20_000u32).to_string(), (fee * 2u8).to_string());
+    assert_eq!(
+        candid::Nat::from(20_000u32).to_string(),
+        (fee * 2u8).to_string()
+    );
 }
 
 #[test]

@@ -446,7 +446,10 @@ fn two_field_record(a: (&str, Type), b: (&str, Type)) -> Type {
 impl CandidType for std::time::SystemTime {
     fn _ty() -> Type {
         // `nanos_since_epoch` has the smaller id.
-        two_field_record(("nanos_since_epoch", u32::ty()), ("secs_since_epoch", u64::ty()))
+        two_field_record(
+            ("nanos_since_epoch", u32::ty()),
+            ("secs_since_epoch", u64::ty()),
+        )
     }
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         use serde::ser::Error;
