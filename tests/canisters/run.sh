@@ -16,16 +16,18 @@ mkdir -p "$out"
 # workspace dir (relative to here) and the packages it builds
 workspaces=(".:ledger mgmt" "cdk018:counter_cdk018" "cdk019:counter_cdk019")
 
-# A copy of workspace $1 (relative to $here) without its [patch.crates-io] section,
-# with path dependencies still pointing where they did.
+# A copy of all of tests/canisters, made once, with every [patch.crates-io] section
+# removed; relative paths inside it (the shared counter source) still resolve.
 unpatched_copy() {
-  local rel=$1 dst=$2
+  local dst=$1
   rm -rf "$dst"
   mkdir -p "$dst"
-  (cd "$here/$rel" && tar --exclude=./target --exclude=./cdk018 --exclude=./cdk019 -cf - .) | (cd "$dst" && tar -xf -)
-  sed -i '/^\[patch.crates-io\]/,$d' "$dst/Cargo.toml"
-  # A lockfile made for the patched build names the compat crate's path source.
-  rm -f "$dst/Cargo.lock"
+  (cd "$here" && tar --exclude=./target -cf - .) | (cd "$dst" && tar -xf -)
+  for manifest in "$dst/Cargo.toml" "$dst"/cdk0*/Cargo.toml; do
+    sed -i '/^\[patch.crates-io\]/,$d' "$manifest"
+  done
+  # Lockfiles made for the patched builds name the compat crate's path source.
+  find "$dst" -name Cargo.lock -delete
 }
 
 build() {
@@ -36,6 +38,9 @@ build() {
   (cd "$dir" && CARGO_TARGET_DIR="$target" cargo build --quiet --release \
     --target wasm32-unknown-unknown "${args[@]}")
 }
+
+copy="$out/src-candid"
+unpatched_copy "$copy"
 
 echo "| canister | .wasm with candid 0.10.39 | .wasm with candor | change |"
 echo "|---|---:|---:|---:|"
@@ -54,9 +59,7 @@ for entry in "${workspaces[@]}"; do
   fi
 
   build "$here/$rel" "$out/candor-$name" "${pkgs[@]}"
-  copy="$out/src-candid-$name"
-  unpatched_copy "$rel" "$copy"
-  build "$copy" "$out/candid-$name" "${pkgs[@]}"
+  build "$copy/$rel" "$out/candid-$name" "${pkgs[@]}"
   for p in "${pkgs[@]}"; do
     a=$(stat -c %s "$out/candid-$name/wasm32-unknown-unknown/release/$p.wasm")
     b=$(stat -c %s "$out/candor-$name/wasm32-unknown-unknown/release/$p.wasm")
