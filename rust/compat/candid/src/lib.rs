@@ -16,8 +16,8 @@
 //! names `::candid` and which follow candid_derive's attribute policy exactly, so a
 //! type derives the same Candid type (and the same bytes) as under candid.
 //!
-//! Deliberate differences from candid are listed in `spec/differences.md`; the public
-//! API check (`tests/api.rs`) compares this crate's items with candid's.
+//! Known differences from candid are listed in `spec/differences.md` (the entries
+//! C1–C4 concern this crate).
 
 #![forbid(unsafe_code)]
 
