@@ -64,3 +64,26 @@ fn nat_and_int_mix_with_primitives_both_ways() {
 fn nat_underflow_panics_as_in_candid() {
     let _ = candor::Nat::from(1u8) - 2u8;
 }
+
+/// Callers match on candid's wording of these two errors (candid's own tests do);
+/// candor leads with it and keeps the offset and path after it.
+#[test]
+fn empty_and_variant_index_errors_lead_with_candids_wording() {
+    // `Result<u8, Empty>` with the `Err` case on the wire.
+    let bytes = [
+        0x44, 0x49, 0x44, 0x4c, 0x01, 0x6b, 0x02, 0xbc, 0x8a, 0x01, 0x7b, 0xc5, 0xfe, 0xd2, 0x01,
+        0x6f, 0x01, 0x00, 0x01,
+    ];
+    let e = candor::decode_one::<Result<u8, candor::Empty>>(&bytes).unwrap_err();
+    assert!(e.to_string().starts_with("Cannot decode empty type"), "{e}");
+    // A two-case variant with index 3 on the wire.
+    let bytes = [
+        0x44, 0x49, 0x44, 0x4c, 0x01, 0x6b, 0x02, 0x00, 0x7f, 0x01, 0x7f, 0x01, 0x00, 0x03,
+    ];
+    let e = candor::decode_one::<candor::Reserved>(&bytes).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("Variant index 3 larger than length 2"),
+        "{e}"
+    );
+}

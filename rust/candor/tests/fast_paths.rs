@@ -387,5 +387,5 @@ fn variant_case_by_wire_index_and_by_search() {
     }
     let err = decode_one::<Narrow>(&bad).unwrap_err();
     assert!(!err.is_subtype(), "{err}");
-    assert!(err.to_string().contains("variant index 5"), "{err}");
+    assert!(err.to_string().contains("Variant index 5"), "{err}");
 }

@@ -104,7 +104,7 @@ impl<'de> Core<'de> {
                         .map_err(|e| Error::binary(format!("invalid UTF-8 in text: {e}"), at))
                 }
                 Prim::Null | Prim::Reserved => self.skip_charge(1),
-                Prim::Empty => Err(Error::msg("cannot decode empty type").at(at)),
+                Prim::Empty => Err(Error::msg("Cannot decode empty type").at(at)),
                 Prim::Principal => {
                     let b = self.principal_bytes()?;
                     self.skip_charge(b.len().max(30))
@@ -188,7 +188,7 @@ impl<'de> Core<'de> {
                     .map(|f| (f.id, f.ty));
                 let Some((id, ty)) = case else {
                     return Err(Error::binary(
-                        format!("variant index {index} larger than length {}", span.len),
+                        format!("Variant index {index} larger than length {}", span.len),
                         at,
                     ));
                 };
@@ -320,7 +320,7 @@ impl<'de> Core<'de> {
                     .map(|f| (f.id, f.ty))
                 else {
                     return Err(Error::binary(
-                        format!("variant index {index} larger than length {}", wf.len),
+                        format!("Variant index {index} larger than length {}", wf.len),
                         at,
                     ));
                 };

@@ -325,7 +325,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                     v.visit_bytes(&[TAG_RESERVED])
                 }
                 Prim::Empty => Err(if self.core.wnode(self.w) == Node::Prim(Prim::Empty) {
-                    Error::msg("cannot decode empty type").at(self.core.pos)
+                    Error::msg("Cannot decode empty type").at(self.core.pos)
                 } else {
                     self.mismatch()
                 }),
@@ -676,7 +676,7 @@ impl<'de> De<'_, 'de> {
         let Some(case) = wire_cases.get(case_index(index)) else {
             return Err(Error::binary(
                 format!(
-                    "variant index {index} larger than length {}",
+                    "Variant index {index} larger than length {}",
                     wire_cases.len()
                 ),
                 at,
