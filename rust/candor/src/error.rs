@@ -242,6 +242,14 @@ impl From<std::io::Error> for Error {
     }
 }
 
+/// As in candid: a number that did not parse, reported as a plain message.
+impl From<std::num::ParseIntError> for Error {
+    #[cold]
+    fn from(e: std::num::ParseIntError) -> Self {
+        Error::msg(format!("ParseIntError: {e}"))
+    }
+}
+
 impl From<std::collections::TryReserveError> for Error {
     #[cold]
     fn from(e: std::collections::TryReserveError) -> Self {

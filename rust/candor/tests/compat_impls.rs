@@ -87,3 +87,56 @@ fn empty_and_variant_index_errors_lead_with_candids_wording() {
         "{e}"
     );
 }
+
+#[test]
+fn opcodes_match_the_wire_and_candid() {
+    use candor::types::internal::Opcode;
+    assert_eq!(Opcode::Null as i64, -1);
+    assert_eq!(Opcode::Principal as i64, -24);
+    assert_eq!(
+        Opcode::Record as i64,
+        candid::types::internal::Opcode::Record as i64
+    );
+}
+
+#[test]
+fn text_size_is_the_one_line_width_below_the_limit() {
+    use candor::types::internal::text_size;
+    use candor::types::{Field, Label, TypeInner};
+    let nat = TypeInner::Nat.into();
+    assert_eq!(text_size(&nat, 10), Ok(3));
+    assert_eq!(text_size(&nat, 3), Err(()));
+    let record = TypeInner::Record(vec![Field {
+        id: Label::Named("balance".into()).into(),
+        ty: TypeInner::Vec(TypeInner::Nat8.into()).into(),
+    }])
+    .into();
+    // `vec nat8` prints as `blob`, as in candid.
+    let width = "record { balance : blob }".len() as i32;
+    assert_eq!(text_size(&record, 100), Ok(width));
+    assert_eq!(text_size(&record, width), Err(()));
+}
+
+#[test]
+fn parse_int_errors_convert_as_in_candid() {
+    fn parse(s: &str) -> candor::Result<u8> {
+        Ok(s.parse::<u8>()?)
+    }
+    let ours = parse("x").unwrap_err().to_string();
+    assert!(ours.starts_with("ParseIntError: invalid digit"), "{ours}");
+}
+
+#[test]
+fn value_with_type_takes_field_names_from_the_type() {
+    use candor::types::{Field, Label, TypeEnv, TypeInner};
+    use candor::IDLValue;
+    let bytes = candor::encode_one((7u8,)).unwrap();
+    let ty = TypeInner::Record(vec![Field {
+        id: Label::Id(0).into(),
+        ty: TypeInner::Nat8.into(),
+    }])
+    .into();
+    let mut de = candor::de::IDLDeserialize::new(&bytes).unwrap();
+    let v = de.get_value_with_type(&TypeEnv::new(), &ty).unwrap();
+    assert!(matches!(v, IDLValue::Record(ref fs) if fs.len() == 1), "{v:?}");
+}

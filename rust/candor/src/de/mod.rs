@@ -215,12 +215,14 @@ impl<'de> IDLDeserialize<'de> {
         }
     }
 
-    /// Decodes the next argument at a type given at run time (`env` defines its
-    /// names), with the untyped cost multiplier as candid applies to `IDLValue`.
-    pub fn get_value_with_type<T>(&mut self, env: &TypeEnv, ty: &Type) -> Result<T>
-    where
-        T: Deserialize<'de>,
-    {
+    /// Decodes the next argument as a value of a type given at run time (`env`
+    /// defines its names), with the untyped cost multiplier candid applies to
+    /// `IDLValue`. Field names come from `ty`, as the wire has only their hashes.
+    pub fn get_value_with_type(
+        &mut self,
+        env: &TypeEnv,
+        ty: &Type,
+    ) -> Result<crate::value::IDLValue> {
         let (arena, root) = expect::of_type(env, ty)?;
         self.core.exp = arena;
         self.core.untyped = true;

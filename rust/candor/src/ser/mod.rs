@@ -2,7 +2,7 @@
 //!
 //! A message is `DIDL`, the type table, the argument types, then the values. The
 //! header depends only on the Rust argument types, so it is built once per list of
-//! types and copied afterwards ([`table::cached_header`]); values are written
+//! types and copied afterwards (`table::cached_header`); values are written
 //! straight into the output buffer.
 
 pub mod table;

@@ -5,7 +5,7 @@
 //! are visited), two structurally equal types share an entry, and a `Knot` is written
 //! as the index of the type it stands for. The table depends only on the list of
 //! argument types (candid computes the types afresh for every message), so
-//! [`cached_header`] computes it once per list of Rust argument types and reuses the
+//! `cached_header` computes it once per list of Rust argument types and reuses the
 //! bytes afterwards.
 
 use crate::fasthash::FastMap;

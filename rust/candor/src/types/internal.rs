@@ -1,4 +1,4 @@
-//! The per-thread memo behind [`CandidType::ty`](super::CandidType::ty).
+//! The per-thread memo behind [`CandidType::ty`].
 //!
 //! It follows candid's algorithm exactly, because the shape of the computed types
 //! (where a recursive type is cut by a `Knot`) decides the type table that goes on
@@ -11,12 +11,14 @@
 //! (as candid does for every message), so the table depends only on the argument
 //! types, not on what was computed before.
 
+pub use super::display::text_size;
 pub use super::doc::{FieldDoc, TypeDoc, TypeDocs};
 pub use super::model::{
     is_primitive, Field, FuncMode, Function, Label, SharedLabel, Type, TypeId, TypeInner,
 };
 use super::CandidType;
 use crate::fasthash::FastMap;
+pub use crate::wire::opcode::Opcode;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 

@@ -36,7 +36,7 @@ impl Nat {
         s.parse()
     }
     /// Writes the LEB128 encoding.
-    pub fn encode<W: std::io::Write>(&self, w: &mut W) -> crate::Result<()> {
+    pub fn encode<W: std::io::Write + ?Sized>(&self, w: &mut W) -> crate::Result<()> {
         let mut buf = Vec::new();
         encode_biguint(&mut buf, &self.0);
         w.write_all(&buf)?;
@@ -58,7 +58,7 @@ impl Int {
         s.parse()
     }
     /// Writes the SLEB128 encoding.
-    pub fn encode<W: std::io::Write>(&self, w: &mut W) -> crate::Result<()> {
+    pub fn encode<W: std::io::Write + ?Sized>(&self, w: &mut W) -> crate::Result<()> {
         let mut buf = Vec::new();
         encode_bigint(&mut buf, &self.0);
         w.write_all(&buf)?;

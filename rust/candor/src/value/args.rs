@@ -72,7 +72,7 @@ impl IDLArgs {
         let mut de = IDLDeserialize::new_with_config(bytes, config)?;
         let mut args = Vec::with_capacity(types.len());
         for ty in types {
-            args.push(de.get_value_with_type::<IDLValue>(env, ty)?);
+            args.push(de.get_value_with_type(env, ty)?);
         }
         de.done()?;
         Ok(IDLArgs { args })

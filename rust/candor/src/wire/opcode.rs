@@ -25,5 +25,36 @@ pub const FUNC: i64 = -22;
 pub const SERVICE: i64 = -23;
 pub const PRINCIPAL: i64 = -24;
 
+/// The opcodes as an enum (candid's `types::internal::Opcode`), for code that names
+/// them; `Opcode::Nat as i64 == NAT`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(i64)]
+pub enum Opcode {
+    Null = NULL,
+    Bool = BOOL,
+    Nat = NAT,
+    Int = INT,
+    Nat8 = NAT8,
+    Nat16 = NAT16,
+    Nat32 = NAT32,
+    Nat64 = NAT64,
+    Int8 = INT8,
+    Int16 = INT16,
+    Int32 = INT32,
+    Int64 = INT64,
+    Float32 = FLOAT32,
+    Float64 = FLOAT64,
+    Text = TEXT,
+    Reserved = RESERVED,
+    Empty = EMPTY,
+    Opt = OPT,
+    Vec = VEC,
+    Record = RECORD,
+    Variant = VARIANT,
+    Func = FUNC,
+    Service = SERVICE,
+    Principal = PRINCIPAL,
+}
+
 /// The magic bytes that start every message.
 pub const MAGIC: &[u8; 4] = b"DIDL";
