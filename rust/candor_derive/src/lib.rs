@@ -127,7 +127,6 @@ pub fn derive_candid_type(input: TokenStream) -> TokenStream {
 /// The derive behind the `candid` compat crate's `CandidType`: generated code names
 /// `::candid`, and serde attributes count exactly as candid_derive 0.10.39 counts
 /// them (see [candid's attribute policy](crate#the-candid-flavour)).
-#[doc(hidden)]
 #[proc_macro_derive(CandidTypeCompat, attributes(candid_path))]
 pub fn derive_candid_type_compat(input: TokenStream) -> TokenStream {
     derive(input, Flavor::Candid)
@@ -154,7 +153,6 @@ pub fn candid_method(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// `candid_method` for the `candid` compat crate (the same; kept beside
 /// [`export_service_compat`] so both default to `::candid`).
-#[doc(hidden)]
 #[proc_macro_attribute]
 pub fn candid_method_compat(attr: TokenStream, item: TokenStream) -> TokenStream {
     method(attr, item)
@@ -171,7 +169,6 @@ pub fn export_service(input: TokenStream) -> TokenStream {
 }
 
 /// `export_service!` for the `candid` compat crate: generated code names `::candid`.
-#[doc(hidden)]
 #[proc_macro]
 pub fn export_service_compat(input: TokenStream) -> TokenStream {
     service::export_service(input.into(), Flavor::Candid)
