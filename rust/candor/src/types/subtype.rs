@@ -239,12 +239,14 @@ impl Checker<'_> {
     }
 
     /// Does `t1 <: t2` hold? A probe: no errors recorded, gamma left as it was.
+    /// It keeps the caller's `report`, as candid's does: under `OptReport::Error` a
+    /// probe that holds only through the special opt rule does not hold.
     fn holds(&mut self, t1: &Type, t2: &Type, depth: usize) -> bool {
         let mut errors = Vec::new();
         let snapshot = self.gamma.clone();
         let mut probe = Checker {
             env: self.env,
-            report: OptReport::Silence,
+            report: self.report,
             gamma: self.gamma,
             errors: &mut errors,
             path: Vec::new(),
