@@ -138,5 +138,8 @@ fn value_with_type_takes_field_names_from_the_type() {
     .into();
     let mut de = candor::de::IDLDeserialize::new(&bytes).unwrap();
     let v = de.get_value_with_type(&TypeEnv::new(), &ty).unwrap();
-    assert!(matches!(v, IDLValue::Record(ref fs) if fs.len() == 1), "{v:?}");
+    assert!(
+        matches!(v, IDLValue::Record(ref fs) if fs.len() == 1),
+        "{v:?}"
+    );
 }

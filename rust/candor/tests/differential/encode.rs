@@ -2,8 +2,7 @@
 //! zoo (type table included), for multi-argument messages built every way, and for
 //! random nested values.
 
-#[path = "regression/zoo.rs"]
-mod zoo;
+use crate::zoo;
 
 use pretty_assertions::assert_eq;
 use proptest::prelude::*;

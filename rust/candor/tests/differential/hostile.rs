@@ -3,8 +3,7 @@
 //! (and accepts what it accepts, with the same values), and fails with a limit or
 //! binary error on messages built to exhaust resources.
 
-#[path = "regression/zoo.rs"]
-mod zoo;
+use crate::zoo;
 
 use candor::ErrorKind;
 use proptest::prelude::*;

@@ -2,8 +2,7 @@
 //! and skipping quota units as candid 0.10.39, and a quota of exactly candid's cost
 //! is enough while one unit less is not.
 
-#[path = "regression/zoo.rs"]
-mod zoo;
+use crate::zoo;
 
 use pretty_assertions::assert_eq;
 use zoo::{ours, theirs, Case};

@@ -1,11 +1,10 @@
-//! The shared zoo of the differential tests (`encode_diff`, `decode_diff`,
-//! `cost_diff`, `hostile`): every type is defined twice from one token tree, once in
+//! The zoo of the differential tests (`encode`, `decode`, `cost`, `hostile`):
+//! every type is defined twice from one token tree, once in
 //! `ours` (candor's derive and types) and once in `theirs` (candid 0.10.39's), and
 //! every case is one message (a tuple of arguments) plus the argument types to decode
 //! it at. `ours::cases()` and `theirs::cases()` list the same cases in the same order.
 //!
-//! Included with `#[path = "regression/zoo.rs"] mod zoo;`: not every binary uses
-//! every item.
+//! Not every test module uses every item.
 #![allow(dead_code, clippy::type_complexity, non_camel_case_types)]
 
 /// The result of decoding a message: the values re-encoded by the same crate (so two

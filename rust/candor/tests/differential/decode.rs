@@ -3,8 +3,7 @@
 //! and at supertypes (Candid subtyping, the special `opt` rule, extra and missing
 //! arguments, `reserved`).
 
-#[path = "regression/zoo.rs"]
-mod zoo;
+use crate::zoo;
 
 use pretty_assertions::assert_eq;
 use proptest::prelude::*;
