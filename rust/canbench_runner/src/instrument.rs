@@ -33,17 +33,24 @@ struct ModuleInfo {
     memory64: bool,
 }
 
-// The wasm binary format uses the same LEB128 forms as Candid: candor's writers and
-// reader serve both.
-use candor::wire::leb::{write_i64 as sleb, write_u64 as leb};
+// The wasm binary format uses the same LEB128 forms as Candid: candor's public
+// encoders (candid's `types::leb128`) serve both. Writing to a `Vec` cannot fail.
+fn leb(out: &mut Vec<u8>, v: u64) {
+    let _ = candor::types::leb128::encode_nat(out, v.into());
+}
+
+fn sleb(out: &mut Vec<u8>, v: i64) {
+    let _ = candor::types::leb128::encode_int(out, v.into());
+}
 
 /// A LEB128 value at the start of `bytes` and its length. The module was validated
 /// first, so a failure here means the input changed under us: an error, not a panic.
 fn read_leb(bytes: &[u8]) -> Result<(u64, usize), String> {
-    let mut pos = 0;
-    let v = candor::wire::leb::read_u64(bytes, &mut pos)
-        .map_err(|e| format!("invalid wasm: bad LEB128 ({e:?})"))?;
-    Ok((v, pos))
+    let mut rest = bytes;
+    let v = candor::types::leb128::decode_nat(&mut rest)
+        .map_err(|e| format!("invalid wasm: bad LEB128 ({e})"))?;
+    let v = u64::try_from(v).map_err(|_| "invalid wasm: LEB128 value over 64 bits".to_string())?;
+    Ok((v, bytes.len() - rest.len()))
 }
 
 fn section(out: &mut Vec<u8>, id: u8, content: &[u8]) {

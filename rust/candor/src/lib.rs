@@ -50,7 +50,7 @@ pub mod pretty;
 pub mod ser;
 pub mod types;
 pub mod value;
-pub mod wire;
+mod wire;
 
 pub use candor_derive::{candid_method, export_service, CandidType};
 pub use de::{DecoderConfig, IDLDeserialize};

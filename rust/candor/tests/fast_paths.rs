@@ -205,7 +205,7 @@ fn short_ascii_text_and_everything_else() {
     // Invalid UTF-8 in short and long texts is a binary error, like candid's.
     let text_message = |body: &[u8]| {
         let mut m = b"DIDL\x00\x01\x71".to_vec();
-        candor::wire::leb::write_u64(&mut m, body.len() as u64);
+        candor::types::leb128::encode_nat(&mut m, body.len() as u128).unwrap();
         m.extend_from_slice(body);
         m
     };

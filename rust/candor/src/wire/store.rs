@@ -34,11 +34,6 @@ impl<T: Copy + Default, const N: usize> Store<T, N> {
     }
 
     #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    #[inline]
     pub fn push(&mut self, v: T) {
         if self.len < N && self.heap.is_empty() {
             if let Some(slot) = self.inline.get_mut(self.len) {

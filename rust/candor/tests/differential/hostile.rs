@@ -535,7 +535,9 @@ fn opt_check_over_a_huge_vec_of_nulls_is_bounded() {
         A,
         B,
     }
-    let leb = |out: &mut Vec<u8>, v: u64| candor::wire::leb::write_u64(out, v);
+    let leb = |out: &mut Vec<u8>, v: u64| {
+        candor::types::leb128::encode_nat(out, u128::from(v)).unwrap();
+    };
     let (a, c) = (candor::idl_hash("A"), candor::idl_hash("C"));
     let ids = if a < c { [a, c] } else { [c, a] };
     // 0 = opt 1; 1 = record {0: 2; 5: 3}; 2 = variant {A; C}; 3 = vec null.
