@@ -1,0 +1,268 @@
+//! One function per subcommand: read the arguments, do the work with candor and
+//! candor_parser, print the result.
+
+use crate::args::{Args, Spec};
+use crate::input::{self, Format};
+use crate::{assemble as asm, explain as exp};
+use candor::types::{Type, TypeEnv};
+use candor::IDLArgs;
+use std::io::Write;
+use std::path::Path;
+
+/// What a command answers: yes (exit 0) or no (exit 1).
+pub enum Answer {
+    Yes,
+    No,
+}
+
+type Outcome = Result<Answer, String>;
+
+const TYPED: &[&str] = &["did", "method", "format", "input-format"];
+
+/// The argument or result types of `--method` in `--did`, with the interface's
+/// environment; `None` without `--did`.
+fn interface(args: &Args) -> Result<Option<(TypeEnv, Vec<Type>)>, String> {
+    let Some(did) = args.option("did") else {
+        if args.option("method").is_some() {
+            return Err("--method needs --did".into());
+        }
+        return Ok(None);
+    };
+    let (env, actor, _) =
+        candor_parser::check_file(Path::new(did)).map_err(|e| format!("{did}: {e}"))?;
+    let Some(method) = args.option("method") else {
+        return Err("--did needs --method (whose argument types to use)".into());
+    };
+    let actor = actor.ok_or_else(|| format!("{did} defines no service"))?;
+    let func = env
+        .get_method(&actor, method)
+        .map_err(|e| format!("{did}: {e}"))?;
+    let types = if args.flag("rets") {
+        func.rets.clone()
+    } else {
+        func.args.clone()
+    };
+    Ok(Some((env, types)))
+}
+
+fn input_format(args: &Args) -> Result<Option<Format>, String> {
+    args.option("input-format").map(Format::parse).transpose()
+}
+
+fn output_format(args: &Args, default: Format) -> Result<Format, String> {
+    Ok(args
+        .option("format")
+        .map(Format::parse)
+        .transpose()?
+        .unwrap_or(default))
+}
+
+fn one_positional(args: &Args) -> Result<Option<&str>, String> {
+    match args.positional.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(one)),
+        more => Err(format!("expected one input, got {}", more.len())),
+    }
+}
+
+fn print(text: &str) -> Result<(), String> {
+    std::io::stdout()
+        .write_all(text.as_bytes())
+        .map_err(|e| format!("cannot write: {e}"))
+}
+
+pub fn explain(raw: &[String]) -> Outcome {
+    let args = Args::parse(
+        raw,
+        &Spec {
+            options: TYPED,
+            flags: &["rets"],
+        },
+    )?;
+    let data = input::read_source(one_positional(&args)?)?;
+    let bytes = input::message(data, input_format(&args)?)?;
+    let cx = match interface(&args)? {
+        Some((env, types)) => exp::Context::from_interface(&env, &types),
+        None => exp::Context::default(),
+    };
+    let explained = exp::explain(&bytes, &cx);
+    print(&explained.text)?;
+    match explained.fault {
+        None => Ok(Answer::Yes),
+        Some(f) => Err(format!(
+            "malformed message: {} (at byte offset {})",
+            f.message, f.offset
+        )),
+    }
+}
+
+pub fn assemble(raw: &[String]) -> Outcome {
+    let args = Args::parse(
+        raw,
+        &Spec {
+            options: &["format"],
+            flags: &["keep-lengths"],
+        },
+    )?;
+    let data = input::read_source(match one_positional(&args)? {
+        Some("-") | None => None,
+        Some(path) => {
+            return assemble_text(
+                &std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?,
+                &args,
+            )
+        }
+    })?;
+    let text = String::from_utf8(data).map_err(|_| "the input is not UTF-8 text")?;
+    assemble_text(&text, &args)
+}
+
+fn assemble_text(text: &str, args: &Args) -> Outcome {
+    let bytes = asm::assemble(text, args.flag("keep-lengths")).map_err(|e| e.to_string())?;
+    input::write(&bytes, output_format(args, Format::Hex)?)?;
+    Ok(Answer::Yes)
+}
+
+pub fn encode(raw: &[String]) -> Outcome {
+    let args = Args::parse(
+        raw,
+        &Spec {
+            options: TYPED,
+            flags: &["rets"],
+        },
+    )?;
+    let text = match one_positional(&args)? {
+        Some(t) => t.to_string(),
+        None => String::from_utf8(input::read_source(None)?).map_err(|_| "input is not UTF-8")?,
+    };
+    let values = candor_parser::parse_idl_args(&text).map_err(|e| e.to_string())?;
+    let bytes = match interface(&args)? {
+        Some((env, types)) => values
+            .annotate_types(true, &env, &types)
+            .and_then(|v| v.to_bytes_with_types(&env, &types)),
+        None => values.to_bytes(),
+    }
+    .map_err(|e| e.to_string())?;
+    input::write(&bytes, output_format(&args, Format::Hex)?)?;
+    Ok(Answer::Yes)
+}
+
+pub fn decode(raw: &[String]) -> Outcome {
+    let args = Args::parse(
+        raw,
+        &Spec {
+            options: TYPED,
+            flags: &["rets"],
+        },
+    )?;
+    let data = input::read_source(one_positional(&args)?)?;
+    let bytes = input::message(data, input_format(&args)?)?;
+    let values = match interface(&args)? {
+        Some((env, types)) => IDLArgs::from_bytes_with_types(&bytes, &env, &types),
+        None => IDLArgs::from_bytes(&bytes),
+    }
+    .map_err(|e| e.to_string())?;
+    print(&format!("{values}\n"))?;
+    Ok(Answer::Yes)
+}
+
+pub fn check(raw: &[String]) -> Outcome {
+    let args = Args::parse(
+        raw,
+        &Spec {
+            options: &["previous"],
+            flags: &[],
+        },
+    )?;
+    let file = one_positional(&args)?.ok_or("check needs a .did file")?;
+    let (env, actor, _) =
+        candor_parser::check_file(Path::new(file)).map_err(|e| format!("{file}: {e}"))?;
+    let Some(previous) = args.option("previous") else {
+        return Ok(Answer::Yes);
+    };
+    let (old_env, old_actor, _) =
+        candor_parser::check_file(Path::new(previous)).map_err(|e| format!("{previous}: {e}"))?;
+    let (Some(new), Some(old)) = (actor, old_actor) else {
+        return Err("both interfaces need a service to compare".into());
+    };
+    let report = candor_parser::compat::check_compatibility(&env, &new, &old_env, &old);
+    let mut text = String::new();
+    for finding in report.errors.iter().chain(&report.warnings) {
+        text.push_str(&finding.to_string());
+        text.push('\n');
+    }
+    if report.is_compatible() {
+        print(&text)?;
+        Ok(Answer::Yes)
+    } else {
+        eprint!("{file} cannot replace {previous}:\n{text}");
+        Ok(Answer::No)
+    }
+}
+
+pub fn subtype(raw: &[String]) -> Outcome {
+    let args = Args::parse(
+        raw,
+        &Spec {
+            options: &["defs"],
+            flags: &[],
+        },
+    )?;
+    let [t1, t2] = args.positional.as_slice() else {
+        return Err("subtype needs two types".into());
+    };
+    let env = match args.option("defs") {
+        Some(file) => {
+            candor_parser::check_file(Path::new(file))
+                .map_err(|e| format!("{file}: {e}"))?
+                .0
+        }
+        None => TypeEnv::new(),
+    };
+    let parse = |t: &str| candor_parser::parse_idl_type(&env, t).map_err(|e| e.to_string());
+    let (a, b) = (parse(t1)?, parse(t2)?);
+    let report = candor_parser::compat::check_compatibility(&env, &a, &env, &b);
+    if report.is_compatible() {
+        Ok(Answer::Yes)
+    } else {
+        for e in &report.errors {
+            eprintln!("{e}");
+        }
+        Ok(Answer::No)
+    }
+}
+
+pub fn hash(raw: &[String]) -> Outcome {
+    if raw.is_empty() {
+        return Err("hash needs at least one name".into());
+    }
+    let mut text = String::new();
+    for name in raw {
+        text.push_str(&candor::idl_hash(name).to_string());
+        text.push('\n');
+    }
+    print(&text)?;
+    Ok(Answer::Yes)
+}
+
+pub fn test(raw: &[String]) -> Outcome {
+    if raw.is_empty() {
+        return Err("test needs at least one .test.did file".into());
+    }
+    let mut text = String::new();
+    let (mut passed, mut failed) = (0, 0);
+    for file in raw {
+        let report = candor_parser::test::run_file(Path::new(file));
+        passed += report.passed();
+        failed += report.failed();
+        for o in report.outcomes.iter().filter(|o| !o.passed) {
+            text.push_str(&format!(
+                "{}:{}: {}: {}\n",
+                report.name, o.line, o.desc, o.detail
+            ));
+        }
+    }
+    text.push_str(&format!("{passed} passed, {failed} failed\n"));
+    print(&text)?;
+    Ok(if failed == 0 { Answer::Yes } else { Answer::No })
+}

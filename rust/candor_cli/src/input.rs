@@ -1,0 +1,145 @@
+//! Where a message comes from (an argument, a file, standard input) and how it is
+//! written (raw bytes, hex, or a Candid `blob "…"` literal); and how bytes are
+//! written out.
+
+use std::io::{Read, Write};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Format {
+    Raw,
+    Hex,
+    Blob,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Result<Format, String> {
+        match s {
+            "raw" => Ok(Format::Raw),
+            "hex" => Ok(Format::Hex),
+            "blob" => Ok(Format::Blob),
+            other => Err(format!("unknown format `{other}` (raw, hex or blob)")),
+        }
+    }
+}
+
+/// The text or bytes of an input: the argument itself, the file it names with `@`,
+/// or standard input for `-` or no argument.
+pub fn read_source(arg: Option<&str>) -> Result<Vec<u8>, String> {
+    match arg {
+        None | Some("-") => {
+            let mut buf = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            Ok(buf)
+        }
+        Some(a) => match a.strip_prefix('@') {
+            Some(path) => std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}")),
+            None => Ok(a.as_bytes().to_vec()),
+        },
+    }
+}
+
+/// The message in `data`, in `format` or, without one, guessed: bytes starting
+/// with `DIDL` are raw, `blob "…"` is a blob literal, anything else must be hex.
+pub fn message(data: Vec<u8>, format: Option<Format>) -> Result<Vec<u8>, String> {
+    let format = format.unwrap_or_else(|| {
+        if data.starts_with(b"DIDL") {
+            Format::Raw
+        } else if data.trim_ascii_start().starts_with(b"blob") {
+            Format::Blob
+        } else {
+            Format::Hex
+        }
+    });
+    match format {
+        Format::Raw => Ok(data),
+        Format::Hex => from_hex(&data),
+        Format::Blob => {
+            let text = std::str::from_utf8(&data).map_err(|_| "the blob literal is not UTF-8")?;
+            match candor_parser::parse_idl_value(text.trim()) {
+                Ok(candor::IDLValue::Blob(b)) => Ok(b),
+                Ok(candor::IDLValue::Text(t)) => Ok(t.into_bytes()),
+                Ok(_) => Err("expected a blob literal `blob \"…\"`".into()),
+                Err(e) => Err(format!("not a blob literal: {e}")),
+            }
+        }
+    }
+}
+
+/// Hex digits, with any whitespace between them.
+pub fn from_hex(data: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(data.len() / 2);
+    let mut high: Option<u8> = None;
+    for (i, &d) in data.iter().enumerate() {
+        if d.is_ascii_whitespace() {
+            continue;
+        }
+        let v = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' => d - b'a' + 10,
+            b'A'..=b'F' => d - b'A' + 10,
+            _ => {
+                return Err(format!(
+                    "not hex: `{}` at position {i} (give raw bytes with --format raw)",
+                    d as char
+                ))
+            }
+        };
+        match high.take() {
+            None => high = Some(v),
+            Some(h) => out.push(h << 4 | v),
+        }
+    }
+    if high.is_some() {
+        return Err("odd number of hex digits".into());
+    }
+    Ok(out)
+}
+
+/// Writes `bytes` to standard output in `format`.
+pub fn write(bytes: &[u8], format: Format) -> Result<(), String> {
+    let mut text = String::new();
+    let out: &[u8] = match format {
+        Format::Raw => bytes,
+        Format::Hex => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            text.reserve(bytes.len() * 2 + 1);
+            for &b in bytes {
+                text.push(HEX[usize::from(b >> 4)] as char);
+                text.push(HEX[usize::from(b & 15)] as char);
+            }
+            text.push('\n');
+            text.as_bytes()
+        }
+        Format::Blob => {
+            crate::scalar::write_blob(&mut text, bytes);
+            text.push('\n');
+            text.as_bytes()
+        }
+    };
+    std::io::stdout()
+        .write_all(out)
+        .map_err(|e| format!("cannot write: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_are_guessed_and_forced() {
+        assert_eq!(message(b"DIDL\0\0".to_vec(), None).unwrap(), b"DIDL\0\0");
+        assert_eq!(
+            message(b"4449 444c\n0000".to_vec(), None).unwrap(),
+            b"DIDL\0\0"
+        );
+        assert_eq!(
+            message(b"blob \"DIDL\\00\\00\"".to_vec(), None).unwrap(),
+            b"DIDL\0\0"
+        );
+        assert!(message(b"zz".to_vec(), None).is_err());
+        assert!(message(b"abc".to_vec(), Some(Format::Hex)).is_err());
+        assert_eq!(message(b"ab".to_vec(), Some(Format::Raw)).unwrap(), b"ab");
+    }
+}

@@ -1,0 +1,15 @@
+//! The `candor` command's parts, as a library so tests (and other tools) can call
+//! `explain` and `assemble` without a process.
+//!
+//! * [`explain`]: a message to annotated text, every byte on one line;
+//! * [`assemble`]: that text, edited or not, back to bytes;
+//! * [`scalar`]: how both print and re-encode scalar values;
+//! * [`input`]: reading messages (raw, hex, blob literal) and writing bytes;
+//! * [`args`] and [`commands`]: the subcommands.
+
+pub mod args;
+pub mod assemble;
+pub mod commands;
+pub mod explain;
+pub mod input;
+pub mod scalar;

@@ -1,0 +1,374 @@
+//! Scalar values (numbers, text, bool, principal, blob, func and service references):
+//! how `explain` prints them and how `assemble` writes them back when their text was
+//! edited. One place, so that printing and re-encoding agree.
+
+use candor::{IDLValue, Int, Nat, Principal};
+use std::fmt::Write;
+
+/// The scalar wire types, as explain names them in its annotations.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Scalar {
+    Bool,
+    Nat,
+    Int,
+    Nat8,
+    Nat16,
+    Nat32,
+    Nat64,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Float32,
+    Float64,
+    Text,
+    Principal,
+    Blob,
+    Func,
+    Service,
+}
+
+impl Scalar {
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::Nat => "nat",
+            Scalar::Int => "int",
+            Scalar::Nat8 => "nat8",
+            Scalar::Nat16 => "nat16",
+            Scalar::Nat32 => "nat32",
+            Scalar::Nat64 => "nat64",
+            Scalar::Int8 => "int8",
+            Scalar::Int16 => "int16",
+            Scalar::Int32 => "int32",
+            Scalar::Int64 => "int64",
+            Scalar::Float32 => "float32",
+            Scalar::Float64 => "float64",
+            Scalar::Text => "text",
+            Scalar::Principal => "principal",
+            Scalar::Blob => "blob",
+            Scalar::Func => "func",
+            Scalar::Service => "service",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Scalar> {
+        const ALL: [Scalar; 18] = [
+            Scalar::Bool,
+            Scalar::Nat,
+            Scalar::Int,
+            Scalar::Nat8,
+            Scalar::Nat16,
+            Scalar::Nat32,
+            Scalar::Nat64,
+            Scalar::Int8,
+            Scalar::Int16,
+            Scalar::Int32,
+            Scalar::Int64,
+            Scalar::Float32,
+            Scalar::Float64,
+            Scalar::Text,
+            Scalar::Principal,
+            Scalar::Blob,
+            Scalar::Func,
+            Scalar::Service,
+        ];
+        ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The width of a fixed-width scalar's encoding.
+    pub fn fixed_width(self) -> Option<usize> {
+        match self {
+            Scalar::Bool | Scalar::Nat8 | Scalar::Int8 => Some(1),
+            Scalar::Nat16 | Scalar::Int16 => Some(2),
+            Scalar::Nat32 | Scalar::Int32 | Scalar::Float32 => Some(4),
+            Scalar::Nat64 | Scalar::Int64 | Scalar::Float64 => Some(8),
+            _ => None,
+        }
+    }
+}
+
+/// Appends the Candid text of a fixed-width value (`bytes` has its exact width).
+pub fn write_fixed(out: &mut String, s: Scalar, bytes: &[u8]) {
+    let mut b = [0u8; 8];
+    let n = bytes.len().min(8);
+    b[..n].copy_from_slice(&bytes[..n]);
+    let _ = match s {
+        Scalar::Bool => write!(out, "{}", b[0] == 1),
+        Scalar::Nat8 => write!(out, "{}", b[0]),
+        Scalar::Nat16 => write!(out, "{}", u16::from_le_bytes([b[0], b[1]])),
+        Scalar::Nat32 => write!(out, "{}", u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        Scalar::Nat64 => write!(out, "{}", u64::from_le_bytes(b)),
+        Scalar::Int8 => write!(out, "{}", b[0] as i8),
+        Scalar::Int16 => write!(out, "{}", i16::from_le_bytes([b[0], b[1]])),
+        Scalar::Int32 => write!(out, "{}", i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        Scalar::Int64 => write!(out, "{}", i64::from_le_bytes(b)),
+        Scalar::Float32 => write_float(out, f32::from_le_bytes([b[0], b[1], b[2], b[3]]).into()),
+        Scalar::Float64 => write_float(out, f64::from_le_bytes(b)),
+        _ => Ok(()),
+    };
+}
+
+/// Floats print so that they read back as floats (`1.0`, not `1`); NaNs and
+/// infinities print as Candid spells them.
+fn write_float(out: &mut String, v: f64) -> std::fmt::Result {
+    if v.is_nan() {
+        out.push_str("nan");
+    } else if v.is_infinite() {
+        out.push_str(if v > 0.0 { "inf" } else { "-inf" });
+    } else if v.fract() == 0.0 && v.abs() < 1e16 {
+        write!(out, "{v:.1}")?;
+    } else {
+        write!(out, "{v}")?;
+    }
+    Ok(())
+}
+
+/// Appends a Candid text literal: `"…"` with `\"`, `\\`, `\n`, `\r`, `\t` and
+/// `\u{…}` for other control characters.
+pub fn write_text(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Appends a Candid blob literal: printable ASCII as is, other bytes as `\xx`.
+pub fn write_blob(out: &mut String, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push_str("blob \"");
+    for &b in bytes {
+        if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
+            out.push(b as char);
+        } else {
+            out.push('\\');
+            out.push(HEX[usize::from(b >> 4)] as char);
+            out.push(HEX[usize::from(b & 15)] as char);
+        }
+    }
+    out.push('"');
+}
+
+pub fn write_principal(out: &mut String, p: &Principal) {
+    out.push_str("principal \"");
+    out.push_str(&p.to_text());
+    out.push('"');
+}
+
+/// Appends the Candid text of the value whose exact bytes are `bytes`, read as a
+/// value of type `s`; `None` when the bytes are not one whole such value. `explain`
+/// prints values with it, and `assemble` uses it to tell an edited value from one
+/// left as explain printed it.
+pub fn render(out: &mut String, s: Scalar, bytes: &[u8]) -> Option<()> {
+    match s {
+        Scalar::Nat | Scalar::Int => {
+            let mut reader = bytes;
+            let text = if s == Scalar::Nat {
+                Nat::decode(&mut reader).ok()?.to_string()
+            } else {
+                Int::decode(&mut reader).ok()?.to_string()
+            };
+            reader.is_empty().then_some(())?;
+            out.push_str(&text);
+        }
+        Scalar::Text => {
+            let body = counted(bytes)?;
+            write_text(out, std::str::from_utf8(body).ok()?);
+        }
+        Scalar::Blob => write_blob(out, counted(bytes)?),
+        Scalar::Principal => write_principal(out, &principal_of(bytes)?),
+        Scalar::Service => {
+            out.push_str("service \"");
+            out.push_str(&principal_of(bytes)?.to_text());
+            out.push('"');
+        }
+        Scalar::Func => {
+            let rest = bytes.strip_prefix(&[1])?;
+            let len = usize::from(*rest.get(1)?);
+            let (p, name) = rest.split_at_checked(2 + len)?;
+            let p = principal_of(p)?;
+            let name = std::str::from_utf8(counted(name)?).ok()?;
+            out.push_str("func \"");
+            out.push_str(&p.to_text());
+            out.push_str("\".");
+            if is_plain_name(name) {
+                out.push_str(name);
+            } else {
+                write_text(out, name);
+            }
+        }
+        fixed => {
+            (fixed.fixed_width()? == bytes.len()).then_some(())?;
+            if fixed == Scalar::Bool && bytes[0] > 1 {
+                return None;
+            }
+            write_fixed(out, fixed, bytes);
+        }
+    }
+    Some(())
+}
+
+/// The body of a length-prefixed byte string that fills `bytes` exactly.
+fn counted(bytes: &[u8]) -> Option<&[u8]> {
+    let mut reader = bytes;
+    let n = candor::types::leb128::decode_nat(&mut reader).ok()?;
+    (usize::try_from(n).ok()? == reader.len()).then_some(reader)
+}
+
+/// A principal's wire form (flag 01, length, bytes) filling `bytes` exactly.
+fn principal_of(bytes: &[u8]) -> Option<Principal> {
+    let body = counted(bytes.strip_prefix(&[1])?)?;
+    Principal::try_from_slice(body).ok()
+}
+
+/// A method name that reads back unquoted after `func "…".`.
+pub fn is_plain_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The bytes of `text` (a Candid value, as explain prints it or as someone edited
+/// it) as a value of type `s`: what `assemble` writes for an edited line.
+pub fn encode(s: Scalar, text: &str) -> Result<Vec<u8>, String> {
+    let value = candor_parser::parse_idl_value(text)
+        .map_err(|e| format!("`{text}` is not a Candid value: {e}"))?;
+    let mut out = Vec::new();
+    let wrong = || format!("`{text}` is not a {}", s.name());
+    match (s, value) {
+        (Scalar::Bool, IDLValue::Bool(b)) => out.push(u8::from(b)),
+        (Scalar::Nat, IDLValue::Number(n)) => {
+            let n: Nat = n.parse().map_err(|_| wrong())?;
+            n.encode(&mut out).map_err(|e| e.to_string())?;
+        }
+        (Scalar::Int, IDLValue::Number(n)) => {
+            let n: Int = n.parse().map_err(|_| wrong())?;
+            n.encode(&mut out).map_err(|e| e.to_string())?;
+        }
+        (Scalar::Float32 | Scalar::Float64, v) => {
+            let f = match v {
+                IDLValue::Float64(f) => f,
+                IDLValue::Number(n) => n.replace('_', "").parse().map_err(|_| wrong())?,
+                _ => return Err(wrong()),
+            };
+            if s == Scalar::Float32 {
+                out.extend_from_slice(&(f as f32).to_le_bytes());
+            } else {
+                out.extend_from_slice(&f.to_le_bytes());
+            }
+        }
+        (fixed, IDLValue::Number(n)) if fixed.fixed_width().is_some() => {
+            let n = n.replace('_', "");
+            let bytes: Vec<u8> = match fixed {
+                Scalar::Nat8 => n.parse::<u8>().map(|v| v.to_le_bytes().to_vec()),
+                Scalar::Nat16 => n.parse::<u16>().map(|v| v.to_le_bytes().to_vec()),
+                Scalar::Nat32 => n.parse::<u32>().map(|v| v.to_le_bytes().to_vec()),
+                Scalar::Nat64 => n.parse::<u64>().map(|v| v.to_le_bytes().to_vec()),
+                Scalar::Int8 => n.parse::<i8>().map(|v| v.to_le_bytes().to_vec()),
+                Scalar::Int16 => n.parse::<i16>().map(|v| v.to_le_bytes().to_vec()),
+                Scalar::Int32 => n.parse::<i32>().map(|v| v.to_le_bytes().to_vec()),
+                _ => n.parse::<i64>().map(|v| v.to_le_bytes().to_vec()),
+            }
+            .map_err(|_| format!("`{text}` does not fit {}", fixed.name()))?;
+            out.extend_from_slice(&bytes);
+        }
+        (Scalar::Text, IDLValue::Text(t)) => {
+            leb(&mut out, t.len());
+            out.extend_from_slice(t.as_bytes());
+        }
+        (Scalar::Blob, IDLValue::Blob(b)) => {
+            leb(&mut out, b.len());
+            out.extend_from_slice(&b);
+        }
+        (Scalar::Blob, IDLValue::Text(t)) => {
+            leb(&mut out, t.len());
+            out.extend_from_slice(t.as_bytes());
+        }
+        (Scalar::Principal, IDLValue::Principal(p)) | (Scalar::Service, IDLValue::Service(p)) => {
+            principal(&mut out, &p);
+        }
+        (Scalar::Func, IDLValue::Func(p, m)) => {
+            out.push(1);
+            principal(&mut out, &p);
+            leb(&mut out, m.len());
+            out.extend_from_slice(m.as_bytes());
+        }
+        _ => return Err(wrong()),
+    }
+    Ok(out)
+}
+
+fn principal(out: &mut Vec<u8>, p: &Principal) {
+    out.push(1);
+    let bytes = p.as_slice();
+    leb(out, bytes.len());
+    out.extend_from_slice(bytes);
+}
+
+fn leb(out: &mut Vec<u8>, n: usize) {
+    let _ = candor::types::leb128::encode_nat(out, n as u128);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn printed(s: Scalar, bytes: &[u8]) -> String {
+        let mut out = String::new();
+        write_fixed(&mut out, s, bytes);
+        out
+    }
+
+    #[test]
+    fn fixed_width_values_print_and_encode_back() {
+        for (s, bytes) in [
+            (Scalar::Nat16, vec![0x34, 0x12]),
+            (Scalar::Int8, vec![0xff]),
+            (Scalar::Int64, (-5i64).to_le_bytes().to_vec()),
+            (Scalar::Float64, 1.5f64.to_le_bytes().to_vec()),
+            (Scalar::Float32, 2.0f32.to_le_bytes().to_vec()),
+            (Scalar::Bool, vec![1]),
+        ] {
+            let text = printed(s, &bytes);
+            assert_eq!(encode(s, &text).unwrap(), bytes, "{text}");
+        }
+    }
+
+    #[test]
+    fn texts_and_blobs_keep_every_character() {
+        let mut t = String::new();
+        write_text(&mut t, "a\"b\\c\nd\u{1}é");
+        assert_eq!(
+            encode(Scalar::Text, &t).unwrap(),
+            b"\x0aa\"b\\c\nd\x01\xc3\xa9".to_vec()
+        );
+        let mut b = String::new();
+        write_blob(&mut b, &[0, b'a', 0xff, b'"']);
+        assert_eq!(b, "blob \"\\00a\\ff\\22\"");
+        assert_eq!(
+            encode(Scalar::Blob, &b).unwrap(),
+            vec![4, 0, b'a', 0xff, b'"']
+        );
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_kind_is_refused() {
+        assert!(encode(Scalar::Nat8, "300").is_err());
+        assert!(encode(Scalar::Nat, "-1").is_err());
+        assert!(encode(Scalar::Text, "5").is_err());
+        assert!(encode(Scalar::Bool, "\"x\"").is_err());
+    }
+}

@@ -1,0 +1,255 @@
+//! The `candor` binary itself: each subcommand's output and exit status against a
+//! golden file in `tests/golden` (`UPDATE_GOLDEN=1 cargo test -p candor_cli` writes
+//! them again; review the diff before committing).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+struct Run {
+    status: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn candor(args: &[&str], stdin: &str) -> Run {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_candor"))
+        .args(args)
+        .current_dir(golden_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// Compares a run with `tests/golden/NAME.out` (status, stdout and stderr).
+#[track_caller]
+fn golden(name: &str, run: &Run) {
+    let actual = format!(
+        "status: {}\n--- stdout\n{}--- stderr\n{}",
+        run.status, run.stdout, run.stderr
+    );
+    let path = golden_dir().join(format!("{name}.out"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("{} missing: run with UPDATE_GOLDEN=1", path.display()));
+    assert_eq!(actual, expected, "{name}");
+}
+
+const TRANSFER: &str = "(record { to = record { owner = principal \"ryjl3-tyaaa-aaaaa-aaaba-cai\"; subaccount = null }; amount = 250_000; fee = opt 10_000; memo = opt blob \"invoice 42\"; created_at_time = null; from_subaccount = null })";
+
+fn transfer_hex() -> String {
+    let run = candor(
+        &[
+            "encode",
+            TRANSFER,
+            "--did",
+            "ledger.did",
+            "--method",
+            "icrc1_transfer",
+        ],
+        "",
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    run.stdout.trim().to_string()
+}
+
+#[test]
+fn encode_and_decode_with_an_interface() {
+    let hex = transfer_hex();
+    golden(
+        "encode_transfer",
+        &candor(
+            &[
+                "encode",
+                TRANSFER,
+                "--did",
+                "ledger.did",
+                "--method",
+                "icrc1_transfer",
+            ],
+            "",
+        ),
+    );
+    golden(
+        "decode_transfer",
+        &candor(
+            &[
+                "decode",
+                &hex,
+                "--did",
+                "ledger.did",
+                "--method",
+                "icrc1_transfer",
+            ],
+            "",
+        ),
+    );
+    golden("decode_untyped", &candor(&["decode", "-"], &hex));
+}
+
+#[test]
+fn explain_names_fields_from_the_interface() {
+    let hex = transfer_hex();
+    golden(
+        "explain_transfer",
+        &candor(
+            &[
+                "explain",
+                &hex,
+                "--did",
+                "ledger.did",
+                "--method",
+                "icrc1_transfer",
+            ],
+            "",
+        ),
+    );
+    golden("explain_transfer_no_did", &candor(&["explain", &hex], ""));
+}
+
+#[test]
+fn explain_shows_a_malformed_message_up_to_its_fault() {
+    // The transfer with its memo's length raised past the end of the input.
+    let hex = transfer_hex();
+    let memo = "0a696e766f696365203432";
+    assert!(hex.contains(memo));
+    let broken = hex.replace(memo, "7f696e766f696365203432");
+    let run = candor(
+        &[
+            "explain",
+            &broken,
+            "--did",
+            "ledger.did",
+            "--method",
+            "icrc1_transfer",
+        ],
+        "",
+    );
+    assert_eq!(run.status, 2);
+    golden("explain_fault", &run);
+    // And the explanation assembles back to the same malformed bytes.
+    let back = candor(&["assemble"], &run.stdout);
+    assert_eq!(back.status, 0, "{}", back.stderr);
+    assert_eq!(back.stdout.trim(), broken);
+}
+
+#[test]
+fn an_edited_explanation_assembles_to_the_edited_message() {
+    let hex = transfer_hex();
+    let explained = candor(
+        &[
+            "explain",
+            &hex,
+            "--did",
+            "ledger.did",
+            "--method",
+            "icrc1_transfer",
+        ],
+        "",
+    );
+    assert_eq!(explained.status, 0);
+    // Unedited: the same bytes.
+    let same = candor(&["assemble", "-"], &explained.stdout);
+    assert_eq!(same.stdout.trim(), hex);
+    // A new amount and a longer memo: both re-encoded, the memo's length with it.
+    let edited = explained
+        .stdout
+        .replace(
+            "amount : nat = 250_000",
+            "amount : nat = 99_000_000_000_000",
+        )
+        .replace("blob \"invoice 42\"", "blob \"invoice 4242\"");
+    assert_ne!(edited, explained.stdout);
+    let assembled = candor(&["assemble"], &edited);
+    assert_eq!(assembled.status, 0, "{}", assembled.stderr);
+    let decoded = candor(
+        &[
+            "decode",
+            assembled.stdout.trim(),
+            "--did",
+            "ledger.did",
+            "--method",
+            "icrc1_transfer",
+        ],
+        "",
+    );
+    golden("assemble_edited", &decoded);
+}
+
+#[test]
+fn hash_check_subtype_and_test() {
+    golden("hash", &candor(&["hash", "amount", "memo", "to"], ""));
+    golden("check_ok", &candor(&["check", "ledger.did"], ""));
+    golden(
+        "check_previous",
+        &candor(&["check", "ledger_v2.did", "--previous", "ledger.did"], ""),
+    );
+    let yes = candor(
+        &[
+            "subtype",
+            "--defs",
+            "ledger.did",
+            "record { amount : nat; extra : text }",
+            "record { amount : int }",
+        ],
+        "",
+    );
+    assert_eq!(yes.status, 0, "{}", yes.stderr);
+    golden(
+        "subtype_no",
+        &candor(&["subtype", "--defs", "ledger.did", "Account", "nat"], ""),
+    );
+    let vectors = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors");
+    let mut files: Vec<String> = std::fs::read_dir(&vectors)
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .filter(|p| p.ends_with(".test.did"))
+        .collect();
+    files.sort();
+    let mut args = vec!["test"];
+    args.extend(files.iter().map(String::as_str));
+    let run = candor(&args, "");
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.ends_with(" 0 failed\n"), "{}", run.stdout);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["nonsense"][..],
+        &["explain", "zz"],
+        &["decode", "4449444c", "--did"],
+        &["encode", "(1)", "--method", "f"],
+        &["assemble", "--format", "octal"],
+        &["subtype", "nat"],
+    ] {
+        let run = candor(args, "");
+        assert_eq!(run.status, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with("error: "),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}
