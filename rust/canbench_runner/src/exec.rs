@@ -356,6 +356,9 @@ fn build_linker(
         Ok(())
     });
     def!("msg_reject", |c, src: i32, size: i32| -> () {
+        if c.data().replied || c.data().rejected.is_some() {
+            return Err(trap("the message was already replied to"));
+        }
         let bytes = read_mem(&c, src as u32 as u64, size as u32 as u64)?;
         c.data_mut().rejected = Some(String::from_utf8_lossy(&bytes).into_owned());
         Ok(())
@@ -574,6 +577,11 @@ impl Canister {
         })
     }
 
+    /// Whether the canister exports `canister_init`.
+    pub fn has_init(&self) -> bool {
+        self.has_init
+    }
+
     /// Names of the `canister_query __canbench__*` benchmarks, in export order.
     pub fn benchmarks(&self) -> Vec<String> {
         self.module
@@ -696,6 +704,166 @@ impl Canister {
         } else {
             Outcome::NoReply
         })
+    }
+}
+
+/// What kind of message a script line sends (`canbench call`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Init,
+    Query,
+    Update,
+}
+
+/// One message of a call script.
+#[derive(Clone, Debug)]
+pub struct Message {
+    pub kind: Kind,
+    pub method: String,
+    pub arg: Vec<u8>,
+}
+
+impl Message {
+    fn export(&self) -> String {
+        match self.kind {
+            Kind::Init => "canister_init".to_string(),
+            Kind::Query => format!("canister_query {}", self.method),
+            Kind::Update => format!("canister_update {}", self.method),
+        }
+    }
+}
+
+/// How a message of a call script ended, as the replica would report it.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Ending {
+    Reply(Vec<u8>),
+    /// `ic0.msg_reject`: reject code 4 (CANISTER_REJECT) with the canister's text.
+    Reject(String),
+    /// A trap (reject code 5, CANISTER_ERROR): state changes are rolled back.
+    Trap(String),
+    /// Returned without replying (normal for `canister_init`).
+    NoReply,
+    /// The canister exports no such method (reject code 3, DESTINATION_INVALID).
+    NoMethod,
+}
+
+impl Canister {
+    /// Runs `message` on a canister whose state is what `committed` left (each run
+    /// in order on a fresh instance), as the replica would: the instructions are the
+    /// message's own. Rebuilding the state by replay rather than keeping one instance
+    /// makes rollback exact: a query's changes and a trapped update's are simply
+    /// never replayed, and nothing depends on wasm memory being shrinkable.
+    pub fn execute(
+        &self,
+        committed: &[Message],
+        message: &Message,
+    ) -> Result<(Ending, u64), String> {
+        std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .name(format!("canister {}", message.method))
+                .stack_size(NATIVE_STACK)
+                .spawn_scoped(s, || self.execute_here(committed, message))
+                .map_err(|e| format!("cannot start the execution thread: {e}"))?
+                .join()
+                .map_err(|_| "the execution thread panicked".to_string())?
+        })
+    }
+
+    fn execute_here(
+        &self,
+        committed: &[Message],
+        message: &Message,
+    ) -> Result<(Ending, u64), String> {
+        let mut store = Store::new(
+            &self.engine,
+            Host::new(self.stable_memory.clone(), self.show_output),
+        );
+        let instance = self
+            .linker
+            .instantiate_and_start(&mut store, &self.module)
+            .map_err(|e| format!("instantiation failed: {e}"))?;
+        let memory = instance.get_memory(&store, "memory");
+        let counter = instance.get_global(&store, COUNTER_EXPORT);
+        let host = store.data_mut();
+        host.memory = memory;
+        host.counter = counter;
+        let Some(counter) = counter else {
+            return Err("module is not instrumented (no instruction counter)".into());
+        };
+        for (i, m) in committed.iter().enumerate() {
+            self.call(&mut store, &instance, &m.export(), &m.method, &m.arg)
+                .map_err(|e| format!("replaying message {i} ({}) trapped: {e}", m.method))?;
+        }
+        let export = message.export();
+        if instance.get_func(&store, &export).is_none() {
+            return Ok((Ending::NoMethod, 0));
+        }
+        let ending = match self.call(
+            &mut store,
+            &instance,
+            &export,
+            &message.method,
+            &message.arg,
+        ) {
+            Ok(Outcome::Reply(bytes)) => Ending::Reply(bytes),
+            Ok(Outcome::Reject(text)) => Ending::Reject(text),
+            Ok(Outcome::NoReply) => Ending::NoReply,
+            Err(e) if e.starts_with("instruction limit exceeded") => return Err(e),
+            Err(e) => Ending::Trap(e),
+        };
+        let used = counter.get(&store).i64().unwrap_or(0) as u64;
+        Ok((ending, used))
+    }
+}
+
+impl Canister {
+    /// The interface `export_candid!()` compiles in: ic-cdk exports
+    /// `get_candid_pointer() -> *const c_char`, which tools call on a fresh instance
+    /// (no `canister_init`) and read as a NUL-terminated string.
+    pub fn candid_interface(&self) -> Result<String, String> {
+        std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .name("get_candid_pointer".into())
+                .stack_size(NATIVE_STACK)
+                .spawn_scoped(s, || self.candid_interface_here())
+                .map_err(|e| format!("cannot start the execution thread: {e}"))?
+                .join()
+                .map_err(|_| "the execution thread panicked".to_string())?
+        })
+    }
+
+    fn candid_interface_here(&self) -> Result<String, String> {
+        const EXPORT: &str = "get_candid_pointer";
+        let mut store = Store::new(&self.engine, Host::new(Vec::new(), self.show_output));
+        let instance = self
+            .linker
+            .instantiate_and_start(&mut store, &self.module)
+            .map_err(|e| format!("instantiation failed: {e}"))?;
+        let memory = instance
+            .get_memory(&store, "memory")
+            .ok_or("the canister exports no memory")?;
+        store.data_mut().memory = Some(memory);
+        store.data_mut().counter = instance.get_global(&store, COUNTER_EXPORT);
+        let func = instance
+            .get_func(&store, EXPORT)
+            .ok_or("the canister has no `get_candid_pointer` (no export_candid!())")?;
+        let mut result = [Val::I32(0)];
+        func.call(&mut store, &[], &mut result)
+            .map_err(|e| format!("{EXPORT} trapped: {e}"))?;
+        let ptr = match result[0] {
+            Val::I32(p) => p as u32 as usize,
+            Val::I64(p) => p as usize,
+            _ => return Err(format!("{EXPORT} returned no pointer")),
+        };
+        let data = memory.data(&store);
+        let tail = data
+            .get(ptr..)
+            .ok_or_else(|| format!("{EXPORT} returned {ptr}, outside memory"))?;
+        let end = tail
+            .iter()
+            .position(|&b| b == 0)
+            .ok_or_else(|| format!("{EXPORT}'s string has no end"))?;
+        String::from_utf8(tail[..end].to_vec()).map_err(|_| format!("{EXPORT}'s text is not UTF-8"))
     }
 }
 

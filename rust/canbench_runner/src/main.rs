@@ -4,6 +4,7 @@
 //! IC's instruction cost model (see `instrument`), and reports like upstream canbench, without
 //! PocketIC. See the README section "Canister benchmarks" for usage.
 
+mod call;
 mod cost;
 mod exec;
 mod instrument;
@@ -25,6 +26,9 @@ use std::time::Instant;
 const USAGE: &str = "\
 usage: canbench [PATTERN] [options]
        canbench compare A.yml B.yml [--labels A,B] [--markdown]
+       canbench call --wasm CANISTER.wasm [--script FILE|-] [--instruction-limit N]
+       canbench call --wasm CANISTER.wasm --service-did
+           send a script of messages to a canister offline (see src/call.rs)
 
 options:
   --config FILE          canbench.yml to use (default: $CANBENCH_CFG_FILE, ./canbench.yml,
@@ -96,6 +100,8 @@ fn main() {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let result = if argv.first().map(String::as_str) == Some("compare") {
         compare_cmd(&argv[1..])
+    } else if argv.first().map(String::as_str) == Some("call") {
+        call::call_cmd(&argv[1..], DEFAULT_LIMIT)
     } else {
         parse_args(&argv).and_then(run)
     };
@@ -203,17 +209,7 @@ fn read_wasm(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 fn decode_hex(s: &str) -> Result<Vec<u8>, String> {
-    let s = s.trim();
-    if s.len() & 1 != 0 {
-        return Err("invalid init_args hex value (odd length)".into());
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| {
-            u8::from_str_radix(&s[i..i + 2], 16)
-                .map_err(|_| "invalid init_args hex value".to_string())
-        })
-        .collect()
+    call::from_hex(s.trim()).map_err(|e| format!("invalid init_args hex value ({e})"))
 }
 
 fn run(args: Args) -> Result<i32, String> {

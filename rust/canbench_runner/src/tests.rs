@@ -318,3 +318,96 @@ fn no_profile_unless_asked() {
     let run = c.run("__canbench__adds", QUERY_ARG).unwrap();
     assert!(run.profile.is_empty());
 }
+
+/// A counter canister: `inc` adds the first argument byte to a global in memory and
+/// replies with the new value; `boom` adds too, then traps; `no` rejects; `get`
+/// replies with the value; `canister_init` sets the value to the first argument byte.
+/// `get_candid_pointer` returns a NUL-terminated interface.
+const COUNTER: &str = r#"(module
+  (import "ic0" "msg_arg_data_copy" (func $arg (param i32 i32 i32)))
+  (import "ic0" "msg_reply_data_append" (func $append (param i32 i32)))
+  (import "ic0" "msg_reply" (func $reply))
+  (import "ic0" "msg_reject" (func $reject (param i32 i32)))
+  (import "ic0" "trap" (func $trap (param i32 i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 100) "no thanks")
+  (data (i32.const 200) "service : {}\00")
+  (func $add
+    (call $arg (i32.const 16) (i32.const 0) (i32.const 1))
+    (i32.store8 (i32.const 0) (i32.add (i32.load8_u (i32.const 0)) (i32.load8_u (i32.const 16)))))
+  (func $value (call $append (i32.const 0) (i32.const 1)) (call $reply))
+  (func (export "canister_init")
+    (call $arg (i32.const 0) (i32.const 0) (i32.const 1)))
+  (func (export "canister_update inc") (call $add) (call $value))
+  (func (export "canister_query peek_inc") (call $add) (call $value))
+  (func (export "canister_update boom") (call $add) (call $trap (i32.const 100) (i32.const 2)))
+  (func (export "canister_update no") (call $add) (call $reject (i32.const 100) (i32.const 9)))
+  (func (export "canister_query get") (call $value))
+  (func (export "get_candid_pointer") (result i32) (i32.const 200)))"#;
+
+#[test]
+fn messages_see_committed_state_and_only_that() {
+    use crate::exec::{Ending, Kind, Message};
+    let c = canister(COUNTER).unwrap();
+    let msg = |kind, method: &str, arg: &[u8]| Message {
+        kind,
+        method: method.into(),
+        arg: arg.to_vec(),
+    };
+    let mut committed = vec![msg(Kind::Init, "canister_init", &[10])];
+    let run = |committed: &[Message], m: &Message| c.execute(committed, m).unwrap().0;
+
+    // An update's change is seen by the next message once committed.
+    let inc = msg(Kind::Update, "inc", &[5]);
+    assert_eq!(run(&committed, &inc), Ending::Reply(vec![15]));
+    committed.push(inc);
+    assert_eq!(
+        run(&committed, &msg(Kind::Query, "get", &[])),
+        Ending::Reply(vec![15])
+    );
+    // A query's change is not (the runner never replays it).
+    assert_eq!(
+        run(&committed, &msg(Kind::Query, "peek_inc", &[1])),
+        Ending::Reply(vec![16])
+    );
+    // A trap reports the canister's text; a reject its message.
+    match run(&committed, &msg(Kind::Update, "boom", &[1])) {
+        Ending::Trap(text) => assert!(text.contains("canister called ic0.trap: no"), "{text}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        run(&committed, &msg(Kind::Update, "no", &[1])),
+        Ending::Reject("no thanks".into())
+    );
+    assert_eq!(
+        run(&committed, &msg(Kind::Update, "missing", &[])),
+        Ending::NoMethod
+    );
+    assert_eq!(
+        run(&committed, &msg(Kind::Query, "get", &[])),
+        Ending::Reply(vec![15])
+    );
+    assert_eq!(c.candid_interface().unwrap(), "service : {}");
+}
+
+#[test]
+fn copies_out_of_range_trap() {
+    use crate::exec::{Ending, Kind, Message};
+    // Reading two argument bytes from a one-byte argument is out of range.
+    let wat = COUNTER.replace(
+        "(call $arg (i32.const 16) (i32.const 0) (i32.const 1))",
+        "(call $arg (i32.const 16) (i32.const 0) (i32.const 2))",
+    );
+    let c = canister(&wat).unwrap();
+    let m = Message {
+        kind: Kind::Update,
+        method: "inc".into(),
+        arg: vec![1],
+    };
+    let init = Message {
+        kind: Kind::Init,
+        method: "canister_init".into(),
+        arg: vec![0],
+    };
+    assert!(matches!(c.execute(&[init], &m).unwrap().0, Ending::Trap(_)));
+}
