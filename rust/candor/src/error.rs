@@ -171,7 +171,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let prefix = match self.0.kind {
             ErrorKind::Binary => "malformed message",
-            ErrorKind::Subtype => "subtype mismatch",
+            ErrorKind::Subtype => "Subtyping error",
             ErrorKind::Limit => "limit exceeded",
             ErrorKind::Custom => "",
         };
@@ -279,7 +279,7 @@ mod tests {
             .within(PathSegment::Arg(0));
         assert_eq!(
             e.to_string(),
-            "subtype mismatch: expected nat8, found nat16 at byte offset 25 in arg 0 → neurons[3] → dissolve_state"
+            "Subtyping error: expected nat8, found nat16 at byte offset 25 in arg 0 → neurons[3] → dissolve_state"
         );
         assert!(e.is_subtype());
     }

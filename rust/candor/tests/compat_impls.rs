@@ -143,3 +143,35 @@ fn value_with_type_takes_field_names_from_the_type() {
         "{v:?}"
     );
 }
+
+#[test]
+fn missing_and_extra_values_and_unknown_cases_use_candids_wording() {
+    #[derive(candor::CandidType, candor::Deserialize, Debug, PartialEq)]
+    enum Unit {
+        Foo,
+        Bar,
+    }
+    // `variant { Baa; Foo }`: the case on the wire (id 3_303_860) is not in `Unit`.
+    let bytes = [
+        0x44, 0x49, 0x44, 0x4c, 0x01, 0x6b, 0x02, 0xb4, 0xd3, 0xc9, 0x01, 0x7f, 0xe6, 0xfd, 0xd5,
+        0x01, 0x7f, 0x01, 0x00, 0x00,
+    ];
+    let e = candor::decode_one::<Unit>(&bytes).unwrap_err();
+    assert_eq!(e.kind(), candor::ErrorKind::Subtype);
+    assert!(
+        e.to_string()
+            .contains("Unknown variant field 3_303_860 at byte offset 19"),
+        "{e}"
+    );
+    let e = candor::decode_one::<u8>(b"DIDL\x00\x00").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("No more values on the wire, the expected type nat8"),
+        "{e}"
+    );
+    let e = candor::decode_one::<bool>(b"DIDL\x00\x01\x7e\x01\x01").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "malformed message: Trailing value after finishing deserialization at byte offset 8"
+    );
+}

@@ -59,7 +59,7 @@ fn errors_name_offset_and_path() {
     assert!(err.is_subtype(), "{err}");
     let msg = err.to_string();
     assert!(
-        msg.starts_with("subtype mismatch: expected nat8, found nat16 at byte offset"),
+        msg.starts_with("Subtyping error: expected nat8, found nat16 at byte offset"),
         "{msg}"
     );
     assert!(msg.contains("in arg 0 → [0] → dissolve_state"), "{msg}");

@@ -201,7 +201,7 @@ impl<'de> IDLDeserialize<'de> {
                 // No Candid type of its own: decode at the wire type, untyped.
                 let w = match self.args.get(self.next) {
                     Some(w) => *w,
-                    None => return Err(Error::msg("no more values on the wire")),
+                    None => return Err(Error::msg("No more values on the wire")),
                 };
                 if self.wire_as_exp.is_none() {
                     self.wire_as_exp = Some(std::rc::Rc::new(self.core.wire.clone()));
@@ -243,7 +243,7 @@ impl<'de> IDLDeserialize<'de> {
                         T::deserialize(value::De::new(&mut self.core, value::NULL, e))
                     }
                     _ => Err(Error::msg(format!(
-                        "no more values on the wire, the expected type {} is not opt, null, or reserved",
+                        "No more values on the wire, the expected type {} is not opt, null, or reserved",
                         describe::describe(&self.core.exp, e)
                     ))
                     .at(self.core.pos)
@@ -289,7 +289,7 @@ impl<'de> IDLDeserialize<'de> {
         }
         if self.core.remaining() != 0 {
             return Err(Error::binary(
-                "trailing value after finishing deserialization",
+                "Trailing value after finishing deserialization",
                 self.core.pos,
             ));
         }

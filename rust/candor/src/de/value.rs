@@ -690,7 +690,7 @@ impl<'de> De<'_, 'de> {
             Some(f) if f.id == w_id => case_index(index),
             _ => match exp_cases.binary_search_by_key(&w_id, |f| f.id) {
                 Ok(k) => k,
-                Err(_) => return Err(Error::subtype(format!("unknown variant case {w_id}")).at(at)),
+                Err(_) => return Err(unknown_case(w_id).at(at)),
             },
         };
         let e_ty = exp_cases.get(k).map(|f| f.ty).unwrap_or(RESERVED);
@@ -722,4 +722,13 @@ fn is_tuple(fields: &[crate::wire::header::FieldEntry]) -> bool {
     fields
         .last()
         .is_none_or(|f| f.id as usize == fields.len() - 1)
+}
+
+/// candid's wording, which callers match on: the case id as candid prints labels.
+#[cold]
+fn unknown_case(id: u32) -> Error {
+    Error::subtype(format!(
+        "Unknown variant field {}",
+        crate::utils::pp_num_str(&id.to_string())
+    ))
 }

@@ -17,7 +17,7 @@
 //! type derives the same Candid type (and the same bytes) as under candid.
 //!
 //! Known differences from candid are listed in `spec/differences.md` (the entries
-//! C1–C3 concern this crate); `cargo run -p candid_api_check` compares this crate's
+//! C1–C4 concern this crate); `cargo run -p candid_api_check` compares this crate's
 //! public API with candid 0.10.39's, item by item, and fails on anything missing that
 //! is not listed there.
 
