@@ -73,95 +73,59 @@ fn widen(s: &Shape) -> Shape {
     }
 }
 
-fn ours(s: &Shape) -> candor::types::Type {
-    use candor::types::{Field, FuncMode, Function, Label, TypeInner as T};
-    let fields = |fs: &[(u32, Shape)]| {
-        fs.iter()
-            .map(|(i, f)| Field {
-                id: Label::Id(*i).into(),
-                ty: ours(f),
-            })
-            .collect()
-    };
-    match s {
-        Shape::Prim(p) => match p {
-            0 => T::Null,
-            1 => T::Bool,
-            2 => T::Nat,
-            3 => T::Int,
-            4 => T::Nat8,
-            5 => T::Nat64,
-            6 => T::Int8,
-            7 => T::Int64,
-            8 => T::Float64,
-            9 => T::Text,
-            10 => T::Reserved,
-            11 => T::Empty,
-            12 => T::Principal,
-            _ => T::Float32,
+/// `ours` and `theirs`: the same shape built with each crate's type model (the two
+/// models have the same constructors under the same names).
+macro_rules! build {
+    ($name:ident, $krate:ident) => {
+        fn $name(s: &Shape) -> $krate::types::Type {
+            use $krate::types::{Field, FuncMode, Function, Label, TypeInner as T};
+            let fields = |fs: &[(u32, Shape)]| {
+                fs.iter()
+                    .map(|(i, f)| Field {
+                        id: Label::Id(*i).into(),
+                        ty: $name(f),
+                    })
+                    .collect()
+            };
+            match s {
+                Shape::Prim(p) => match p {
+                    0 => T::Null,
+                    1 => T::Bool,
+                    2 => T::Nat,
+                    3 => T::Int,
+                    4 => T::Nat8,
+                    5 => T::Nat64,
+                    6 => T::Int8,
+                    7 => T::Int64,
+                    8 => T::Float64,
+                    9 => T::Text,
+                    10 => T::Reserved,
+                    11 => T::Empty,
+                    12 => T::Principal,
+                    _ => T::Float32,
+                }
+                .into(),
+                Shape::Opt(t) => T::Opt($name(t)).into(),
+                Shape::Vec(t) => T::Vec($name(t)).into(),
+                Shape::Record(fs) => T::Record(fields(fs)).into(),
+                Shape::Variant(fs) => T::Variant(fields(fs)).into(),
+                Shape::Func(a, r, m) => T::Func(Function {
+                    modes: match m {
+                        0 => vec![],
+                        1 => vec![FuncMode::Query],
+                        _ => vec![FuncMode::Oneway],
+                    },
+                    args: a.iter().map($name).collect(),
+                    rets: r.iter().map($name).collect(),
+                })
+                .into(),
+            }
         }
-        .into(),
-        Shape::Opt(t) => T::Opt(ours(t)).into(),
-        Shape::Vec(t) => T::Vec(ours(t)).into(),
-        Shape::Record(fs) => T::Record(fields(fs)).into(),
-        Shape::Variant(fs) => T::Variant(fields(fs)).into(),
-        Shape::Func(a, r, m) => T::Func(Function {
-            modes: match m {
-                0 => vec![],
-                1 => vec![FuncMode::Query],
-                _ => vec![FuncMode::Oneway],
-            },
-            args: a.iter().map(ours).collect(),
-            rets: r.iter().map(ours).collect(),
-        })
-        .into(),
-    }
+    };
 }
 
-fn theirs(s: &Shape) -> candid::types::Type {
-    use candid::types::{Field, FuncMode, Function, Label, TypeInner as T};
-    let fields = |fs: &[(u32, Shape)]| {
-        fs.iter()
-            .map(|(i, f)| Field {
-                id: Label::Id(*i).into(),
-                ty: theirs(f),
-            })
-            .collect()
-    };
-    match s {
-        Shape::Prim(p) => match p {
-            0 => T::Null,
-            1 => T::Bool,
-            2 => T::Nat,
-            3 => T::Int,
-            4 => T::Nat8,
-            5 => T::Nat64,
-            6 => T::Int8,
-            7 => T::Int64,
-            8 => T::Float64,
-            9 => T::Text,
-            10 => T::Reserved,
-            11 => T::Empty,
-            12 => T::Principal,
-            _ => T::Float32,
-        }
-        .into(),
-        Shape::Opt(t) => T::Opt(theirs(t)).into(),
-        Shape::Vec(t) => T::Vec(theirs(t)).into(),
-        Shape::Record(fs) => T::Record(fields(fs)).into(),
-        Shape::Variant(fs) => T::Variant(fields(fs)).into(),
-        Shape::Func(a, r, m) => T::Func(Function {
-            modes: match m {
-                0 => vec![],
-                1 => vec![FuncMode::Query],
-                _ => vec![FuncMode::Oneway],
-            },
-            args: a.iter().map(theirs).collect(),
-            rets: r.iter().map(theirs).collect(),
-        })
-        .into(),
-    }
-}
+build!(ours, candor);
+build!(theirs, candid);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]

@@ -17,7 +17,17 @@ pub enum Answer {
 
 type Outcome = Result<Answer, String>;
 
-const TYPED: &[&str] = &["did", "method", "format", "input-format"];
+/// The arguments of the commands that may type a message by an interface:
+/// `--did FILE --method M [--rets]`, and the formats.
+fn typed_args(raw: &[String]) -> Result<Args, String> {
+    Args::parse(
+        raw,
+        &Spec {
+            options: &["did", "method", "format", "input-format"],
+            flags: &["rets"],
+        },
+    )
+}
 
 /// The argument or result types of `--method` in `--did`, with the interface's
 /// environment; `None` without `--did`.
@@ -72,13 +82,7 @@ fn print(text: &str) -> Result<(), String> {
 }
 
 pub fn explain(raw: &[String]) -> Outcome {
-    let args = Args::parse(
-        raw,
-        &Spec {
-            options: TYPED,
-            flags: &["rets"],
-        },
-    )?;
+    let args = typed_args(raw)?;
     let data = input::read_source(one_positional(&args)?)?;
     let bytes = input::message(data, input_format(&args)?)?;
     let cx = match interface(&args)? {
@@ -124,13 +128,7 @@ fn assemble_text(text: &str, args: &Args) -> Outcome {
 }
 
 pub fn encode(raw: &[String]) -> Outcome {
-    let args = Args::parse(
-        raw,
-        &Spec {
-            options: TYPED,
-            flags: &["rets"],
-        },
-    )?;
+    let args = typed_args(raw)?;
     let text = match one_positional(&args)? {
         Some(t) => t.to_string(),
         None => String::from_utf8(input::read_source(None)?).map_err(|_| "input is not UTF-8")?,
@@ -148,13 +146,7 @@ pub fn encode(raw: &[String]) -> Outcome {
 }
 
 pub fn decode(raw: &[String]) -> Outcome {
-    let args = Args::parse(
-        raw,
-        &Spec {
-            options: TYPED,
-            flags: &["rets"],
-        },
-    )?;
+    let args = typed_args(raw)?;
     let data = input::read_source(one_positional(&args)?)?;
     let bytes = input::message(data, input_format(&args)?)?;
     let values = match interface(&args)? {

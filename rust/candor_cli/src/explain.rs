@@ -205,7 +205,10 @@ impl Walk<'_> {
     /// writes the annotation and the newline.
     fn line(&mut self, start: usize) {
         const HEX: &[u8; 16] = b"0123456789abcdef";
-        let _ = write!(self.out, "{start:08x}:");
+        for shift in (0..8).rev() {
+            self.out.push(HEX[(start >> (4 * shift)) & 15] as char);
+        }
+        self.out.push(':');
         let bytes = self.input.get(start..self.pos).unwrap_or(&[]);
         self.shown = self.pos;
         for &b in bytes {
@@ -234,6 +237,15 @@ impl Walk<'_> {
             None => {
                 let _ = write!(self.out, "{id}");
             }
+        }
+    }
+
+    /// ` → name` (or ` → id` without a name) for a field or case on the path.
+    fn push_segment(&mut self, id: u32) {
+        self.path.push_str(" → ");
+        match self.cx.names.get(&id) {
+            Some(n) => self.path.push_str(n),
+            None => scalar::push_decimal(&mut self.path, id as u64, false),
         }
     }
 
@@ -678,7 +690,9 @@ impl Walk<'_> {
                 let _ = writeln!(self.out, " ({n} elements)");
                 let cut = self.path.len();
                 for i in 0..n {
-                    let _ = write!(self.path, "[{i}]");
+                    self.path.push('[');
+                    scalar::push_decimal(&mut self.path, i as u64, false);
+                    self.path.push(']');
                     self.value(t, depth + 1)?;
                     self.path.truncate(cut);
                 }
@@ -696,13 +710,7 @@ impl Walk<'_> {
                     let Some((id, t)) = self.fields(i).get(k).copied() else {
                         break;
                     };
-                    self.path.push_str(" → ");
-                    match self.cx.names.get(&id) {
-                        Some(n) => self.path.push_str(n),
-                        None => {
-                            let _ = write!(self.path, "{id}");
-                        }
-                    }
+                    self.push_segment(id);
                     self.value(t, depth + 1)?;
                     self.path.truncate(cut);
                 }
@@ -725,13 +733,7 @@ impl Walk<'_> {
                 self.write_label(id);
                 let _ = writeln!(self.out, " (index {index})");
                 let cut = self.path.len();
-                self.path.push_str(" → ");
-                match self.cx.names.get(&id) {
-                    Some(n) => self.path.push_str(n),
-                    None => {
-                        let _ = write!(self.path, "{id}");
-                    }
-                }
+                self.push_segment(id);
                 self.value(t, depth + 1)?;
                 self.path.truncate(cut);
                 Ok(())

@@ -162,8 +162,52 @@ pub fn write_blob(out: &mut String, bytes: &[u8]) {
 
 pub fn write_principal(out: &mut String, p: &Principal) {
     out.push_str("principal \"");
-    out.push_str(&p.to_text());
+    push_principal_text(out, p);
     out.push('"');
+}
+
+/// A principal's textual form. Messages repeat the same few principals (an owner in
+/// every record), and the text form costs a CRC and base32 each time, so the last
+/// one is kept.
+fn push_principal_text(out: &mut String, p: &Principal) {
+    thread_local! {
+        static LAST: std::cell::RefCell<(Vec<u8>, String)> = const {
+            std::cell::RefCell::new((Vec::new(), String::new()))
+        };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if last.0 != p.as_slice() || last.1.is_empty() {
+            last.0.clear();
+            last.0.extend_from_slice(p.as_slice());
+            last.1 = p.to_text();
+        }
+        out.push_str(&last.1);
+    });
+}
+
+/// `v` in decimal, with `_` between groups of three digits when `grouped` (as
+/// candor prints `nat`s); without the formatting machinery, as explain writes one
+/// per line.
+pub fn push_decimal(out: &mut String, v: u64, grouped: bool) {
+    let mut digits = [0u8; 20];
+    let mut n = digits.len();
+    let mut rest = v;
+    loop {
+        n -= 1;
+        digits[n] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let digits = &digits[n..];
+    for (i, d) in digits.iter().enumerate() {
+        if grouped && i != 0 && (digits.len() - i) % 3 == 0 {
+            out.push('_');
+        }
+        out.push(*d as char);
+    }
 }
 
 /// Appends the Candid text of the value whose exact bytes are `bytes`, read as a
@@ -172,6 +216,26 @@ pub fn write_principal(out: &mut String, p: &Principal) {
 /// left as explain printed it.
 pub fn render(out: &mut String, s: Scalar, bytes: &[u8]) -> Option<()> {
     match s {
+        Scalar::Nat | Scalar::Int
+            if bytes.len() <= 9 && bytes.last().is_some_and(|b| b & 0x80 == 0) =>
+        {
+            // Up to 63 bits: no bignum. (A longer or unterminated encoding takes the
+            // general path below, which also rejects what is not one number.)
+            let mut v: u64 = 0;
+            for (i, b) in bytes.iter().enumerate() {
+                v |= u64::from(b & 0x7f) << (7 * i);
+            }
+            let bits = 7 * bytes.len() as u32;
+            let negative = s == Scalar::Int && bytes.last().is_some_and(|b| b & 0x40 != 0);
+            if negative {
+                // Sign-extend from `bits`; the magnitude of an i64 is at most 2^63.
+                let signed = (v as i64) | (-1i64 << bits);
+                out.push('-');
+                push_decimal(out, signed.unsigned_abs(), true);
+            } else {
+                push_decimal(out, v, true);
+            }
+        }
         Scalar::Nat | Scalar::Int => {
             let mut reader = bytes;
             let text = if s == Scalar::Nat {
@@ -190,7 +254,7 @@ pub fn render(out: &mut String, s: Scalar, bytes: &[u8]) -> Option<()> {
         Scalar::Principal => write_principal(out, &principal_of(bytes)?),
         Scalar::Service => {
             out.push_str("service \"");
-            out.push_str(&principal_of(bytes)?.to_text());
+            push_principal_text(out, &principal_of(bytes)?);
             out.push('"');
         }
         Scalar::Func => {
@@ -221,9 +285,15 @@ pub fn render(out: &mut String, s: Scalar, bytes: &[u8]) -> Option<()> {
 
 /// The body of a length-prefixed byte string that fills `bytes` exactly.
 fn counted(bytes: &[u8]) -> Option<&[u8]> {
-    let mut reader = bytes;
-    let n = candor::types::leb128::decode_nat(&mut reader).ok()?;
-    (usize::try_from(n).ok()? == reader.len()).then_some(reader)
+    let mut n: u64 = 0;
+    for (i, b) in bytes.iter().enumerate().take(10) {
+        n |= u64::from(b & 0x7f).checked_shl(7 * i as u32)?;
+        if b & 0x80 == 0 {
+            let body = &bytes[i + 1..];
+            return (usize::try_from(n).ok()? == body.len()).then_some(body);
+        }
+    }
+    None
 }
 
 /// A principal's wire form (flag 01, length, bytes) filling `bytes` exactly.
@@ -362,6 +432,37 @@ mod tests {
             encode(Scalar::Blob, &b).unwrap(),
             vec![4, 0, b'a', 0xff, b'"']
         );
+    }
+
+    #[test]
+    fn small_numbers_print_as_the_bignum_path_does() {
+        let mut values: Vec<i128> = vec![0, 1, -1, 63, 64, -64, -65, 999, 1000, -1000];
+        for shift in [7, 14, 21, 28, 35, 42, 49, 56, 62, 63, 64] {
+            values.extend([
+                (1i128 << shift) - 1,
+                1i128 << shift,
+                -(1i128 << shift),
+                -(1i128 << shift) - 1,
+            ]);
+        }
+        for v in values {
+            let mut bytes = Vec::new();
+            candor::types::leb128::encode_int(&mut bytes, v).unwrap();
+            let mut fast = String::new();
+            render(&mut fast, Scalar::Int, &bytes).unwrap();
+            assert_eq!(fast, Int::from(v).to_string(), "int {v}");
+            if v >= 0 {
+                let mut bytes = Vec::new();
+                candor::types::leb128::encode_nat(&mut bytes, v as u128).unwrap();
+                let mut fast = String::new();
+                render(&mut fast, Scalar::Nat, &bytes).unwrap();
+                assert_eq!(fast, Nat::from(v as u128).to_string(), "nat {v}");
+            }
+        }
+        // Non-canonical padding reads as the same number.
+        let mut padded = String::new();
+        render(&mut padded, Scalar::Nat, &[0x81, 0x80, 0x00]).unwrap();
+        assert_eq!(padded, "1");
     }
 
     #[test]

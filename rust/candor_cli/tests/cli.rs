@@ -56,20 +56,22 @@ fn golden(name: &str, run: &Run) {
     assert_eq!(actual, expected, "{name}");
 }
 
+/// `COMMAND INPUT --did ledger.did --method icrc1_transfer`.
+fn typed<'a>(command: &'a str, input: &'a str) -> [&'a str; 6] {
+    [
+        command,
+        input,
+        "--did",
+        "ledger.did",
+        "--method",
+        "icrc1_transfer",
+    ]
+}
+
 const TRANSFER: &str = "(record { to = record { owner = principal \"ryjl3-tyaaa-aaaaa-aaaba-cai\"; subaccount = null }; amount = 250_000; fee = opt 10_000; memo = opt blob \"invoice 42\"; created_at_time = null; from_subaccount = null })";
 
 fn transfer_hex() -> String {
-    let run = candor(
-        &[
-            "encode",
-            TRANSFER,
-            "--did",
-            "ledger.did",
-            "--method",
-            "icrc1_transfer",
-        ],
-        "",
-    );
+    let run = candor(&typed("encode", TRANSFER), "");
     assert_eq!(run.status, 0, "{}", run.stderr);
     run.stdout.trim().to_string()
 }
@@ -77,54 +79,15 @@ fn transfer_hex() -> String {
 #[test]
 fn encode_and_decode_with_an_interface() {
     let hex = transfer_hex();
-    golden(
-        "encode_transfer",
-        &candor(
-            &[
-                "encode",
-                TRANSFER,
-                "--did",
-                "ledger.did",
-                "--method",
-                "icrc1_transfer",
-            ],
-            "",
-        ),
-    );
-    golden(
-        "decode_transfer",
-        &candor(
-            &[
-                "decode",
-                &hex,
-                "--did",
-                "ledger.did",
-                "--method",
-                "icrc1_transfer",
-            ],
-            "",
-        ),
-    );
+    golden("encode_transfer", &candor(&typed("encode", TRANSFER), ""));
+    golden("decode_transfer", &candor(&typed("decode", &hex), ""));
     golden("decode_untyped", &candor(&["decode", "-"], &hex));
 }
 
 #[test]
 fn explain_names_fields_from_the_interface() {
     let hex = transfer_hex();
-    golden(
-        "explain_transfer",
-        &candor(
-            &[
-                "explain",
-                &hex,
-                "--did",
-                "ledger.did",
-                "--method",
-                "icrc1_transfer",
-            ],
-            "",
-        ),
-    );
+    golden("explain_transfer", &candor(&typed("explain", &hex), ""));
     golden("explain_transfer_no_did", &candor(&["explain", &hex], ""));
 }
 
@@ -135,17 +98,7 @@ fn explain_shows_a_malformed_message_up_to_its_fault() {
     let memo = "0a696e766f696365203432";
     assert!(hex.contains(memo));
     let broken = hex.replace(memo, "7f696e766f696365203432");
-    let run = candor(
-        &[
-            "explain",
-            &broken,
-            "--did",
-            "ledger.did",
-            "--method",
-            "icrc1_transfer",
-        ],
-        "",
-    );
+    let run = candor(&typed("explain", &broken), "");
     assert_eq!(run.status, 2);
     golden("explain_fault", &run);
     // And the explanation assembles back to the same malformed bytes.
@@ -157,17 +110,7 @@ fn explain_shows_a_malformed_message_up_to_its_fault() {
 #[test]
 fn an_edited_explanation_assembles_to_the_edited_message() {
     let hex = transfer_hex();
-    let explained = candor(
-        &[
-            "explain",
-            &hex,
-            "--did",
-            "ledger.did",
-            "--method",
-            "icrc1_transfer",
-        ],
-        "",
-    );
+    let explained = candor(&typed("explain", &hex), "");
     assert_eq!(explained.status, 0);
     // Unedited: the same bytes.
     let same = candor(&["assemble", "-"], &explained.stdout);
@@ -183,17 +126,7 @@ fn an_edited_explanation_assembles_to_the_edited_message() {
     assert_ne!(edited, explained.stdout);
     let assembled = candor(&["assemble"], &edited);
     assert_eq!(assembled.status, 0, "{}", assembled.stderr);
-    let decoded = candor(
-        &[
-            "decode",
-            assembled.stdout.trim(),
-            "--did",
-            "ledger.did",
-            "--method",
-            "icrc1_transfer",
-        ],
-        "",
-    );
+    let decoded = candor(&typed("decode", assembled.stdout.trim()), "");
     golden("assemble_edited", &decoded);
 }
 
