@@ -261,10 +261,15 @@ impl Walk<'_> {
     /// checked by the caller): `PATH : TYPE = VALUE`.
     fn scalar_line(&mut self, start: usize, s: Scalar) {
         self.value_head(start, s.name());
+        let mark = self.out.len();
         self.out.push_str(" = ");
         let bytes = self.input.get(start..self.pos).unwrap_or(&[]);
         if scalar::render(&mut self.out, s, bytes).is_none() {
-            self.out.push('?');
+            // Not expected (the bytes were checked), but a value that cannot be
+            // printed must not be written as one: without ` = `, assemble keeps
+            // the line's bytes as they are.
+            self.out.truncate(mark);
+            self.out.push_str(" (value not shown)");
         }
         self.out.push('\n');
     }

@@ -258,13 +258,12 @@ pub fn render(out: &mut String, s: Scalar, bytes: &[u8]) -> Option<()> {
             out.push('"');
         }
         Scalar::Func => {
-            let rest = bytes.strip_prefix(&[1])?;
-            let len = usize::from(*rest.get(1)?);
-            let (p, name) = rest.split_at_checked(2 + len)?;
-            let p = principal_of(p)?;
-            let name = std::str::from_utf8(counted(name)?).ok()?;
+            let principal = bytes.strip_prefix(&[1])?.strip_prefix(&[1])?;
+            let (p, rest) = split_counted(principal)?;
+            let p = Principal::try_from_slice(p).ok()?;
+            let name = std::str::from_utf8(counted(rest)?).ok()?;
             out.push_str("func \"");
-            out.push_str(&p.to_text());
+            push_principal_text(out, &p);
             out.push_str("\".");
             if is_plain_name(name) {
                 out.push_str(name);
@@ -285,12 +284,24 @@ pub fn render(out: &mut String, s: Scalar, bytes: &[u8]) -> Option<()> {
 
 /// The body of a length-prefixed byte string that fills `bytes` exactly.
 fn counted(bytes: &[u8]) -> Option<&[u8]> {
+    let (body, rest) = split_counted(bytes)?;
+    rest.is_empty().then_some(body)
+}
+
+/// A length-prefixed byte string at the start of `bytes` (the length in LEB128 of
+/// any padding), and what follows it.
+fn split_counted(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
     let mut n: u64 = 0;
-    for (i, b) in bytes.iter().enumerate().take(10) {
-        n |= u64::from(b & 0x7f).checked_shl(7 * i as u32)?;
+    for (i, b) in bytes.iter().enumerate() {
+        if i < 10 {
+            n |= u64::from(b & 0x7f).checked_shl(7 * i as u32)?;
+        } else if b & 0x7f != 0 {
+            return None;
+        }
         if b & 0x80 == 0 {
-            let body = &bytes[i + 1..];
-            return (usize::try_from(n).ok()? == body.len()).then_some(body);
+            let rest = &bytes[i + 1..];
+            let n = usize::try_from(n).ok()?;
+            return (n <= rest.len()).then(|| rest.split_at(n));
         }
     }
     None

@@ -89,7 +89,11 @@ fn hostile_shapes_round_trip_with_a_fault() {
         "4449444c00017d8080808080808080808001",
         "4449444c0000deadbeef",
         "4449444c016c02010002000100",
+        // Found by the explain fuzzer: a func value whose principal length is padded
+        // LEB128 (`80 00`), which the value printer must read as explain does.
+        "4449444c016a000000010001018000000001000101 00a249",
     ] {
+        let hex = hex.replace(' ', "");
         let m: Vec<u8> = (0..hex.len() / 2)
             .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
             .collect();
