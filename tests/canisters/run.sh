@@ -5,12 +5,14 @@
 # Checks that the patched builds link no other `candid`, and prints the .wasm sizes of
 # both builds as a markdown table.
 #
-# Then it calls both builds of each canister offline (`canbench call`): the service
-# text their `export_candid!()` compiled in must be the same byte for byte, and the
-# messages of calls/CANISTER.txt (typed by that service) must end the same way in both:
-# the same reply bytes, the same rejects, traps where the other traps. A trap's text
-# may differ (the canister prints a decode error's Debug form, which is candor's:
-# spec/differences.md C1), and is listed. Prints the instructions per message.
+# Then it calls both builds of each canister offline (`canbench call`, one installed
+# instance per build): the service text their `export_candid!()` compiled in must be the
+# same byte for byte, and every message of calls/CANISTER.txt (typed by that service)
+# must end the same way in both: the same outcome (reply, reject, trap, no reply), the
+# same reply bytes, the same reject code. The text of a trap or reject may differ (ic-cdk
+# traps with a decode error's Debug form, which is candor's: spec/differences.md C1):
+# such lines are listed as notes with both texts. Exits 1 on any other difference.
+# Prints a table of instructions per message and per canister.
 #
 #   bash tests/canisters/run.sh            (from anywhere; CANISTERS_OUT overrides
 #                                           where builds go, default target/canisters)
@@ -76,59 +78,87 @@ for entry in "${workspaces[@]}"; do
 done
 
 # ---- calling both builds offline ------------------------------------------------------
+# One release build of the runner and of the script encoder, in the target directory CI's
+# `cargo run --release -p canbench_runner` uses too.
 (cd "$root" && cargo build --quiet --release -p canbench_runner --bin canbench \
   && cargo build --quiet --release -p candor_parser --example encode_calls)
-canbench="${CARGO_TARGET_DIR:-$root/target}/release/canbench"
-encode_calls="${CARGO_TARGET_DIR:-$root/target}/release/examples/encode_calls"
+bin="${CARGO_TARGET_DIR:-$root/target}/release"
+canbench="$bin/canbench"
+encode_calls="$bin/examples/encode_calls"
 
-# canister package, its workspace build directory suffix, and its call script
+# Compares two `canbench call` outputs line by line (KIND METHOD OUTCOME [DETAIL] [TEXT]
+# instructions=N), prints the markdown table, and lists differences: in the outcome, the
+# reply bytes or the reject code (errors, exit 1) and in the texts (notes).
+compare_calls() {
+  local pkg=$1 candid_out=$2 candor_out=$3
+  if [ "$(wc -l <"$candid_out")" != "$(wc -l <"$candor_out")" ]; then
+    echo "error: $pkg: the builds answered a different number of messages" >&2
+    diff "$candid_out" "$candor_out" >&2 || true
+    return 1
+  fi
+  paste -d'\t' "$candid_out" "$candor_out" | awk -F'\t' -v pkg="$pkg" '
+    # The fields that must match: kind, method, outcome and, for a reply its bytes, for a
+    # reject its code. The text (of a trap or reject) is everything after them.
+    function fixed(line,   f, n) {
+      n = split(line, f, " ")
+      return f[1] " " f[2] " " f[3] ((f[3] == "reply" || f[3] == "reject") ? " " f[4] : "")
+    }
+    function text(line,   s) {
+      s = substr(line, length(fixed(line)) + 2)
+      sub(/ ?instructions=[0-9]+$/, "", s)
+      return s
+    }
+    function instructions(line) {
+      match(line, /instructions=[0-9]+$/)
+      return substr(line, RSTART + 13) + 0
+    }
+    BEGIN {
+      print "| method (message #) | outcome | instructions candid | instructions candor | change |"
+      print "|---|---|---:|---:|---:|"
+    }
+    {
+      split($1, f, " ")
+      outcome = f[3] (f[3] == "reject" ? " " f[4] : "")
+      if (fixed($1) != fixed($2)) {
+        errors = errors sprintf("error: %s message #%d ends differently:\n  candid: %s\n  candor: %s\n", pkg, NR, $1, $2)
+      } else if (text($1) != text($2)) {
+        outcome = outcome " (text differs)"
+        notes = notes sprintf("note: %s message #%d (%s %s): the %s texts differ\n  candid: %s\n  candor: %s\n", pkg, NR, f[1], f[2], f[3], text($1), text($2))
+      }
+      a = instructions($1); b = instructions($2); ta += a; tb += b
+      change = a > 0 ? sprintf("%+.1f%%", (b - a) * 100 / a) : "n/a"
+      printf "| %s %s (#%d) | %s | %d | %d | %s |\n", f[1], f[2], NR, outcome, a, b, change
+    }
+    END {
+      printf "| **total, %d messages** | | **%d** | **%d** | **%+.1f%%** |\n", NR, ta, tb, (ta > 0 ? (tb - ta) * 100 / ta : 0)
+      if (notes != "") printf "\n%s", notes
+      if (errors != "") { printf "\n%s", errors > "/dev/stderr"; exit 1 }
+    }'
+}
+
+# canister package, its build directory suffix, and its call script
 calls=("ledger:canisters:ledger" "mgmt:canisters:mgmt" "counter_cdk018:cdk018:counter" "counter_cdk019:cdk019:counter")
 status=0
 for entry in "${calls[@]}"; do
   IFS=: read -r pkg dir script <<<"$entry"
-  ours="$out/candor-$dir/wasm32-unknown-unknown/release/$pkg.wasm"
-  theirs="$out/candid-$dir/wasm32-unknown-unknown/release/$pkg.wasm"
-  "$canbench" call --wasm "$theirs" --service-did >"$out/$pkg.candid.did"
-  "$canbench" call --wasm "$ours" --service-did >"$out/$pkg.candor.did"
+  echo
+  echo "### $pkg (calls/$script.txt)"
+  echo
+  for build in candid candor; do
+    wasm="$out/$build-$dir/wasm32-unknown-unknown/release/$pkg.wasm"
+    "$canbench" call --wasm "$wasm" --service-did >"$out/$pkg.$build.did"
+  done
   if ! cmp -s "$out/$pkg.candid.did" "$out/$pkg.candor.did"; then
-    echo "error: $pkg: export_candid!() differs between the builds" >&2
+    echo "error: $pkg: the builds' export_candid!() interfaces differ (candid < > candor):" >&2
     diff "$out/$pkg.candid.did" "$out/$pkg.candor.did" >&2 || true
     status=1
     continue
   fi
   "$encode_calls" "$out/$pkg.candid.did" <"$here/calls/$script.txt" >"$out/$pkg.script"
-  "$canbench" call --wasm "$theirs" --script "$out/$pkg.script" >"$out/$pkg.candid.out"
-  "$canbench" call --wasm "$ours" --script "$out/$pkg.script" >"$out/$pkg.candor.out"
-
-  echo
-  echo "$pkg: the same .did from both builds; messages of calls/$script.txt"
-  echo
-  echo "| # | message | ends | instructions with candid | with candor | change |"
-  echo "|---:|---|---|---:|---:|---:|"
-  # Lines: KIND METHOD ENDING [DETAIL…] instructions=N
-  if ! paste -d'\t' "$out/$pkg.candid.out" "$out/$pkg.candor.out" | awk -F'\t' -v pkg="$pkg" '
-    function ending(line,   f) { split(line, f, " "); return f[3] }
-    function detail(line,   s) { s = line; sub(/^[^ ]+ [^ ]+ [^ ]+ ?/, "", s); sub(/ ?instructions=[0-9]+$/, "", s); return s }
-    function instr(line,   m) { match(line, /instructions=[0-9]+$/); return substr(line, RSTART + 13) + 0 }
-    {
-      split($1, a, " "); n = NR
-      ea = ending($1); eb = ending($2)
-      if (ea != eb || ((ea == "reply" || ea == "reject") && detail($1) != detail($2))) {
-        printf "error: %s message %d (%s %s) ends differently:\n  candid: %s\n  candor: %s\n", pkg, n, a[1], a[2], $1, $2 > "/dev/stderr"
-        bad = 1
-      }
-      note = ea
-      if (ea == "trap" && detail($1) != detail($2)) { note = "trap (text differs)"; traps[n] = 1 }
-      ia = instr($1); ib = instr($2); ta += ia; tb += ib
-      change = ia > 0 ? sprintf("%+.1f%%", (ib - ia) * 100 / ia) : "—"
-      printf "| %d | %s %s | %s | %d | %d | %s |\n", n, a[1], a[2], note, ia, ib, change
-    }
-    END {
-      total = (ta > 0) ? (tb - ta) * 100 / ta : 0
-      printf "| | **total** | | **%d** | **%d** | **%+.1f%%** |\n", ta, tb, total
-      exit bad
-    }'; then
-    status=1
-  fi
+  for build in candid candor; do
+    wasm="$out/$build-$dir/wasm32-unknown-unknown/release/$pkg.wasm"
+    "$canbench" call --wasm "$wasm" --script "$out/$pkg.script" >"$out/$pkg.$build.out"
+  done
+  compare_calls "$pkg" "$out/$pkg.candid.out" "$out/$pkg.candor.out" || status=1
 done
 exit $status

@@ -1,232 +1,361 @@
-//! `canbench call`: sends a script of messages to a canister, offline, and prints how
-//! each ended and the instructions it took.
+//! `canbench call`: sends a script of messages to one installed canister, offline, and prints
+//! how each ended and the instructions it used; `--service-did` prints the Candid interface
+//! the canister embeds instead (what `ic_cdk::export_candid!()` compiles in).
 //!
 //! ```text
-//! canbench call --wasm CANISTER.wasm [--script FILE|-] [--instruction-limit N]
+//! canbench call --wasm CANISTER.wasm [--script FILE|-] [--caller PRINCIPAL_HEX]
+//!               [--instruction-limit N] [--show-canister-output]
 //! canbench call --wasm CANISTER.wasm --service-did
 //! ```
 //!
-//! Script lines: `init HEX`, `query METHOD HEX`, `update METHOD HEX` (HEX: the argument
-//! bytes; `-` for none); blank lines and `#` comments are skipped. The messages go to
-//! one canister, in order: `canister_init` first (with `DIDL\0\0` if the script has no
-//! `init` line), then each message sees the state the committed ones left. As on the
-//! IC, an update's changes are committed when it replies or rejects, and rolled back
-//! when it traps; a query's are always discarded. The caller is the anonymous
-//! principal, the canister id and the clock are fixed (see `exec`), and no
-//! inter-canister call leaves the canister (`ic0.call_perform` traps).
+//! The canister is instantiated once and installed (start function, then `canister_init`);
+//! the messages then run in order on that instance, as the IC runs them (see `session`): an
+//! update's changes persist unless it traps, a query's are discarded. The caller is the
+//! anonymous principal unless `--caller` names another; the canister id, the clock and the
+//! cycle balance are fixed, and no inter-canister call leaves the canister (see `ic0`).
 //!
-//! Output, one line per message: `KIND METHOD reply HEX`, `… reject TEXT`,
-//! `… trap TEXT`, `… noreply` or `… no-such-method`, then `instructions=N`, TEXT
-//! with `\n`, `\\` and non-printable characters escaped so each stays on one line.
-//! `--service-did` prints the canister's interface instead: what its
-//! `export_candid!()` compiled in (`get_candid_pointer`, read as dfx reads it).
+//! Script lines (what `candor_parser`'s `encode_calls` example writes):
+//! * `init [HEX]`: install with these init argument bytes (at most once, before any call;
+//!   without it, a canister that exports `canister_init` is installed with `DIDL\0\0`);
+//! * `query METHOD [HEX]`, `update METHOD [HEX]`: a call with these argument bytes;
+//! * HEX may be `-` or left out for no bytes; blank lines and `#` comments are skipped.
+//!
+//! Output, one line per message, fields separated by single spaces:
+//! `KIND METHOD OUTCOME instructions=N`, where KIND is `init`, `query` or `update`, METHOD is
+//! `canister_init` for init, and OUTCOME is one of
+//! * `reply HEX` (`reply -` for an empty reply),
+//! * `reject CODE "TEXT"`: 4 (CANISTER_REJECT) from `ic0.msg_reject`, 3
+//!   (DESTINATION_INVALID) for a method the canister does not export,
+//! * `trap "TEXT"`: the message trapped (the IC rejects such a call with code 5,
+//!   CANISTER_ERROR) and its changes were rolled back,
+//! * `noreply`: the method returned without responding.
+//!
+//! TEXT is printable ASCII (see [`escape`]), so each message is one line whose last field is
+//! the instruction count.
+//!
+//! Exit status: 0 when every message was sent (whatever its outcome), 1 when installing the
+//! canister trapped (the IC would not have installed it, so nothing else is sent), 2 for an
+//! error in the arguments, the script or the module.
 
-use crate::exec::{Canister, Ending, Kind, Message};
-use crate::{cost, instrument};
-use std::io::Read;
-use std::path::Path;
+use crate::exec::{self, Canister, Delivery, Outcome};
+use crate::ic0::ANONYMOUS;
+use crate::session::Session;
+use std::io::{Read, Write};
+use std::path::PathBuf;
 
-/// The empty argument list, for `init` when the script gives none.
-const NO_ARGS: &[u8] = b"DIDL\x00\x00";
+/// The empty Candid argument list, `()`.
+const EMPTY_ARGS: &[u8] = b"DIDL\x00\x00";
+/// What output lines name an `init` message by.
+const INIT_METHOD: &str = "canister_init";
+/// The principal with the most bytes the IC accepts.
+const MAX_PRINCIPAL_LEN: usize = 29;
 
-pub fn call_cmd(argv: &[String], limit: u64) -> Result<i32, String> {
-    let mut wasm = None;
-    let mut script = None;
-    let mut limit = limit;
-    let mut service_did = false;
-    let mut show_output = false;
-    let mut it = argv.iter();
-    while let Some(arg) = it.next() {
-        let (name, inline) = match arg.split_once('=') {
-            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
-            _ => (arg.as_str(), None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| it.next().cloned())
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
-        match name {
-            "--wasm" => wasm = Some(value()?),
-            "--script" => script = Some(value()?),
-            "--instruction-limit" => {
-                limit = value()?.parse().map_err(|_| "bad --instruction-limit")?
-            }
-            "--service-did" => service_did = true,
-            "--show-canister-output" => show_output = true,
-            other => return Err(format!("canbench call: unknown argument {other}")),
+struct CallArgs {
+    wasm: PathBuf,
+    script: Option<String>,
+    caller: Vec<u8>,
+    service_did: bool,
+    show_output: bool,
+    limit: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Init,
+    Query,
+    Update,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Init => "init",
+            Kind::Query => "query",
+            Kind::Update => "update",
         }
     }
-    let wasm = wasm.ok_or("canbench call needs --wasm FILE")?;
-    let bytes = crate::read_wasm(Path::new(&wasm))?;
-    let table = cost::CostTable::ic();
-    let instrumented = instrument::instrument(&bytes, table, limit, false)?;
+}
+
+/// One message of a script.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Step {
+    pub kind: Kind,
+    pub method: String,
+    pub arg: Vec<u8>,
+}
+
+/// Entry point of `canbench call ARGS`.
+pub fn command(argv: &[String], limit: u64) -> Result<i32, String> {
+    let args = parse_args(argv, limit)?;
+    let wasm = crate::read_wasm(&args.wasm)?;
+    let table = crate::cost::CostTable::ic();
+    let instrumented = crate::instrument::instrument(&wasm, table, args.limit, false)?;
     let canister = Canister::new(
         &instrumented,
         table,
         Vec::new(),
         Vec::new(),
-        show_output,
-        limit,
+        args.show_output,
+        args.limit,
     )?;
-
-    if service_did {
-        print!("{}", canister.candid_interface()?);
+    if args.service_did {
+        let text = exec::on_big_stack("candid", || candid_interface(&canister))??;
+        print!("{text}");
         return Ok(0);
     }
+    let steps = parse_script(&read_script(args.script.as_deref())?)?;
+    exec::on_big_stack("call", || run_script(&canister, &steps, &args.caller))?
+}
 
-    let text = match script.as_deref() {
-        None | Some("-") => {
-            let mut s = String::new();
-            std::io::stdin()
-                .read_to_string(&mut s)
-                .map_err(|e| format!("cannot read the script: {e}"))?;
-            s
+fn parse_args(argv: &[String], limit: u64) -> Result<CallArgs, String> {
+    let mut a = CallArgs {
+        wasm: PathBuf::new(),
+        script: None,
+        caller: ANONYMOUS.to_vec(),
+        service_did: false,
+        show_output: false,
+        limit,
+    };
+    let mut wasm = None;
+    let usage = crate::USAGE;
+    let mut it = argv.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value\n{usage}"))
+        };
+        match arg.as_str() {
+            "--wasm" => wasm = Some(PathBuf::from(value("--wasm")?)),
+            "--script" => a.script = Some(value("--script")?),
+            "--caller" => a.caller = parse_principal_hex(&value("--caller")?)?,
+            "--service-did" => a.service_did = true,
+            "--show-canister-output" => a.show_output = true,
+            "--instruction-limit" => {
+                a.limit = value("--instruction-limit")?
+                    .parse()
+                    .map_err(|_| "bad --instruction-limit")?
+            }
+            s => return Err(format!("unexpected argument {s}\n{usage}")),
         }
-        Some(path) => {
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?
+    }
+    a.wasm = wasm.ok_or_else(|| format!("call needs --wasm FILE\n{usage}"))?;
+    Ok(a)
+}
+
+fn parse_principal_hex(text: &str) -> Result<Vec<u8>, String> {
+    let bytes = from_hex(text).map_err(|e| format!("bad --caller: {e}"))?;
+    if bytes.len() > MAX_PRINCIPAL_LEN {
+        return Err(format!(
+            "bad --caller: a principal has at most {MAX_PRINCIPAL_LEN} bytes"
+        ));
+    }
+    Ok(bytes)
+}
+
+fn read_script(path: Option<&str>) -> Result<String, String> {
+    let mut text = String::new();
+    match path {
+        None | Some("-") => std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("cannot read the script from stdin: {e}"))?,
+        Some(p) => {
+            text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"))?;
+            0
         }
     };
-    let messages = parse_script(&text)?;
-    let mut committed = init_message(&canister, &messages);
-    let mut out = String::new();
-    for m in &messages {
-        if m.kind == Kind::Init {
-            // Already first in `committed`: report how it went.
-            let (ending, instructions) = canister.execute(&[], m)?;
-            line(&mut out, m, &ending, instructions);
-            continue;
-        }
-        let (ending, instructions) = canister.execute(&committed, m)?;
-        line(&mut out, m, &ending, instructions);
-        let commits = matches!(
-            ending,
-            Ending::Reply(_) | Ending::Reject(_) | Ending::NoReply
-        );
-        if m.kind == Kind::Update && commits {
-            committed.push(m.clone());
-        }
-    }
-    print!("{out}");
-    Ok(0)
+    Ok(text)
 }
 
-/// The `canister_init` message the canister starts from: the script's `init` line,
-/// or the empty argument list, or nothing for a canister without `canister_init`.
-fn init_message(canister: &Canister, messages: &[Message]) -> Vec<Message> {
-    if let Some(init) = messages.iter().find(|m| m.kind == Kind::Init) {
-        return vec![init.clone()];
+/// Hex digits, two per byte, any case; empty is no bytes.
+pub fn from_hex(text: &str) -> Result<Vec<u8>, String> {
+    if let Some(bad) = text.chars().find(|c| !c.is_ascii_hexdigit()) {
+        return Err(format!("`{bad}` is not a hex digit"));
     }
-    if !canister.has_init() {
-        return Vec::new();
+    if text.len() % 2 != 0 {
+        return Err("odd number of hex digits".into());
     }
-    vec![Message {
-        kind: Kind::Init,
-        method: "canister_init".into(),
-        arg: NO_ARGS.to_vec(),
-    }]
+    // Only ASCII hex digits are left, so every pair parses.
+    text.as_bytes()
+        .chunks(2)
+        .map(|pair| {
+            let pair = std::str::from_utf8(pair).map_err(|e| e.to_string())?;
+            u8::from_str_radix(pair, 16).map_err(|e| e.to_string())
+        })
+        .collect()
 }
 
-fn parse_script(text: &str) -> Result<Vec<Message>, String> {
-    let mut messages = Vec::new();
-    for (n, raw) in text.lines().enumerate() {
-        let line = raw.trim();
+fn encode_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Parses a whole script; an error names the line.
+pub fn parse_script(text: &str) -> Result<Vec<Step>, String> {
+    let mut steps: Vec<Step> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let fail = |what: &str| format!("script line {}: {what}: `{line}`", n + 1);
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let (kind, method, hex) = match words.as_slice() {
-            ["init", hex] => (Kind::Init, "canister_init", *hex),
-            ["init"] => (Kind::Init, "canister_init", "-"),
-            ["query", m, hex] => (Kind::Query, *m, *hex),
-            ["update", m, hex] => (Kind::Update, *m, *hex),
-            ["query", m] => (Kind::Query, *m, "-"),
-            ["update", m] => (Kind::Update, *m, "-"),
-            _ => {
-                return Err(fail(
-                    "expected `init HEX`, `query METHOD HEX` or `update METHOD HEX`",
-                ))
-            }
-        };
-        if kind == Kind::Init && messages.iter().any(|m: &Message| m.kind == Kind::Init) {
-            return Err(fail("a second init"));
+        let step = parse_line(line).map_err(|e| format!("script line {}: {e}", i + 1))?;
+        if step.kind == Kind::Init && !steps.is_empty() {
+            return Err(format!(
+                "script line {}: `init` must be the first message, and only one",
+                i + 1
+            ));
         }
-        let arg = if hex == "-" {
-            Vec::new()
-        } else {
-            from_hex(hex).map_err(|e| fail(&e))?
-        };
-        messages.push(Message {
-            kind,
-            method: method.to_string(),
-            arg,
-        });
+        steps.push(step);
     }
-    Ok(messages)
+    Ok(steps)
 }
 
-/// Hex digits in pairs (bytes, not characters: any other input is an error).
-pub fn from_hex(s: &str) -> Result<Vec<u8>, String> {
-    let digits = s.as_bytes();
-    if digits.len() % 2 != 0 {
-        return Err("odd number of hex digits".into());
-    }
-    digits
-        .chunks(2)
-        .map(|pair| {
-            let d = |b: u8| (b as char).to_digit(16).ok_or("not hex");
-            Ok((d(pair[0])? * 16 + d(pair[1])?) as u8)
-        })
-        .collect::<Result<_, &str>>()
-        .map_err(str::to_string)
-}
-
-fn line(out: &mut String, m: &Message, ending: &Ending, instructions: u64) {
-    use std::fmt::Write;
-    let kind = match m.kind {
-        Kind::Init => "init",
-        Kind::Query => "query",
-        Kind::Update => "update",
+fn parse_line(line: &str) -> Result<Step, String> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let (kind, method, hex) = match fields.as_slice() {
+        ["init"] => (Kind::Init, INIT_METHOD, ""),
+        ["init", hex] => (Kind::Init, INIT_METHOD, *hex),
+        [kind @ ("query" | "update"), method, rest @ ..] if rest.len() <= 1 => {
+            let kind = if *kind == "query" {
+                Kind::Query
+            } else {
+                Kind::Update
+            };
+            (kind, *method, rest.first().copied().unwrap_or(""))
+        }
+        [k, ..] if !matches!(*k, "init" | "query" | "update") => {
+            return Err(format!(
+                "unknown message kind `{k}` (expected init, query or update)"
+            ))
+        }
+        _ => return Err("expected `init [HEX]` or `query|update METHOD [HEX]`".into()),
     };
-    let _ = write!(out, "{kind} {} ", m.method);
-    match ending {
-        Ending::Reply(bytes) => {
-            out.push_str("reply ");
-            for b in bytes {
-                let _ = write!(out, "{b:02x}");
-            }
-        }
-        Ending::Reject(text) => {
-            out.push_str("reject ");
-            escape(out, text);
-        }
-        Ending::Trap(text) => {
-            out.push_str("trap ");
-            escape(out, text);
-        }
-        Ending::NoReply => out.push_str("noreply"),
-        Ending::NoMethod => out.push_str("no-such-method"),
-    }
-    let _ = writeln!(out, " instructions={instructions}");
+    let hex = if hex == "-" { "" } else { hex };
+    let arg = from_hex(hex).map_err(|e| format!("bad argument hex: {e}"))?;
+    Ok(Step {
+        kind,
+        method: method.to_string(),
+        arg,
+    })
 }
 
-/// Text on one line: `\n`, `\r`, `\t`, `\\` and other control characters escaped.
-fn escape(out: &mut String, text: &str) {
-    use std::fmt::Write;
+/// Installs the canister and sends every step, printing a line per message. Exits 1 if
+/// installation trapped: the IC would not have installed the code, so nothing else runs.
+fn run_script(canister: &Canister, steps: &[Step], caller: &[u8]) -> Result<i32, String> {
+    let mut session = Session::new(canister, caller)?;
+    let (init_arg, rest) = match steps.split_first() {
+        Some((first, rest)) if first.kind == Kind::Init => (Some(first.arg.as_slice()), rest),
+        _ => (None, steps),
+    };
+    let installed = session.install(init_arg.unwrap_or(EMPTY_ARGS))?;
+    if init_arg.is_some() || canister.has_init() {
+        emit(&format_line(Kind::Init, INIT_METHOD, &installed))?;
+    }
+    if let Outcome::Trap(_) = installed.outcome {
+        eprintln!(
+            "error: installing the canister trapped; the remaining {} messages were not sent",
+            rest.len()
+        );
+        return Ok(1);
+    }
+    for step in rest {
+        let delivery = match step.kind {
+            Kind::Query => session.query(&step.method, &step.arg)?,
+            Kind::Update => session.update(&step.method, &step.arg)?,
+            Kind::Init => return Err("internal error: a second init".into()),
+        };
+        emit(&format_line(step.kind, &step.method, &delivery))?;
+    }
+    Ok(0)
+}
+
+/// Writes one line to stdout at once, so a long script shows progress.
+fn emit(line: &str) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write to stdout: {e}"))
+}
+
+/// One output line (see the module docs).
+pub fn format_line(kind: Kind, method: &str, delivery: &Delivery) -> String {
+    let outcome = match &delivery.outcome {
+        Outcome::Reply(bytes) if bytes.is_empty() => "reply -".to_string(),
+        Outcome::Reply(bytes) => format!("reply {}", encode_hex(bytes)),
+        Outcome::Reject { code, message } => format!("reject {code} \"{}\"", escape(message)),
+        Outcome::Trap(message) => format!("trap \"{}\"", escape(message)),
+        Outcome::NoReply => "noreply".to_string(),
+    };
+    format!(
+        "{} {method} {outcome} instructions={}",
+        kind.name(),
+        delivery.instructions
+    )
+}
+
+/// `text` as printable ASCII between the quotes of an output line: `"` and `\\` escaped,
+/// `\n`, `\r`, `\t` as in Rust, any other character outside ASCII's printable range as
+/// `\u{HEX}`.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
+            ' '..='~' => out.push(c),
+            other => out.push_str(&format!("\\u{{{:x}}}", u32::from(other))),
         }
     }
+    out
+}
+
+/// The service description the canister embeds: the C string `get_candid_pointer` returns
+/// (`ic_cdk::export_candid!`), or else the reply of the `__get_candid_interface_tmp_hack`
+/// query that older ic-cdk versions export. Read as tools read it, from a fresh instance
+/// without `canister_init`: the text is a constant of the code.
+pub fn candid_interface(canister: &Canister) -> Result<String, String> {
+    let mut live = canister.instantiate(Default::default())?;
+    if let Some(Delivery {
+        outcome: Outcome::Trap(e),
+        ..
+    }) = canister.start(&mut live)?
+    {
+        return Err(format!("the start function trapped: {e}"));
+    }
+    if canister.exports_function("get_candid_pointer") {
+        let ptr = canister.call_i32(&mut live, "get_candid_pointer")?;
+        let memory = live
+            .memory()
+            .ok_or("the canister exports no memory to read the interface from")?;
+        return c_string_at(memory.data(&live.store), ptr as u32 as usize);
+    }
+    let export = "canister_query __get_candid_interface_tmp_hack";
+    if canister.exports_function(export) {
+        let message = crate::ic0::Message::new(crate::ic0::Mode::Query, EMPTY_ARGS, ANONYMOUS);
+        return match canister.execute(&mut live, export, message)?.outcome {
+            Outcome::Reply(bytes) => candor::decode_one::<String>(&bytes)
+                .map_err(|e| format!("the interface query's reply is not a Candid text: {e}")),
+            other => Err(format!("the interface query did not reply: {other:?}")),
+        };
+    }
+    Err("the canister exports neither `get_candid_pointer` nor the \
+         `__get_candid_interface_tmp_hack` query"
+        .into())
+}
+
+/// The NUL-terminated UTF-8 string at `ptr` in `heap`.
+fn c_string_at(heap: &[u8], ptr: usize) -> Result<String, String> {
+    let tail = heap
+        .get(ptr..)
+        .ok_or_else(|| format!("the interface pointer {ptr} is outside the heap"))?;
+    let len = tail
+        .iter()
+        .position(|&b| b == 0)
+        .ok_or("the interface text has no terminating NUL")?;
+    String::from_utf8(tail[..len].to_vec())
+        .map_err(|_| "the interface text is not valid UTF-8".to_string())
 }
 
 #[cfg(test)]
@@ -235,24 +364,97 @@ mod tests {
 
     #[test]
     fn scripts_parse_and_bad_lines_are_named() {
-        let m = parse_script("# c\n\ninit 4449444c0000\nquery f -\nupdate g 00ff\n").unwrap();
-        assert_eq!(m.len(), 3);
-        assert_eq!(m[0].kind, Kind::Init);
-        assert_eq!(m[1].arg, Vec::<u8>::new());
-        assert_eq!(m[2].arg, vec![0, 255]);
-        assert!(parse_script("query").unwrap_err().contains("line 1"));
-        assert!(parse_script("update f 0").is_err());
-        assert!(parse_script("update f zz").is_err());
-        assert!(parse_script("update f é").is_err());
-        assert!(parse_script("init\ninit")
-            .unwrap_err()
-            .contains("second init"));
+        let steps =
+            parse_script("# c\n\ninit 4449444c0000\nquery f -\nupdate g 00FF\nquery h\n").unwrap();
+        assert_eq!(steps.len(), 4);
+        assert_eq!(steps[0].kind, Kind::Init);
+        assert_eq!(steps[0].arg, b"DIDL\0\0");
+        assert_eq!((steps[1].kind, steps[1].arg.len()), (Kind::Query, 0));
+        assert_eq!(
+            (steps[2].method.as_str(), steps[2].arg.as_slice()),
+            ("g", &[0, 255][..])
+        );
+        assert_eq!(steps[3].arg, Vec::<u8>::new());
+        let err = |script: &str| parse_script(script).unwrap_err();
+        assert_eq!(
+            err("query"),
+            "script line 1: expected `init [HEX]` or `query|update METHOD [HEX]`"
+        );
+        assert_eq!(
+            err("\ncall f 00"),
+            "script line 2: unknown message kind `call` (expected init, query or update)"
+        );
+        assert_eq!(
+            err("update f 0"),
+            "script line 1: bad argument hex: odd number of hex digits"
+        );
+        assert_eq!(
+            err("update f zz"),
+            "script line 1: bad argument hex: `z` is not a hex digit"
+        );
+        assert_eq!(
+            err("update f é0"),
+            "script line 1: bad argument hex: `é` is not a hex digit"
+        );
+        assert!(err("update f 00 11").contains("line 1"));
+        assert_eq!(
+            err("query f\ninit"),
+            "script line 2: `init` must be the first message, and only one"
+        );
     }
 
     #[test]
-    fn texts_stay_on_one_line() {
-        let mut s = String::new();
-        escape(&mut s, "a\nb\\c\u{1}");
-        assert_eq!(s, "a\\nb\\\\c\\u{1}");
+    fn output_lines_are_one_line_each() {
+        let line = |outcome| {
+            format_line(
+                Kind::Update,
+                "m",
+                &Delivery {
+                    outcome,
+                    instructions: 42,
+                },
+            )
+        };
+        assert_eq!(
+            line(Outcome::Reply(vec![0x44, 0x0a])),
+            "update m reply 440a instructions=42"
+        );
+        assert_eq!(
+            line(Outcome::Reply(vec![])),
+            "update m reply - instructions=42"
+        );
+        assert_eq!(
+            line(Outcome::Reject {
+                code: 4,
+                message: "say \"no\"\n".into()
+            }),
+            "update m reject 4 \"say \\\"no\\\"\\n\" instructions=42"
+        );
+        assert_eq!(
+            line(Outcome::Trap("a\\b\u{1}é".into())),
+            "update m trap \"a\\\\b\\u{1}\\u{e9}\" instructions=42"
+        );
+        assert_eq!(line(Outcome::NoReply), "update m noreply instructions=42");
+    }
+
+    #[test]
+    fn callers_are_principal_bytes() {
+        assert_eq!(parse_principal_hex("04").unwrap(), [4]);
+        assert_eq!(parse_principal_hex("").unwrap(), Vec::<u8>::new());
+        assert!(parse_principal_hex(&"00".repeat(30))
+            .unwrap_err()
+            .contains("at most 29 bytes"));
+    }
+
+    #[test]
+    fn interface_strings_end_at_nul_inside_the_heap() {
+        assert_eq!(c_string_at(b"xxab\0c", 2).unwrap(), "ab");
+        assert!(c_string_at(b"ab", 3)
+            .unwrap_err()
+            .contains("outside the heap"));
+        assert!(c_string_at(b"ab", 0)
+            .unwrap_err()
+            .contains("no terminating NUL"));
+        assert!(c_string_at(b"\xff\0", 0).unwrap_err().contains("UTF-8"));
     }
 }

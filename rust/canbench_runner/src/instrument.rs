@@ -8,9 +8,14 @@
 //! the limit); like the replica, function entries and loop heads trap once the counter passes the
 //! limit (the runner then reports "instruction limit exceeded"), so a runaway benchmark ends.
 //!
-//! Only the sections that change are rebuilt (globals, exports, code); everything else is copied
-//! byte for byte, and new items are appended after existing ones so no index shifts. Custom
-//! sections are dropped: nothing downstream reads them.
+//! Like the replica, it also exports every mutable global (so the runner can keep a canister's
+//! state between messages and restore it after a trap) and replaces the start section by an
+//! export (so instantiating a module runs no code: the runner calls the start function when it
+//! installs the canister, and never again when it restores a snapshot into a new instance).
+//!
+//! Only the sections that change are rebuilt (globals, exports, code); the start section is
+//! dropped; everything else is copied byte for byte, and new items are appended after existing
+//! ones so no index shifts. Custom sections are dropped: nothing downstream reads them.
 
 use crate::cost::{CostTable, OpNamer, FUNCTION_ENTRY_COST};
 use wasmparser::{Operator, Parser, Payload, TypeRef};
@@ -22,6 +27,15 @@ pub const COUNTER_EXPORT: &str = "canister counter_instructions";
 /// where the index counts defined functions from 0 (imports excluded).
 pub const PROFILE_PREFIX: &str = "canbench profile ";
 
+/// Export-name prefix of the module's own mutable globals: `<prefix><global index>`.
+pub const PERSISTED_GLOBAL_PREFIX: &str = "canbench global ";
+
+/// Export name of the module's start function, if it has one.
+pub const START_EXPORT: &str = "canbench start";
+
+/// Every export name the instrumentation adds starts with this, or is the counter.
+const RESERVED_PREFIX: &str = "canbench ";
+
 /// Facts about the module needed before its code can be rewritten.
 #[derive(Default)]
 struct ModuleInfo {
@@ -30,6 +44,9 @@ struct ModuleInfo {
     imported_funcs: u32,
     imported_globals: u32,
     defined_globals: u32,
+    /// Indices of the defined globals that are mutable.
+    mutable_globals: Vec<u32>,
+    start: Option<u32>,
     memory64: bool,
 }
 
@@ -78,36 +95,54 @@ fn rank(id: u8) -> u8 {
 const GLOBAL_ID: u8 = 6;
 const EXPORT_ID: u8 = 7;
 
-/// The globals we add: the counter, then (when profiling) one per defined function.
+/// What we add: the counter global, then (when profiling) one global per defined function;
+/// exports of those, of the module's mutable globals and of its start function.
 struct Added {
     counter: u32,
     profiled: u32,
+    persisted: Vec<u32>,
+    start: Option<u32>,
 }
 
+const EXPORT_FUNC: u8 = 0x00;
+const EXPORT_GLOBAL: u8 = 0x03;
+
 impl Added {
-    fn count(&self) -> u64 {
+    fn global_count(&self) -> u64 {
         1 + u64::from(self.profiled)
     }
 
+    fn export_count(&self) -> u64 {
+        self.global_count() + self.persisted.len() as u64 + u64::from(self.start.is_some())
+    }
+
     fn globals(&self, out: &mut Vec<u8>) {
-        for _ in 0..self.count() {
+        for _ in 0..self.global_count() {
             out.extend_from_slice(&[0x7e, 0x01, 0x42, 0x00, 0x0b]); // mut i64 = i64.const 0
         }
     }
 
     fn exports(&self, out: &mut Vec<u8>) {
-        export_entry(out, COUNTER_EXPORT, self.counter);
+        export_entry(out, COUNTER_EXPORT, EXPORT_GLOBAL, self.counter);
         for f in 0..self.profiled {
-            export_entry(out, &format!("{PROFILE_PREFIX}{f}"), self.counter + 1 + f);
+            let name = format!("{PROFILE_PREFIX}{f}");
+            export_entry(out, &name, EXPORT_GLOBAL, self.counter + 1 + f);
+        }
+        for &g in &self.persisted {
+            let name = format!("{PERSISTED_GLOBAL_PREFIX}{g}");
+            export_entry(out, &name, EXPORT_GLOBAL, g);
+        }
+        if let Some(f) = self.start {
+            export_entry(out, START_EXPORT, EXPORT_FUNC, f);
         }
     }
 }
 
-fn export_entry(out: &mut Vec<u8>, name: &str, global: u32) {
+fn export_entry(out: &mut Vec<u8>, name: &str, kind: u8, index: u32) {
     leb(out, name.len() as u64);
     out.extend_from_slice(name.as_bytes());
-    out.push(0x03); // global
-    leb(out, u64::from(global));
+    out.push(kind);
+    leb(out, u64::from(index));
 }
 
 /// Appends `added` entries to a vector-shaped section (count followed by entries).
@@ -193,11 +228,22 @@ fn scan(wasm: &[u8]) -> Result<ModuleInfo, String> {
                     info.memory64 |= m.memory64;
                 }
             }
-            Payload::GlobalSection(r) => info.defined_globals = r.count(),
+            Payload::GlobalSection(r) => {
+                info.defined_globals = r.count();
+                for (i, g) in r.into_iter().enumerate() {
+                    if g.map_err(|e| format!("invalid wasm: {e}"))?.ty.mutable {
+                        info.mutable_globals.push(info.imported_globals + i as u32);
+                    }
+                }
+            }
+            Payload::StartSection { func, .. } => info.start = Some(func),
             Payload::ExportSection(r) => {
                 for e in r {
-                    if e.map_err(|e| format!("invalid wasm: {e}"))?.name == COUNTER_EXPORT {
-                        return Err(format!("module already exports `{COUNTER_EXPORT}`"));
+                    let name = e.map_err(|e| format!("invalid wasm: {e}"))?.name;
+                    if name == COUNTER_EXPORT || name.starts_with(RESERVED_PREFIX) {
+                        return Err(format!(
+                            "module already exports `{name}`, a name the runner reserves"
+                        ));
                     }
                 }
             }
@@ -230,6 +276,8 @@ pub fn instrument(
         } else {
             0
         },
+        persisted: info.mutable_globals.clone(),
+        start: info.start,
     };
     let mut out = wasm[..8].to_vec();
     let (mut globals_done, mut exports_done) = (false, false);
@@ -277,24 +325,24 @@ pub fn instrument(
         }
         // Sections the module lacks but we need are inserted where the format expects them.
         if !globals_done && rank(id) > rank(GLOBAL_ID) {
-            let content = new_section(added.count(), |o| added.globals(o));
+            let content = new_section(added.global_count(), |o| added.globals(o));
             section(&mut out, GLOBAL_ID, &content);
             globals_done = true;
         }
         if !exports_done && rank(id) > rank(EXPORT_ID) {
-            let content = new_section(added.count(), |o| added.exports(o));
+            let content = new_section(added.export_count(), |o| added.exports(o));
             section(&mut out, EXPORT_ID, &content);
             exports_done = true;
         }
         let data = &wasm[range];
         match payload {
             Payload::GlobalSection(_) => {
-                let content = append_entries(data, added.count(), |o| added.globals(o))?;
+                let content = append_entries(data, added.global_count(), |o| added.globals(o))?;
                 section(&mut out, id, &content);
                 globals_done = true;
             }
             Payload::ExportSection(_) => {
-                let content = append_entries(data, added.count(), |o| added.exports(o))?;
+                let content = append_entries(data, added.export_count(), |o| added.exports(o))?;
                 section(&mut out, id, &content);
                 exports_done = true;
             }
@@ -307,15 +355,16 @@ pub fn instrument(
                     code = Some((content, count));
                 }
             }
+            Payload::StartSection { .. } => {} // exported as START_EXPORT instead
             _ => section(&mut out, id, data),
         }
     }
     if !globals_done {
-        let content = new_section(added.count(), |o| added.globals(o));
+        let content = new_section(added.global_count(), |o| added.globals(o));
         section(&mut out, GLOBAL_ID, &content);
     }
     if !exports_done {
-        let content = new_section(added.count(), |o| added.exports(o));
+        let content = new_section(added.export_count(), |o| added.exports(o));
         section(&mut out, EXPORT_ID, &content);
     }
     // Re-check the result so a bug here reports as ours, not as a broken canister.

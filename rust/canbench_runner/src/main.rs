@@ -7,10 +7,12 @@
 mod call;
 mod cost;
 mod exec;
+mod ic0;
 mod instrument;
 mod report;
 mod result;
 mod results_file;
+mod session;
 mod toolchain;
 
 use results_file::{BenchResult, Results};
@@ -26,9 +28,13 @@ use std::time::Instant;
 const USAGE: &str = "\
 usage: canbench [PATTERN] [options]
        canbench compare A.yml B.yml [--labels A,B] [--markdown]
-       canbench call --wasm CANISTER.wasm [--script FILE|-] [--instruction-limit N]
+       canbench call --wasm CANISTER.wasm [--script FILE|-] [--caller PRINCIPAL_HEX]
+                     [--instruction-limit N] [--show-canister-output]
        canbench call --wasm CANISTER.wasm --service-did
-           send a script of messages to a canister offline (see src/call.rs)
+           install a canister offline and send it a script of messages (init HEX,
+           query METHOD HEX, update METHOD HEX; default: stdin), printing how each ended
+           and its instructions; or print the interface its export_candid!() compiled in
+           (see src/call.rs)
 
 options:
   --config FILE          canbench.yml to use (default: $CANBENCH_CFG_FILE, ./canbench.yml,
@@ -101,7 +107,7 @@ fn main() {
     let result = if argv.first().map(String::as_str) == Some("compare") {
         compare_cmd(&argv[1..])
     } else if argv.first().map(String::as_str) == Some("call") {
-        call::call_cmd(&argv[1..], DEFAULT_LIMIT)
+        call::command(&argv[1..], DEFAULT_LIMIT)
     } else {
         parse_args(&argv).and_then(run)
     };
@@ -436,7 +442,10 @@ fn run_one(canister: &exec::Canister, name: &str) -> Result<BenchResult, String>
     let method = format!("__canbench__{name}");
     match canister.query(&method, exec::QUERY_ARG)? {
         (exec::Outcome::Reply(bytes), _) => result::decode_bench_result(&bytes),
-        (exec::Outcome::Reject(msg), _) => Err(format!("rejected: {msg}")),
+        (exec::Outcome::Reject { code, message }, _) => {
+            Err(format!("rejected (code {code}): {message}"))
+        }
+        (exec::Outcome::Trap(message), _) => Err(message),
         (exec::Outcome::NoReply, _) => Err("the query returned without replying".into()),
     }
 }
