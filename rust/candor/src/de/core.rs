@@ -48,6 +48,9 @@ pub(crate) struct Core<'de> {
     stack_base: usize,
     max_stack: usize,
     pub memo: Memo,
+    /// The wire types as an expected-type arena, made on first use: for values decoded
+    /// at their wire type (`IDLValue`, `deserialize_ignored_any`).
+    wire_as_exp: Option<Rc<Arena>>,
 }
 
 /// The address of a local of the caller's frame: the current stack position. Stacks
@@ -90,6 +93,7 @@ impl<'de> Core<'de> {
             stack_base: stack_addr(),
             max_stack: config.max_stack,
             memo: Memo::default(),
+            wire_as_exp: None,
         }
     }
 
@@ -204,6 +208,29 @@ impl<'de> Core<'de> {
     }
 
     // ---- types -----------------------------------------------------------------
+
+    /// The wire types as an arena of expected types (the same references), shared.
+    pub fn wire_as_expected(&mut self) -> Rc<Arena> {
+        self.wire_as_exp
+            .get_or_insert_with(|| Rc::new(self.wire.clone()))
+            .clone()
+    }
+
+    /// Runs `f` with the wire types as the expected ones and no Rust type (untyped
+    /// costs), then puts the expected types back: how candid decodes a value that a
+    /// visitor asks for through `deserialize_ignored_any`. The subtype memo is set
+    /// aside meanwhile, as its keys are references into the other arena.
+    pub fn at_wire_type<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let wire = self.wire_as_expected();
+        let exp = std::mem::replace(&mut self.exp, wire);
+        let untyped = std::mem::replace(&mut self.untyped, true);
+        let memo = std::mem::take(&mut self.memo);
+        let result = f(self);
+        self.exp = exp;
+        self.untyped = untyped;
+        self.memo = memo;
+        result
+    }
 
     #[inline(always)]
     pub fn wnode(&self, r: Ref) -> Node {

@@ -153,8 +153,6 @@ pub struct IDLDeserialize<'de> {
     max_type_len: Option<usize>,
     max_header_len: Option<usize>,
     full_error_message: bool,
-    /// The wire types as an expected-type arena, for values decoded at the wire type.
-    wire_as_exp: Option<std::rc::Rc<crate::wire::header::Arena>>,
 }
 
 impl<'de> IDLDeserialize<'de> {
@@ -181,7 +179,6 @@ impl<'de> IDLDeserialize<'de> {
             max_type_len: config.max_type_len,
             max_header_len: config.max_header_len,
             full_error_message: config.full_error_message,
-            wire_as_exp: None,
         })
     }
 
@@ -203,12 +200,7 @@ impl<'de> IDLDeserialize<'de> {
                     Some(w) => *w,
                     None => return Err(Error::msg("No more values on the wire")),
                 };
-                if self.wire_as_exp.is_none() {
-                    self.wire_as_exp = Some(std::rc::Rc::new(self.core.wire.clone()));
-                }
-                if let Some(arena) = &self.wire_as_exp {
-                    self.core.exp = arena.clone();
-                }
+                self.core.exp = self.core.wire_as_expected();
                 self.core.untyped = true;
                 self.decode_arg(w)
             }

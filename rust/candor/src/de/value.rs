@@ -354,9 +354,18 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         }
     }
 
+    /// serde's `IgnoredAny` (what `Reserved` and unknown fields use) gets a skip; any
+    /// other visitor gets the wire value decoded at its wire type, as candid hands it
+    /// (a `Deserialize` impl may read a `reserved` field's content this way). Both
+    /// charge the units candid charges for the same value.
     fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        self.core.skip(self.w)?;
-        v.visit_unit()
+        if is_ignored_any::<V>() {
+            self.core.skip(self.w)?;
+            return v.visit_unit();
+        }
+        let w = self.w;
+        self.core
+            .at_wire_type(|core| de::Deserializer::deserialize_any(De::new(core, w, w), v))
     }
 
     primitive! {
@@ -731,4 +740,21 @@ fn unknown_case(id: u32) -> Error {
         "Unknown variant field {}",
         crate::utils::pp_num_str(&id.to_string())
     ))
+}
+
+/// Whether `V` is serde's `IgnoredAny`, which discards whatever it is given, so a
+/// skip serves it. (`TypeId` needs `'static`, which a visitor need not be; the type
+/// name is fixed at compile time.)
+fn is_ignored_any<V>() -> bool {
+    std::any::type_name::<V>() == std::any::type_name::<serde::de::IgnoredAny>()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_serdes_ignored_any_takes_the_skip() {
+        assert!(super::is_ignored_any::<serde::de::IgnoredAny>());
+        assert!(!super::is_ignored_any::<crate::value::IDLValueVisitor>());
+        assert!(!super::is_ignored_any::<()>());
+    }
 }
