@@ -161,4 +161,28 @@ for entry in "${calls[@]}"; do
   done
   compare_calls "$pkg" "$out/$pkg.candid.out" "$out/$pkg.candor.out" || status=1
 done
+
+# ---- summary: one row per canister (the README's table is this one) -------------------
+echo
+echo "### Summary"
+echo
+echo "| canister | .wasm with candid 0.10.39 | .wasm with candor | change | messages | instructions with candid | with candor | change |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+for entry in "${calls[@]}"; do
+  IFS=: read -r pkg dir script <<<"$entry"
+  sizes=()
+  sums=()
+  for build in candid candor; do
+    sizes+=("$(stat -c %s "$out/$build-$dir/wasm32-unknown-unknown/release/$pkg.wasm")")
+    sums+=("$(grep -o 'instructions=[0-9]*$' "$out/$pkg.$build.out" | cut -d= -f2 | awk '{ s += $1 } END { print s + 0 }')")
+  done
+  messages=$(wc -l <"$out/$pkg.candid.out")
+  cdk=$(grep -m1 -oE '^ic-cdk = ("|\{ version = ")=?[0-9]+\.[0-9]+' "$here/$([ "$dir" = canisters ] && echo "$script" || echo "$dir")/Cargo.toml" | grep -oE '[0-9]+\.[0-9]+$' || true)
+  awk -v pkg="$pkg" -v cdk="$cdk" -v sa="${sizes[0]}" -v sb="${sizes[1]}" -v n="$messages" -v ia="${sums[0]}" -v ib="${sums[1]}" '
+    function commas(x,   s) { s = sprintf("%d", x); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
+    BEGIN {
+      label = cdk != "" ? pkg " (ic-cdk " cdk ")" : pkg
+      printf "| %s | %s | %s | %+.1f%% | %d | %s | %s | %+.1f%% |\n", label, commas(sa), commas(sb), (sb - sa) * 100 / sa, n, commas(ia), commas(ib), (ib - ia) * 100 / ia
+    }'
+done
 exit $status
