@@ -69,10 +69,13 @@ impl Drop for Core<'_> {
 }
 
 impl<'de> Core<'de> {
+    /// `exp` is the expected-type arena to start from (the thread's interned types:
+    /// `expect::shared_arena`), passed in so this layer does not reach up to it.
     pub fn new(
         input: &'de [u8],
         pos: usize,
         wire: Arena,
+        exp: Rc<Arena>,
         table_len: usize,
         config: &super::DecoderConfig,
     ) -> Self {
@@ -80,7 +83,7 @@ impl<'de> Core<'de> {
             input,
             pos,
             wire,
-            exp: super::expect::shared_arena(),
+            exp,
             table_len,
             decoding_quota: config.decoding_quota,
             skipping_quota: config.skipping_quota,

@@ -170,7 +170,14 @@ impl<'de> IDLDeserialize<'de> {
                 .max_header_len
                 .unwrap_or(header::DEFAULT_MAX_HEADER_LEN),
         )?;
-        let mut core = Core::new(bytes, h.len, h.arena, h.table_len, config);
+        let mut core = Core::new(
+            bytes,
+            h.len,
+            h.arena,
+            expect::shared_arena(),
+            h.table_len,
+            config,
+        );
         core.charge(h.len.saturating_mul(4))?;
         Ok(IDLDeserialize {
             core,

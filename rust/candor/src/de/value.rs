@@ -738,7 +738,7 @@ fn is_tuple(fields: &[crate::wire::header::FieldEntry]) -> bool {
 fn unknown_case(id: u32) -> Error {
     Error::subtype(format!(
         "Unknown variant field {}",
-        crate::utils::pp_num_str(&id.to_string())
+        crate::types::text::pp_num_str(&id.to_string())
     ))
 }
 

@@ -102,7 +102,9 @@ pub fn pp_label(id: &SharedLabel) -> RcDoc<'_> {
 pub fn pp_label_raw(id: &Label) -> RcDoc<'_> {
     match id {
         Label::Named(name) => pp_text(name),
-        Label::Id(n) | Label::Unnamed(n) => RcDoc::text(crate::utils::pp_num_str(&n.to_string())),
+        Label::Id(n) | Label::Unnamed(n) => {
+            RcDoc::text(crate::types::text::pp_num_str(&n.to_string()))
+        }
     }
 }
 

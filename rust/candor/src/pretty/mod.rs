@@ -6,4 +6,7 @@
 //! candid's printer (candid_parser's bindings generators) builds on these.
 
 pub mod candid;
+mod display;
 pub mod utils;
+
+pub use display::text_size;

@@ -11,13 +11,13 @@
 //! (as candid does for every message), so the table depends only on the argument
 //! types, not on what was computed before.
 
-pub use super::display::text_size;
 pub use super::doc::{FieldDoc, TypeDoc, TypeDocs};
 pub use super::model::{
     is_primitive, Field, FuncMode, Function, Label, SharedLabel, Type, TypeId, TypeInner,
 };
 use super::CandidType;
 use crate::fasthash::FastMap;
+pub use crate::pretty::text_size;
 pub use crate::wire::opcode::Opcode;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;

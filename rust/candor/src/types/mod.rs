@@ -6,7 +6,6 @@
 //!   (with candid's names and shapes).
 //! * Decoding uses serde's `Deserialize` directly.
 
-mod display;
 mod doc;
 mod env;
 mod hash;
@@ -27,6 +26,7 @@ pub mod reference;
 pub mod reserved;
 pub mod result;
 pub mod subtype;
+pub mod text;
 
 pub use doc::{FieldDoc, TypeDoc, TypeDocs};
 pub use env::TypeEnv;

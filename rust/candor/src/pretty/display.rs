@@ -2,9 +2,9 @@
 //! `.did` printer (`crate::pretty::candid`), so a type named in a message reads as
 //! candid would print it.
 
-use super::model::{Field, Function, Type, TypeInner};
 use crate::pretty::candid::{pp_field, pp_function, pp_ty, pp_ty_inner};
 use crate::pretty::utils::LINE_WIDTH;
+use crate::types::{Field, Function, Type, TypeInner};
 use std::fmt;
 
 impl fmt::Display for Type {
