@@ -228,6 +228,52 @@ impl serde::de::Error for Error {
     }
 }
 
+/// The faults the reader and the decoder report in more than one place, each spelled
+/// once: call sites name the fault and where it is, and the text is built here, on
+/// the error path only.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Fault<'a> {
+    /// The input ended inside `what`.
+    UnexpectedEnd(&'a str),
+    /// A LEB128 number too large for what it encodes.
+    LebOverflow(&'a str),
+    /// Bytes of `what` (text, method name) that are not UTF-8.
+    InvalidUtf8(&'a str, std::str::Utf8Error),
+    /// A func or principal with flag 0 (an opaque reference).
+    OpaqueReference,
+    /// A variant index past the wire type's cases.
+    VariantIndex { index: u64, cases: usize },
+    /// A value of type `empty` on the wire.
+    EmptyValue,
+    /// A bignum that does not fit the 128-bit integer asked for.
+    NumberTooLarge(&'static str),
+}
+
+impl Fault<'_> {
+    /// The error, at byte offset `offset`.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn at(self, offset: usize) -> Error {
+        match self {
+            Fault::UnexpectedEnd(what) => {
+                Error::binary(format!("unexpected end of input reading {what}"), offset)
+            }
+            Fault::LebOverflow(what) => Error::binary(format!("{what}: LEB128 overflow"), offset),
+            Fault::InvalidUtf8(what, e) => {
+                Error::binary(format!("invalid UTF-8 in {what}: {e}"), offset)
+            }
+            Fault::OpaqueReference => Error::binary("opaque reference not supported", offset),
+            // candid's wording, which callers match on.
+            Fault::VariantIndex { index, cases } => Error::binary(
+                format!("Variant index {index} larger than length {cases}"),
+                offset,
+            ),
+            Fault::EmptyValue => Error::msg("Cannot decode empty type").at(offset),
+            Fault::NumberTooLarge(what) => Error::binary(what, offset),
+        }
+    }
+}
+
 impl serde::ser::Error for Error {
     #[cold]
     fn custom<T: fmt::Display>(msg: T) -> Self {

@@ -6,7 +6,7 @@
 //! that set it.
 
 use super::subtype::{Memo, Sides};
-use crate::error::Error;
+use crate::error::{Error, Fault};
 use crate::wire::header::{Arena, Node, Ref, PRIM_COUNT};
 use crate::wire::leb::{self, LebError};
 use crate::Result;
@@ -267,14 +267,14 @@ impl<'de> Core<'de> {
 
     #[cold]
     pub fn eof(&self, what: &str) -> Error {
-        Error::binary(format!("unexpected end of input reading {what}"), self.pos)
+        Fault::UnexpectedEnd(what).at(self.pos)
     }
 
     #[cold]
     fn leb_error(&self, e: LebError, what: &str) -> Error {
         match e {
             LebError::Truncated => self.eof(what),
-            LebError::Overflow => Error::binary(format!("{what}: LEB128 overflow"), self.pos),
+            LebError::Overflow => Fault::LebOverflow(what).at(self.pos),
         }
     }
 
@@ -295,7 +295,7 @@ impl<'de> Core<'de> {
         let at = self.pos;
         let n = self.leb_u64("length")?;
         if self.pos - at > 9 {
-            return Err(Error::binary("length: LEB128 overflow", at));
+            return Err(Fault::LebOverflow("length").at(at));
         }
         let n = usize::try_from(n).map_err(|_| Error::binary("length out of usize range", at))?;
         if min_elem_bytes > 0 && n > self.remaining() / min_elem_bytes {
@@ -373,8 +373,7 @@ impl<'de> Core<'de> {
             // valid UTF-8.
             return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
         }
-        std::str::from_utf8(bytes)
-            .map_err(|e| Error::binary(format!("invalid UTF-8 in text: {e}"), at))
+        std::str::from_utf8(bytes).map_err(|e| Fault::InvalidUtf8("text", e).at(at))
     }
 
     /// A principal: flag byte 1, a length of at most 29, the bytes.
@@ -382,7 +381,7 @@ impl<'de> Core<'de> {
         let at = self.pos;
         match self.byte("principal flag")? {
             1 => {}
-            0 => return Err(Error::binary("opaque reference not supported", at)),
+            0 => return Err(Fault::OpaqueReference.at(at)),
             b => {
                 return Err(Error::binary(
                     format!("expected principal flag 01, found {b:02x}"),

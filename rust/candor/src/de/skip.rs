@@ -8,7 +8,7 @@
 
 use super::core::Core;
 use super::merge::{FieldMerge, Step};
-use crate::error::Error;
+use crate::error::{Error, Fault};
 use crate::wire::header::{Arena, Node, Prim, Ref};
 use crate::wire::leb;
 use crate::Result;
@@ -101,10 +101,10 @@ impl<'de> Core<'de> {
                     let bytes = self.take(n, "text")?;
                     std::str::from_utf8(bytes)
                         .map(drop)
-                        .map_err(|e| Error::binary(format!("invalid UTF-8 in text: {e}"), at))
+                        .map_err(|e| Fault::InvalidUtf8("text", e).at(at))
                 }
                 Prim::Null | Prim::Reserved => self.skip_charge(1),
-                Prim::Empty => Err(Error::msg("Cannot decode empty type").at(at)),
+                Prim::Empty => Err(Fault::EmptyValue.at(at)),
                 Prim::Principal => {
                     let b = self.principal_bytes()?;
                     self.skip_charge(b.len().max(30))
@@ -187,10 +187,8 @@ impl<'de> Core<'de> {
                     .and_then(|i| self.wire.fields(span).get(i))
                     .map(|f| (f.id, f.ty));
                 let Some((id, ty)) = case else {
-                    return Err(Error::binary(
-                        format!("Variant index {index} larger than length {}", span.len),
-                        at,
-                    ));
+                    let cases = span.len as usize;
+                    return Err(Fault::VariantIndex { index, cases }.at(at));
                 };
                 // candid's untyped label is "<id>,id,<accessor>".
                 let accessor = if self.wnode(ty) == Node::Prim(Prim::Null) && !ty.is_var() {
@@ -206,7 +204,7 @@ impl<'de> Core<'de> {
             Node::Func(_) => {
                 self.skip_charge(self.table_len)?;
                 if !self.bool()? {
-                    return Err(Error::binary("opaque reference not supported", at));
+                    return Err(Fault::OpaqueReference.at(at));
                 }
                 let p = self.principal_bytes()?.len();
                 let n = self.len(1)?;
@@ -214,7 +212,7 @@ impl<'de> Core<'de> {
                 // The method name is `text`: invalid UTF-8 makes the message malformed
                 // even when the value is skipped.
                 std::str::from_utf8(self.take(n, "method name")?)
-                    .map_err(|e| Error::binary(format!("invalid UTF-8 in method name: {e}"), at))?;
+                    .map_err(|e| Fault::InvalidUtf8("method name", e).at(at))?;
                 self.skip_charge(p.max(30).saturating_add(n).saturating_add(2))
             }
             Node::Service(_) => {
@@ -319,10 +317,8 @@ impl<'de> Core<'de> {
                     .and_then(|i| self.wire.fields(wf).get(i))
                     .map(|f| (f.id, f.ty))
                 else {
-                    return Err(Error::binary(
-                        format!("Variant index {index} larger than length {}", wf.len),
-                        at,
-                    ));
+                    let cases = wf.len as usize;
+                    return Err(Fault::VariantIndex { index, cases }.at(at));
                 };
                 let exp_cases = self.exp.fields(ef);
                 match exp_cases.binary_search_by_key(&id, |f| f.id) {

@@ -9,7 +9,7 @@ use super::access::{EnumAccess, MapAccess, StructAccess, TupleAccess, VecAccess}
 use super::core::Core;
 use super::describe::describe;
 use super::primvec;
-use crate::error::{Error, PathSegment};
+use crate::error::{Error, Fault, PathSegment};
 use crate::types::number::{leb_to_le_bytes, TAG_INT, TAG_NAT};
 use crate::types::reference::{TAG_FUNC, TAG_SERVICE};
 use crate::wire::header::{Node, Prim, Ref};
@@ -207,14 +207,13 @@ impl<'a, 'de> De<'a, 'de> {
         self.check_reference()?;
         let at = self.core.pos;
         if !self.core.bool()? {
-            return Err(Error::binary("opaque reference not supported", at));
+            return Err(Fault::OpaqueReference.at(at));
         }
         let principal = self.core.principal_bytes()?;
         let len = self.core.len(1)?;
         let at = self.core.pos;
         let method = self.core.take(len, "method name")?;
-        std::str::from_utf8(method)
-            .map_err(|e| Error::binary(format!("invalid UTF-8 in method name: {e}"), at))?;
+        std::str::from_utf8(method).map_err(|e| Fault::InvalidUtf8("method name", e).at(at))?;
         self.core.charge(
             principal
                 .len()
@@ -325,7 +324,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                     v.visit_bytes(&[TAG_RESERVED])
                 }
                 Prim::Empty => Err(if self.core.wnode(self.w) == Node::Prim(Prim::Empty) {
-                    Error::msg("Cannot decode empty type").at(self.core.pos)
+                    Fault::EmptyValue.at(self.core.pos)
                 } else {
                     self.mismatch()
                 }),
@@ -390,11 +389,12 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         let at = self.core.pos;
         let value = match self.core.wnode(self.w) {
             Node::Prim(Prim::Int) => leb::read_i128(self.core.input, &mut self.core.pos)
-                .map_err(|_| Error::binary("int does not fit i128", at))?,
+                .map_err(|_| Fault::NumberTooLarge("int does not fit i128").at(at))?,
             Node::Prim(Prim::Nat) => {
                 let n = leb::read_u128(self.core.input, &mut self.core.pos)
-                    .map_err(|_| Error::binary("nat does not fit u128", at))?;
-                i128::try_from(n).map_err(|_| Error::binary("nat does not fit i128", at))?
+                    .map_err(|_| Fault::NumberTooLarge("nat does not fit u128").at(at))?;
+                i128::try_from(n)
+                    .map_err(|_| Fault::NumberTooLarge("nat does not fit i128").at(at))?
             }
             _ => return Err(self.mismatch()),
         };
@@ -406,7 +406,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         self.core.charge(16)?;
         let at = self.core.pos;
         let n = leb::read_u128(self.core.input, &mut self.core.pos)
-            .map_err(|_| Error::binary("nat does not fit u128", at))?;
+            .map_err(|_| Fault::NumberTooLarge("nat does not fit u128").at(at))?;
         v.visit_u128(n)
     }
 
@@ -683,13 +683,8 @@ impl<'de> De<'_, 'de> {
         let index = self.core.leb_u64("variant index")?;
         let wire_cases = self.core.wire.fields(wf);
         let Some(case) = wire_cases.get(case_index(index)) else {
-            return Err(Error::binary(
-                format!(
-                    "Variant index {index} larger than length {}",
-                    wire_cases.len()
-                ),
-                at,
-            ));
+            let cases = wire_cases.len();
+            return Err(Fault::VariantIndex { index, cases }.at(at));
         };
         let (w_id, w_ty) = (case.id, case.ty);
         let exp_cases = self.core.exp.fields(ef);

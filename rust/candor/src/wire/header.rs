@@ -12,6 +12,7 @@
 
 use super::store::Store;
 use super::{leb, opcode};
+use crate::error::Fault;
 use crate::{Error, Result};
 use std::cell::Cell;
 
@@ -343,21 +344,21 @@ impl Cursor<'_> {
                 self.pos,
             )
         } else {
-            Error::binary(format!("unexpected end of input reading {what}"), self.pos)
+            Fault::UnexpectedEnd(what).at(self.pos)
         }
     }
     fn leb(&mut self, what: &str) -> Result<u64> {
         let start = self.pos;
         leb::read_u64(self.buf, &mut self.pos).map_err(|e| match e {
             leb::LebError::Truncated => self.eof(what),
-            leb::LebError::Overflow => Error::binary(format!("{what}: LEB128 overflow"), start),
+            leb::LebError::Overflow => Fault::LebOverflow(what).at(start),
         })
     }
     fn sleb(&mut self, what: &str) -> Result<i64> {
         let start = self.pos;
         leb::read_i64(self.buf, &mut self.pos).map_err(|e| match e {
             leb::LebError::Truncated => self.eof(what),
-            leb::LebError::Overflow => Error::binary(format!("{what}: LEB128 overflow"), start),
+            leb::LebError::Overflow => Fault::LebOverflow(what).at(start),
         })
     }
     fn byte(&mut self, what: &str) -> Result<u8> {
@@ -405,10 +406,7 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
     };
     if cur.buf.get(..4) != Some(&opcode::MAGIC[..]) {
         if bytes.len() < 4 && opcode::MAGIC.starts_with(bytes) {
-            return Err(Error::binary(
-                "unexpected end of input reading magic",
-                bytes.len(),
-            ));
+            return Err(Fault::UnexpectedEnd("magic").at(bytes.len()));
         }
         return Err(Error::binary("wrong magic number: expected \"DIDL\"", 0));
     }
