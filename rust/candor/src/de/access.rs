@@ -5,22 +5,20 @@
 use super::core::Core;
 use super::key::{KeyDe, TextKeyDe};
 use super::merge::{FieldMerge, Step};
+use super::quota;
 use super::value::{De, NULL, RESERVED};
 use crate::error::{Error, PathSegment};
 use crate::wire::header::{FieldLabel, Node, Ref, Span};
 use crate::Result;
 use serde::de::{self, DeserializeSeed, Visitor};
 
-/// Units of one step of a record's fields (candid's per-`next_key` charge).
-const STEP: usize = 4;
+/// Units charged with a record key: the key and the `next_value` call that must
+/// follow.
+const KEY_AND_VALUE: usize = quota::KEY + quota::CALL;
 
-/// Units charged with a record key: the step and the `next_value` call that must
-/// follow (1).
-const KEY_AND_VALUE: usize = STEP + 1;
-
-/// Units charged with a variant's case: the case (4) and whichever payload access
-/// (unit, newtype, tuple or struct) must follow (1).
-const CASE_AND_PAYLOAD: usize = 4 + 1;
+/// Units charged with a variant's case: the case and whichever payload access
+/// (unit, newtype, tuple or struct) must follow.
+const CASE_AND_PAYLOAD: usize = quota::CASE + quota::CALL;
 
 /// Attaches the path segment of a record field to an error leaving it.
 #[cold]
@@ -108,13 +106,13 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                 Some(Step::Wire { id, w }) => {
                     // Only on the wire: skipped here, charged as candid charges the
                     // step, the `_` key, its value call and the skipped value.
-                    self.core.charge(STEP + 2)?;
+                    self.core.charge(quota::KEY + 2 * quota::CALL)?;
                     self.core
                         .skip(w)
                         .map_err(|err| err.within(PathSegment::FieldId(id)))?;
                 }
                 None => {
-                    self.core.charge(STEP)?;
+                    self.core.charge(quota::KEY)?;
                     return Ok(None);
                 }
             }
@@ -176,7 +174,7 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        self.core.charge(3)?;
+        self.core.charge(quota::ELEMENT)?;
         let i = self.i;
         if i >= self.ef.len && i >= self.wf.len {
             return Ok(None);
@@ -315,7 +313,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
 
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        self.core.charge(4)?;
+        self.core.charge(quota::KEY)?;
         if self.done >= self.len {
             return Ok(None);
         }
@@ -324,7 +322,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
         let out = if self.text_keys {
             seed.deserialize(TextKeyDe::new(&mut *self.core))
         } else {
-            self.core.charge(if self.fast { 0 } else { 4 })?;
+            self.core.charge(if self.fast { 0 } else { quota::KEY })?;
             seed.deserialize(De::new(&mut *self.core, self.wire.0, self.exp.0))
         };
         out.map(Some)
@@ -334,7 +332,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         if !self.fast {
-            self.core.charge(3)?;
+            self.core.charge(quota::ELEMENT)?;
         }
         let i = self.done.saturating_sub(1);
         seed.deserialize(De::new(&mut *self.core, self.wire.1, self.exp.1))

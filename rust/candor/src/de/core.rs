@@ -5,16 +5,13 @@
 //! the `De` frame handed to each value (`value.rs`), so no flag can outlive the value
 //! that set it.
 
+use super::quota;
 use super::subtype::{Memo, Sides};
 use crate::error::{Error, Fault};
 use crate::wire::header::{Arena, Node, Ref, PRIM_COUNT};
 use crate::wire::leb::{self, LebError};
 use crate::Result;
 use std::rc::Rc;
-
-/// Cost multiplier for values skipped or decoded without a Rust type (candid's 50×
-/// penalty), which also count against the skipping quota.
-pub(crate) const UNTYPED: usize = 50;
 
 /// Nesting levels between two measures of the stack (see [`Core::enter`]).
 const STACK_CHECK_EVERY: u32 = 8;
@@ -122,7 +119,7 @@ impl<'de> Core<'de> {
     #[inline]
     pub fn charge_untyped(&mut self, cost: usize) -> Result<()> {
         if let Some(q) = self.decoding_quota {
-            let c = cost.saturating_mul(UNTYPED);
+            let c = cost.saturating_mul(quota::UNTYPED);
             if q < c {
                 return Err(self.quota_error("Decoding cost exceeds the limit"));
             }
@@ -365,7 +362,7 @@ impl<'de> Core<'de> {
     #[inline]
     pub fn text(&mut self) -> Result<&'de str> {
         let n = self.len(1)?;
-        self.charge(n.saturating_add(1))?;
+        self.charge(n.saturating_add(quota::CALL))?;
         let at = self.pos;
         let bytes = self.take(n, "text")?;
         if bytes.len() <= SHORT_TEXT && bytes.is_ascii() {

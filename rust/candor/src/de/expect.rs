@@ -7,6 +7,7 @@
 //! Interning a type nobody has seen yet, while a decode holds the arena, copies it
 //! (`Rc::make_mut`): that happens once per new type, never on the steady path.
 
+use super::quota;
 use crate::fasthash::FastMap;
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::header::{Arena, FieldEntry, FieldLabel, FuncEntry, Node, Prim, Ref, Span};
@@ -118,7 +119,7 @@ impl Interner {
         vars: &mut HashMap<String, u32>,
         depth: usize,
     ) -> Result<Ref> {
-        if depth > 10_000 {
+        if depth > quota::MAX_EXPECTED_DEPTH {
             return Err(Error::msg("expected type nests too deeply"));
         }
         use TypeInner::*;

@@ -13,6 +13,7 @@ mod expect;
 mod key;
 mod merge;
 mod primvec;
+mod quota;
 mod skip;
 mod subtype;
 mod value;
@@ -178,7 +179,7 @@ impl<'de> IDLDeserialize<'de> {
             h.table_len,
             config,
         );
-        core.charge(h.len.saturating_mul(4))?;
+        core.charge(h.len.saturating_mul(quota::HEADER_BYTE))?;
         Ok(IDLDeserialize {
             core,
             args: h.args,

@@ -8,6 +8,7 @@
 
 use super::core::Core;
 use super::merge::{FieldMerge, Step};
+use super::quota;
 use crate::error::{Error, Fault};
 use crate::wire::header::{Arena, Node, Prim, Ref};
 use crate::wire::leb;
@@ -76,7 +77,7 @@ impl<'de> Core<'de> {
 
     fn skip_inner(&mut self, w: Ref) -> Result<()> {
         if w.is_var() {
-            self.skip_charge(2)?;
+            self.skip_charge(2 * quota::UNROLL)?;
         }
         let at = self.pos;
         match self.wnode(w) {
@@ -91,27 +92,27 @@ impl<'de> Core<'de> {
                 Prim::Nat32 | Prim::Int32 | Prim::Float32 => self.skip_fixed(4),
                 Prim::Nat64 | Prim::Int64 | Prim::Float64 => self.skip_fixed(8),
                 Prim::Bool => {
-                    self.skip_charge(1)?;
+                    self.skip_charge(quota::CALL)?;
                     self.bool().map(drop)
                 }
                 Prim::Text => {
                     let n = self.len(1)?;
-                    self.skip_charge(n.saturating_add(1))?;
+                    self.skip_charge(n.saturating_add(quota::CALL))?;
                     let at = self.pos;
                     let bytes = self.take(n, "text")?;
                     std::str::from_utf8(bytes)
                         .map(drop)
                         .map_err(|e| Fault::InvalidUtf8("text", e).at(at))
                 }
-                Prim::Null | Prim::Reserved => self.skip_charge(1),
+                Prim::Null | Prim::Reserved => self.skip_charge(quota::CALL),
                 Prim::Empty => Err(Fault::EmptyValue.at(at)),
                 Prim::Principal => {
                     let b = self.principal_bytes()?;
-                    self.skip_charge(b.len().max(30))
+                    self.skip_charge(b.len().max(quota::PRINCIPAL_MIN))
                 }
             },
             Node::Opt(inner) => {
-                self.skip_charge(1)?;
+                self.skip_charge(quota::CALL)?;
                 if self.bool()? {
                     self.enter()?;
                     self.skip_inner(inner)?;
@@ -124,16 +125,16 @@ impl<'de> Core<'de> {
                 let el_node = self.wnode(el);
                 if el_node == Node::Prim(Prim::Nat8) {
                     let n = self.len(1)?;
-                    self.skip_charge(n.saturating_add(1))?;
+                    self.skip_charge(n.saturating_add(quota::CALL))?;
                     return self.take(n, "blob").map(drop);
                 }
-                self.skip_charge(1)?;
+                self.skip_charge(quota::CALL)?;
                 self.enter()?;
                 match el_node {
                     Node::Prim(p) if super::primvec::is_fixed(p) => {
                         let size = super::primvec::size(p);
                         let n = self.len(size)?;
-                        self.skip_charge(n.saturating_mul(3 + size))?;
+                        self.skip_charge(n.saturating_mul(quota::ELEMENT + size))?;
                         let at = self.pos;
                         let bytes = self.take(n * size, "vector")?;
                         if p == Prim::Bool {
@@ -144,7 +145,7 @@ impl<'de> Core<'de> {
                     }
                     Node::Prim(Prim::Nat) | Node::Prim(Prim::Int) => {
                         let n = self.len(1)?;
-                        self.skip_charge(n.saturating_mul(3))?;
+                        self.skip_charge(n.saturating_mul(quota::ELEMENT))?;
                         for _ in 0..n {
                             let b = leb::skip(self.input, &mut self.pos)
                                 .map_err(|_| self.eof("nat/int"))?;
@@ -154,7 +155,7 @@ impl<'de> Core<'de> {
                     _ => {
                         let n = self.len(min_size(&self.wire, el))?;
                         for _ in 0..n {
-                            self.skip_charge(3)?;
+                            self.skip_charge(quota::ELEMENT)?;
                             self.skip_inner(el)?;
                         }
                     }
@@ -163,22 +164,22 @@ impl<'de> Core<'de> {
                 Ok(())
             }
             Node::Record(span) => {
-                self.skip_charge(1)?;
+                self.skip_charge(quota::CALL)?;
                 self.enter()?;
                 for k in span.range() {
                     let ty = match self.wire.field(k) {
                         Some(f) => f.ty,
                         None => break,
                     };
-                    self.skip_charge(9)?;
+                    self.skip_charge(quota::KEY + quota::ID_LABEL + quota::CALL)?;
                     self.skip_inner(ty)?;
                 }
-                self.skip_charge(4)?;
+                self.skip_charge(quota::KEY)?;
                 self.leave();
                 Ok(())
             }
             Node::Variant(span) => {
-                self.skip_charge(1)?;
+                self.skip_charge(quota::CALL)?;
                 self.enter()?;
                 let at = self.pos;
                 let index = self.leb_u64("variant index")?;
@@ -192,11 +193,13 @@ impl<'de> Core<'de> {
                 };
                 // candid's untyped label is "<id>,id,<accessor>".
                 let accessor = if self.wnode(ty) == Node::Prim(Prim::Null) && !ty.is_var() {
-                    4
+                    quota::UNTYPED_UNIT
                 } else {
-                    7
+                    quota::UNTYPED_NEWTYPE
                 };
-                self.skip_charge(4 + digits(id) + 4 + accessor + 1)?;
+                self.skip_charge(
+                    quota::CASE + digits(id) + quota::UNTYPED_LABEL_FIXED + accessor + quota::CALL,
+                )?;
                 self.skip_inner(ty)?;
                 self.leave();
                 Ok(())
@@ -213,12 +216,16 @@ impl<'de> Core<'de> {
                 // even when the value is skipped.
                 std::str::from_utf8(self.take(n, "method name")?)
                     .map_err(|e| Fault::InvalidUtf8("method name", e).at(at))?;
-                self.skip_charge(p.max(30).saturating_add(n).saturating_add(2))
+                self.skip_charge(
+                    p.max(quota::PRINCIPAL_MIN)
+                        .saturating_add(n)
+                        .saturating_add(quota::FUNC_REFERENCE),
+                )
             }
             Node::Service(_) => {
                 self.skip_charge(self.table_len)?;
                 let p = self.principal_bytes()?.len();
-                self.skip_charge(p.max(30))
+                self.skip_charge(p.max(quota::PRINCIPAL_MIN))
             }
             Node::Future => {
                 let at = self.pos;
@@ -227,7 +234,7 @@ impl<'de> Core<'de> {
                     .ok()
                     .filter(|n| *n <= self.remaining())
                     .ok_or_else(|| Error::binary("future value longer than the message", at))?;
-                self.skip_charge(n.saturating_add(1))?;
+                self.skip_charge(n.saturating_add(quota::CALL))?;
                 self.leb_u64("future value references")?;
                 self.take(n, "future value").map(drop)
             }

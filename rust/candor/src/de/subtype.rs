@@ -86,9 +86,7 @@ pub(crate) struct Memo {
     last: Option<(Key, bool)>,
 }
 
-/// Bound on the nesting the check explores; past it the answer is "no" (the
-/// value-level check then decides, under the decoder's own depth limit).
-const MAX_DEPTH: usize = 512;
+use super::quota::MAX_SUBTYPE_DEPTH as MAX_DEPTH;
 
 impl Memo {
     /// Is `w` (wire) a subtype of `e` (expected)?

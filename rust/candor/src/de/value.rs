@@ -9,6 +9,7 @@ use super::access::{EnumAccess, MapAccess, StructAccess, TupleAccess, VecAccess}
 use super::core::Core;
 use super::describe::describe;
 use super::primvec;
+use super::quota;
 use crate::error::{Error, Fault, PathSegment};
 use crate::types::number::{leb_to_le_bytes, TAG_INT, TAG_NAT};
 use crate::types::reference::{TAG_FUNC, TAG_SERVICE};
@@ -171,7 +172,7 @@ impl<'a, 'de> De<'a, 'de> {
             return Err(self.mismatch());
         }
         let bytes = self.core.principal_bytes()?;
-        self.core.charge(bytes.len().max(30))?;
+        self.core.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
         if tagged {
             let mut buf = [0u8; 30];
             buf[0] = TAG_PRINCIPAL;
@@ -196,7 +197,7 @@ impl<'a, 'de> De<'a, 'de> {
     fn service<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.check_reference()?;
         let bytes = self.core.principal_bytes()?;
-        self.core.charge(bytes.len().max(30))?;
+        self.core.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
         let mut buf = [0u8; 30];
         buf[0] = TAG_SERVICE;
         buf[1..=bytes.len()].copy_from_slice(bytes);
@@ -242,7 +243,7 @@ impl<'a, 'de> De<'a, 'de> {
             v.visit_some(De::new(&mut *self.core, w, e))
         } else {
             // candid charges 10 for backtracking, then skips the value.
-            self.core.charge(10)?;
+            self.core.charge(quota::OPT_BACKTRACK)?;
             self.core.skip(w)?;
             v.visit_none()
         };
@@ -261,7 +262,8 @@ impl<'a, 'de> De<'a, 'de> {
         let size = primvec::size(p);
         let len = self.core.len(size)?;
         check_array_len(self.core, tuple_len, len)?;
-        self.core.charge(len.saturating_mul(3 + size))?;
+        self.core
+            .charge(len.saturating_mul(quota::ELEMENT + size))?;
         let at = self.core.pos;
         let data = self.core.take(len * size, "vector")?;
         use primvec::{visit, BoolByte};
@@ -320,7 +322,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                     if self.core.wnode(self.w) != Node::Prim(Prim::Reserved) {
                         self.core.skip(self.w)?;
                     }
-                    self.core.charge(1)?;
+                    self.core.charge(quota::CALL)?;
                     v.visit_bytes(&[TAG_RESERVED])
                 }
                 Prim::Empty => Err(if self.core.wnode(self.w) == Node::Prim(Prim::Empty) {
@@ -337,7 +339,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                     _ => return Err(self.mismatch()),
                 }
                 let len = self.core.len(1)?;
-                self.core.charge(len.saturating_add(1))?;
+                self.core.charge(len.saturating_add(quota::CALL))?;
                 let blob = self.core.take(len, "blob")?;
                 let mut out = Vec::with_capacity(len + 1);
                 out.push(TAG_BLOB);
@@ -385,7 +387,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         if self.core.enode(self.e) != Node::Prim(Prim::Int) {
             return Err(self.internal("i128"));
         }
-        self.core.charge(16)?;
+        self.core.charge(quota::BIG_FLAT)?;
         let at = self.core.pos;
         let value = match self.core.wnode(self.w) {
             Node::Prim(Prim::Int) => leb::read_i128(self.core.input, &mut self.core.pos)
@@ -403,7 +405,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn deserialize_u128<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Nat)?;
-        self.core.charge(16)?;
+        self.core.charge(quota::BIG_FLAT)?;
         let at = self.core.pos;
         let n = leb::read_u128(self.core.input, &mut self.core.pos)
             .map_err(|_| Fault::NumberTooLarge("nat does not fit u128").at(at))?;
@@ -412,7 +414,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn deserialize_bool<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Bool)?;
-        self.core.charge(1)?;
+        self.core.charge(quota::CALL)?;
         let b = self.core.bool()?;
         v.visit_bool(b)
     }
@@ -443,7 +445,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                     _ => return Err(self.mismatch()),
                 }
                 let len = self.core.len(1)?;
-                self.core.charge(len.saturating_add(1))?;
+                self.core.charge(len.saturating_add(quota::CALL))?;
                 let bytes = self.core.take(len, "blob")?;
                 v.visit_borrowed_bytes(bytes)
             }
@@ -457,7 +459,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn deserialize_option<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.unroll()?;
-        self.core.charge(1)?;
+        self.core.charge(quota::CALL)?;
         let (wire, exp) = self.nodes();
         let Node::Opt(e_in) = exp else {
             return Err(self.mismatch());
@@ -480,7 +482,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn deserialize_unit<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Null)?;
-        self.core.charge(1)?;
+        self.core.charge(quota::CALL)?;
         v.visit_unit()
     }
 
@@ -489,7 +491,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         _name: &'static str,
         v: V,
     ) -> Result<V::Value> {
-        self.core.charge(1)?;
+        self.core.charge(quota::CALL)?;
         self.deserialize_unit(v)
     }
 
@@ -498,7 +500,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         _name: &'static str,
         v: V,
     ) -> Result<V::Value> {
-        self.core.charge(1)?;
+        self.core.charge(quota::CALL)?;
         v.visit_newtype_struct(self)
     }
 
@@ -593,7 +595,7 @@ impl<'de> De<'_, 'de> {
                 let len = self.core.len(min)?;
                 check_array_len(self.core, tuple_len, len)?;
                 let per_elem = if bignum {
-                    self.core.charge(len.saturating_mul(3))?;
+                    self.core.charge(len.saturating_mul(quota::ELEMENT))?;
                     0
                 } else {
                     3
@@ -625,7 +627,7 @@ impl<'de> De<'_, 'de> {
 
     fn map<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
         self.unroll()?;
-        self.core.charge(1)?;
+        self.core.charge(quota::CALL)?;
         let (Node::Vec(w_el), Node::Vec(e_el)) = self.nodes() else {
             return Err(self.mismatch());
         };
@@ -653,7 +655,8 @@ impl<'de> De<'_, 'de> {
         );
         let fast = text_keys || bignum_values;
         if fast {
-            self.core.charge(len.saturating_mul(7))?;
+            self.core
+                .charge(len.saturating_mul(quota::FAST_MAP_ENTRY))?;
         }
         let mut access = MapAccess::new(&mut *self.core, len, (wk, wv), (ek, ev), text_keys, fast);
         let out = v.visit_map(&mut access)?;
@@ -663,7 +666,7 @@ impl<'de> De<'_, 'de> {
 
     fn record<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
         self.unroll()?;
-        self.core.charge(1)?;
+        self.core.charge(quota::CALL)?;
         let (Node::Record(wf), Node::Record(ef)) = self.nodes() else {
             return Err(self.mismatch());
         };
@@ -675,7 +678,7 @@ impl<'de> De<'_, 'de> {
 
     fn variant<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
         self.unroll()?;
-        self.core.charge(1)?;
+        self.core.charge(quota::CALL)?;
         let (Node::Variant(wf), Node::Variant(ef)) = self.nodes() else {
             return Err(self.mismatch());
         };
