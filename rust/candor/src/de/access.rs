@@ -34,9 +34,18 @@ fn field_path(core: &Core<'_>, ef: Option<usize>, id: u32, err: Error) -> Error 
 pub(crate) struct StructAccess<'a, 'de> {
     core: &'a mut Core<'de>,
     fields: FieldMerge,
-    /// The (wire, expected) types of the value whose key was just returned, and the
-    /// expected field index and id for the error path.
-    pending: (Ref, Ref, Option<usize>, u32),
+    /// The field whose key was just returned, for the `next_value` call that follows.
+    pending: PendingField,
+}
+
+/// A record field between its key and its value.
+#[derive(Clone, Copy)]
+struct PendingField {
+    wire: Ref,
+    expected: Ref,
+    /// The expected field's index (for the error path), when there is one.
+    index: Option<usize>,
+    id: u32,
 }
 
 impl<'a, 'de> StructAccess<'a, 'de> {
@@ -44,7 +53,12 @@ impl<'a, 'de> StructAccess<'a, 'de> {
         StructAccess {
             core,
             fields: FieldMerge::new(wf, ef),
-            pending: (NULL, RESERVED, None, 0),
+            pending: PendingField {
+                wire: NULL,
+                expected: RESERVED,
+                index: None,
+                id: 0,
+            },
         }
     }
 
@@ -69,7 +83,12 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
             // own, in one charge (`KEY_AND_VALUE`).
             match self.fields.next(&self.core.wire, &self.core.exp) {
                 Some(Step::Both { k, id, w, e }) => {
-                    self.pending = (w, e, Some(k), id);
+                    self.pending = PendingField {
+                        wire: w,
+                        expected: e,
+                        index: Some(k),
+                        id,
+                    };
                     return seed
                         .deserialize(KeyDe::new(&mut *self.core, k, KEY_AND_VALUE))
                         .map(Some);
@@ -98,7 +117,12 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                         }
                         resolved
                     };
-                    self.pending = (NULL, e, Some(k), id);
+                    self.pending = PendingField {
+                        wire: NULL,
+                        expected: e,
+                        index: Some(k),
+                        id,
+                    };
                     return seed
                         .deserialize(KeyDe::new(&mut *self.core, k, KEY_AND_VALUE))
                         .map(Some);
@@ -121,7 +145,12 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         // Its unit was charged with the key.
-        let (w, e, k, id) = self.pending;
+        let PendingField {
+            wire: w,
+            expected: e,
+            index: k,
+            id,
+        } = self.pending;
         seed.deserialize(De::new(&mut *self.core, w, e))
             .map_err(|err| field_path(self.core, k, id, err))
     }

@@ -9,7 +9,7 @@ const MAX_LEN: usize = 120;
 /// The type at `r`, in Candid syntax, cut at about 120 characters.
 pub(crate) fn describe(arena: &Arena, r: Ref) -> String {
     let mut out = String::new();
-    go(arena, r, 0, &mut out);
+    write_type(arena, r, 0, &mut out);
     if out.len() > MAX_LEN {
         let mut cut = MAX_LEN;
         while !out.is_char_boundary(cut) {
@@ -44,7 +44,7 @@ fn prim_name(p: Prim) -> &'static str {
     }
 }
 
-fn go(arena: &Arena, r: Ref, depth: usize, out: &mut String) {
+fn write_type(arena: &Arena, r: Ref, depth: usize, out: &mut String) {
     if out.len() > MAX_LEN {
         return;
     }
@@ -56,14 +56,14 @@ fn go(arena: &Arena, r: Ref, depth: usize, out: &mut String) {
         Node::Prim(p) => out.push_str(prim_name(p)),
         Node::Opt(t) => {
             out.push_str("opt ");
-            go(arena, t, depth + 1, out);
+            write_type(arena, t, depth + 1, out);
         }
         Node::Vec(t) => {
             if arena.node(t) == Node::Prim(Prim::Nat8) {
                 out.push_str("blob");
             } else {
                 out.push_str("vec ");
-                go(arena, t, depth + 1, out);
+                write_type(arena, t, depth + 1, out);
             }
         }
         Node::Record(s) | Node::Variant(s) => {
@@ -81,7 +81,7 @@ fn go(arena: &Arena, r: Ref, depth: usize, out: &mut String) {
                     }
                 }
                 out.push_str(" : ");
-                go(arena, f.ty, depth + 1, out);
+                write_type(arena, f.ty, depth + 1, out);
             }
             out.push_str(" }");
         }

@@ -101,7 +101,7 @@ impl Interner {
         let mut vars: HashMap<String, u32> = HashMap::new();
         // A failed interning may have left fields behind.
         self.scratch.clear();
-        self.go(t, env, &mut vars, 0)
+        self.flatten(t, env, &mut vars, 0)
     }
 
     fn push(&mut self, node: Node) -> u32 {
@@ -112,7 +112,7 @@ impl Interner {
         Rc::make_mut(&mut self.arena).set_node(idx, node);
     }
 
-    fn go(
+    fn flatten(
         &mut self,
         t: &Type,
         env: Option<&TypeEnv>,
@@ -146,7 +146,7 @@ impl Interner {
             Knot(id) => {
                 let target = internal::find_type(id)
                     .ok_or_else(|| Error::msg(format!("recursive type {id} not computed")))?;
-                let r = self.go(&target, env, vars, depth + 1)?;
+                let r = self.flatten(&target, env, vars, depth + 1)?;
                 return Ok(Ref::new(r.idx(), true));
             }
             Var(name) => {
@@ -158,14 +158,14 @@ impl Interner {
                 // Aliases of primitives resolve to the primitive itself.
                 if let Ok(resolved) = env.rec_find_type(name) {
                     if crate::types::is_primitive(resolved) {
-                        let r = self.go(&resolved.clone(), Some(env), vars, depth + 1)?;
+                        let r = self.flatten(&resolved.clone(), Some(env), vars, depth + 1)?;
                         return Ok(Ref::new(r.idx(), true));
                     }
                 }
                 // Reserve the node first so recursive mentions point back to it.
                 let idx = self.push(Node::Prim(Prim::Empty));
                 vars.insert(name.clone(), idx);
-                let r = self.go(&def, Some(env), vars, depth + 1)?;
+                let r = self.flatten(&def, Some(env), vars, depth + 1)?;
                 let node = self.arena.node(r);
                 self.set(idx, node);
                 return Ok(Ref::new(idx, true));
@@ -183,12 +183,12 @@ impl Interner {
         let idx = self.push(Node::Prim(Prim::Empty));
         self.by_ptr.insert(key, (idx, t.clone()));
         let node = match t.as_ref() {
-            Opt(inner) => Node::Opt(self.go(inner, env, vars, depth + 1)?),
-            Vec(inner) => Node::Vec(self.go(inner, env, vars, depth + 1)?),
+            Opt(inner) => Node::Opt(self.flatten(inner, env, vars, depth + 1)?),
+            Vec(inner) => Node::Vec(self.flatten(inner, env, vars, depth + 1)?),
             Record(fs) | Variant(fs) => {
                 let base = self.scratch.len();
                 for (i, f) in fs.iter().enumerate() {
-                    let ty = self.go(&f.ty, env, vars, depth + 1)?;
+                    let ty = self.flatten(&f.ty, env, vars, depth + 1)?;
                     let id = f.id.get_id();
                     self.scratch.push((FieldEntry { id, ty }, i as u32));
                 }
@@ -232,12 +232,12 @@ impl Interner {
                 let args = f
                     .args
                     .iter()
-                    .map(|a| self.go(a, env, vars, depth + 1))
+                    .map(|a| self.flatten(a, env, vars, depth + 1))
                     .collect::<Result<std::vec::Vec<_>>>()?;
                 let rets = f
                     .rets
                     .iter()
-                    .map(|a| self.go(a, env, vars, depth + 1))
+                    .map(|a| self.flatten(a, env, vars, depth + 1))
                     .collect::<Result<std::vec::Vec<_>>>()?;
                 use crate::types::FuncMode;
                 let mode = match f.modes.first() {
@@ -253,7 +253,10 @@ impl Interner {
             Service(ms) => {
                 let mut entries = std::vec::Vec::with_capacity(ms.len());
                 for (name, ty) in ms {
-                    entries.push((name.as_str().into(), self.go(ty, env, vars, depth + 1)?));
+                    entries.push((
+                        name.as_str().into(),
+                        self.flatten(ty, env, vars, depth + 1)?,
+                    ));
                 }
                 entries.sort_by(|a: &(Box<str>, Ref), b| a.0.cmp(&b.0));
                 let arena = Rc::make_mut(&mut self.arena);

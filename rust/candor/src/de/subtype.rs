@@ -97,12 +97,12 @@ impl Memo {
                 return v;
             }
         }
-        let v = self.go(sides.wire, w, sides.exp, e, false, 0);
+        let v = self.holds(sides.wire, w, sides.exp, e, false, 0);
         self.last = Some((k, v));
         v
     }
 
-    fn go(
+    fn holds(
         &mut self,
         a_arena: &Arena,
         a: Ref,
@@ -151,13 +151,13 @@ impl Memo {
             (_, Opt(_)) => true,
             (Prim(p), Prim(q)) => p == q || (p == P::Nat && q == P::Int),
             (Service(_), Prim(P::Principal)) => true,
-            (Vec(x), Vec(y)) => self.go(aa, x, ba, y, flipped, depth),
+            (Vec(x), Vec(y)) => self.holds(aa, x, ba, y, flipped, depth),
             (Record(fa), Record(fb)) => {
                 let mut fields = FieldMerge::new(fa, fb);
                 while let Some(step) = fields.next(aa, ba) {
                     match step {
                         Step::Both { w, e, .. } => {
-                            if !self.go(aa, w, ba, e, flipped, depth) {
+                            if !self.holds(aa, w, ba, e, flipped, depth) {
                                 return false;
                             }
                         }
@@ -176,7 +176,7 @@ impl Memo {
                 while let Some(step) = cases.next(aa, ba) {
                     match step {
                         Step::Both { w, e, .. } => {
-                            if !self.go(aa, w, ba, e, flipped, depth) {
+                            if !self.holds(aa, w, ba, e, flipped, depth) {
                                 return false;
                             }
                         }
@@ -203,7 +203,7 @@ impl Memo {
                 my.iter().all(|(name, ty)| {
                     match mx.binary_search_by(|(n, _)| n.as_ref().cmp(name.as_ref())) {
                         Ok(i) => match mx.get(i) {
-                            Some((_, wty)) => self.go(aa, *wty, ba, *ty, flipped, depth),
+                            Some((_, wty)) => self.holds(aa, *wty, ba, *ty, flipped, depth),
                             None => false,
                         },
                         Err(_) => false,
@@ -228,7 +228,7 @@ impl Memo {
         for (i, y) in ys.iter().enumerate() {
             match xs.get(i) {
                 Some(x) => {
-                    if !self.go(aa, *x, ba, *y, flipped, depth) {
+                    if !self.holds(aa, *x, ba, *y, flipped, depth) {
                         return false;
                     }
                 }

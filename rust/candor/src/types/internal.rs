@@ -112,21 +112,21 @@ impl TypeContainer {
     /// The type of `T`, with its named parts moved into [`env`](Self::env).
     pub fn add<T: CandidType>(&mut self) -> Type {
         let t = T::ty();
-        self.go(&t)
+        self.lift(&t)
     }
 
-    fn go(&mut self, t: &Type) -> Type {
+    fn lift(&mut self, t: &Type) -> Type {
         let fields = |this: &mut Self, fs: &[Field]| -> Vec<Field> {
             fs.iter()
                 .map(|f| Field {
                     id: f.id.clone(),
-                    ty: this.go(&f.ty),
+                    ty: this.lift(&f.ty),
                 })
                 .collect()
         };
         match t.as_ref() {
-            TypeInner::Opt(inner) => TypeInner::Opt(self.go(inner)).into(),
-            TypeInner::Vec(inner) => TypeInner::Vec(self.go(inner)).into(),
+            TypeInner::Opt(inner) => TypeInner::Opt(self.lift(inner)).into(),
+            TypeInner::Vec(inner) => TypeInner::Vec(self.lift(inner)).into(),
             TypeInner::Record(fs) => {
                 let res: Type = TypeInner::Record(fields(self, fs)).into();
                 if t.is_tuple() {
@@ -148,15 +148,17 @@ impl TypeContainer {
             }
             TypeInner::Func(f) => TypeInner::Func(Function {
                 modes: f.modes.clone(),
-                args: f.args.iter().map(|a| self.go(a)).collect(),
-                rets: f.rets.iter().map(|r| self.go(r)).collect(),
+                args: f.args.iter().map(|a| self.lift(a)).collect(),
+                rets: f.rets.iter().map(|r| self.lift(r)).collect(),
             })
             .into(),
             TypeInner::Service(ms) => {
-                TypeInner::Service(ms.iter().map(|(n, t)| (n.clone(), self.go(t))).collect()).into()
+                TypeInner::Service(ms.iter().map(|(n, t)| (n.clone(), self.lift(t))).collect())
+                    .into()
             }
             TypeInner::Class(args, body) => {
-                TypeInner::Class(args.iter().map(|a| self.go(a)).collect(), self.go(body)).into()
+                TypeInner::Class(args.iter().map(|a| self.lift(a)).collect(), self.lift(body))
+                    .into()
             }
             _ => t.clone(),
         }
