@@ -99,3 +99,10 @@ impl std::str::FromStr for IDLInitArgs {
         Parser::new(s, true)?.with_source(None).init_args()
     }
 }
+
+impl std::str::FromStr for syntax::Test {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Parser::new(s, false)?.test()
+    }
+}

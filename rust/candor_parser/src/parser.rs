@@ -12,10 +12,9 @@
 use crate::error::{Error, Result, Span};
 use crate::lexer::{Lexer, Tok, Token};
 use crate::syntax::{
-    Binding, Dec, FuncType, IDLActorType, IDLInitArgs, IDLProg, IDLType, IDLTypes, PrimType,
-    Source, TypeField,
+    Assert, Binding, Dec, FuncType, IDLActorType, IDLInitArgs, IDLProg, IDLType, IDLTypes, Input,
+    PrimType, Source, Test, TypeField,
 };
-use crate::test::{Assert, Input, Test};
 use candor::types::{FuncMode, Label, TypeEnv};
 use candor::{IDLArgs, IDLField, IDLValue, Principal, VariantValue};
 use std::borrow::Cow;

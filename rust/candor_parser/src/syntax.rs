@@ -1,5 +1,7 @@
-//! The syntax tree of `.did` files and type expressions (candid_parser's shapes,
-//! plus the source locations our diagnostics need).
+//! The syntax trees the parser builds: type expressions, `.did` files and
+//! `.test.did` files (candid_parser's shapes, plus the source locations our
+//! diagnostics need). Nothing here reads text or checks types, so every other layer
+//! can use these shapes without pulling in the parser or the checker.
 
 use crate::error::{Error, Span};
 use candor::types::{FuncMode, Label};
@@ -192,4 +194,37 @@ pub struct IDLInitArgs {
 #[derive(Debug, Clone)]
 pub struct IDLTypes {
     pub args: Vec<IDLType>,
+}
+
+/// A parsed `.test.did` file (run by [`crate::test::run`]).
+pub struct Test {
+    pub defs: Vec<Dec>,
+    pub asserts: Vec<Assert>,
+}
+
+/// One assertion.
+pub struct Assert {
+    pub left: Input,
+    pub right: Option<Input>,
+    pub typ: Vec<IDLType>,
+    /// `:` and `==` are `true`; `!:` and `!=` are `false`.
+    pub pass: bool,
+    pub desc: Option<String>,
+    /// 1-based line of the `assert` keyword.
+    pub line: usize,
+}
+
+/// The input of an assertion.
+pub enum Input {
+    /// A text value list, unparsed (parsing it is part of the assertion).
+    Text(String),
+    /// A binary message.
+    Blob(Vec<u8>),
+}
+
+impl Assert {
+    /// The description, or "" when the assertion has none.
+    pub fn desc(&self) -> String {
+        self.desc.clone().unwrap_or_default()
+    }
 }
