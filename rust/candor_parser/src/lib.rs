@@ -36,32 +36,15 @@ pub mod principal;
 pub mod syntax;
 pub mod test;
 pub mod typing;
+mod values;
 
 pub use candor;
 pub use error::{Diagnostic, Error, Result};
 pub use syntax::{IDLInitArgs, IDLProg, IDLType, IDLTypes};
 pub use typing::{ast_to_type, check_file, check_init_args, check_prog, pretty_check_file};
+pub use values::{parse_idl_args, parse_idl_value};
 
-use candor::{IDLArgs, IDLValue};
 use parser::Parser;
-
-/// Parses a value list `(v1, v2, …)`. Numbers without annotation are
-/// `IDLValue::Number` (their type is decided when the list is annotated with types),
-/// floats are `Float64`; `v : t` annotates a value with a type.
-pub fn parse_idl_args(s: &str) -> Result<IDLArgs> {
-    let mut p = Parser::new(s, false)?;
-    let args = p.args()?;
-    p.expect_eof()?;
-    Ok(args)
-}
-
-/// Parses one value (without a top-level annotation, as candid_parser).
-pub fn parse_idl_value(s: &str) -> Result<IDLValue> {
-    let mut p = Parser::new(s, false)?;
-    let v = p.value()?;
-    p.expect_eof()?;
-    Ok(v)
-}
 
 /// Parses a type expression and converts it to a [`candor::types::Type`] in `env`.
 pub fn parse_idl_type(env: &candor::TypeEnv, s: &str) -> Result<candor::types::Type> {

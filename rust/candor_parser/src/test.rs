@@ -30,7 +30,9 @@ impl Input {
     /// The values of the input at `types`.
     pub fn parse(&self, env: &TypeEnv, types: &[Type]) -> Result<IDLArgs> {
         match self {
-            Input::Text(s) => Ok(crate::parse_idl_args(s)?.annotate_types(true, env, types)?),
+            Input::Text(s) => {
+                Ok(crate::values::parse_idl_args(s)?.annotate_types(true, env, types)?)
+            }
             Input::Blob(bytes) => {
                 let mut config = DecoderConfig::new();
                 config.set_decoding_quota(DECODING_QUOTA);
