@@ -4,7 +4,7 @@
 //!
 //! * text values: [`parse_idl_args`], [`parse_idl_value`];
 //! * interfaces: `"…".parse::<IDLProg>()`, [`check_prog`], [`check_file`]
-//!   (imports resolved from disk) and [`typing::check_file_with_loader`] (any source);
+//!   (imports resolved from disk) and [`loader::check_file_with_loader`] (any source);
 //! * upgrade compatibility: [`compat::service_compatible`], which reports every
 //!   incompatibility with its path rather than the first one;
 //! * the official test suite's `.test.did` format: [`test`].
@@ -30,6 +30,7 @@
 pub mod compat;
 pub mod error;
 pub mod lexer;
+pub mod loader;
 mod names;
 pub mod parser;
 pub mod principal;
@@ -40,8 +41,9 @@ mod values;
 
 pub use candor;
 pub use error::{Diagnostic, Error, Result};
+pub use loader::{check_file, pretty_check_file};
 pub use syntax::{IDLInitArgs, IDLProg, IDLType, IDLTypes};
-pub use typing::{ast_to_type, check_file, check_init_args, check_prog, pretty_check_file};
+pub use typing::{ast_to_type, check_init_args, check_prog};
 pub use values::{parse_idl_args, parse_idl_value};
 
 use parser::Parser;

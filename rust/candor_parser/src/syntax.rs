@@ -3,8 +3,9 @@
 //! diagnostics need). Nothing here reads text or checks types, so every other layer
 //! can use these shapes without pulling in the parser or the checker.
 
-use crate::error::{Error, Span};
+use crate::error::{Error, Result, Span};
 use candor::types::{FuncMode, Label};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A primitive type name.
@@ -180,6 +181,124 @@ impl IDLProg {
             }
             None => Error::msg(msg),
         }
+    }
+}
+
+/// The definitions of a file and of everything it imports, and its main service
+/// together with the services it imports with `import service`.
+#[derive(Debug)]
+pub struct IDLMergedProg {
+    typ_decs: Vec<Binding>,
+    main_actor: Option<IDLActorType>,
+    main_source: Option<Rc<Source>>,
+    service_imports: Vec<(String, IDLActorType)>,
+}
+
+impl IDLMergedProg {
+    pub fn new(prog: IDLProg) -> Self {
+        IDLMergedProg {
+            typ_decs: IDLProg::typ_decs(prog.decs).collect(),
+            main_actor: prog.actor,
+            main_source: prog.source,
+            service_imports: Vec::new(),
+        }
+    }
+
+    /// Adds an imported file; with `is_service_import`, its service's methods join the
+    /// main service.
+    pub fn merge(&mut self, is_service_import: bool, name: String, prog: IDLProg) -> Result<()> {
+        self.typ_decs.extend(IDLProg::typ_decs(prog.decs));
+        if is_service_import {
+            let actor = prog.actor.ok_or_else(|| {
+                Error::msg(format!(
+                    "Imported service file \"{name}\" has no main service"
+                ))
+            })?;
+            self.service_imports.push((name, actor));
+        }
+        Ok(())
+    }
+
+    pub fn lookup(&self, id: &str) -> Option<&Binding> {
+        self.typ_decs.iter().find(|b| b.id == id)
+    }
+
+    pub fn bindings(&self) -> impl Iterator<Item = &Binding> {
+        self.typ_decs.iter()
+    }
+
+    /// The text of the main file, where errors in the main service point.
+    pub(crate) fn main_source(&self) -> Option<&Rc<Source>> {
+        self.main_source.as_ref()
+    }
+
+    pub fn decs(&self) -> Vec<Dec> {
+        self.typ_decs.iter().map(|b| Dec::TypD(b.clone())).collect()
+    }
+
+    /// The main service with the imported services' methods added.
+    pub fn resolve_actor(&self) -> Result<Option<IDLActorType>> {
+        let (init_args, docs, span, mut methods) = match &self.main_actor {
+            None if self.service_imports.is_empty() => return Ok(None),
+            None => (None, Vec::new(), 0..0, Vec::new()),
+            Some(t) if self.service_imports.is_empty() => return Ok(Some(t.clone())),
+            Some(IDLActorType {
+                typ: IDLType::ClassT(args, inner),
+                docs,
+                span,
+            }) => (
+                Some(args.clone()),
+                docs.clone(),
+                span.clone(),
+                self.chase_service(inner, None)?,
+            ),
+            Some(a) => (
+                None,
+                a.docs.clone(),
+                a.span.clone(),
+                self.chase_service(&a.typ, None)?,
+            ),
+        };
+        for (name, a) in &self.service_imports {
+            methods.extend(self.chase_service(&a.typ, Some(name))?);
+        }
+        let mut hashes: HashMap<u32, &str> = HashMap::new();
+        for m in &methods {
+            if let Some(prev) = hashes.insert(candor::idl_hash(&m.id), &m.id) {
+                return Err(Error::msg(format!(
+                    "Duplicate imported method name: label '{}' hash collision with '{prev}'",
+                    m.id
+                )));
+            }
+        }
+        methods.sort_by(|a, b| a.id.cmp(&b.id));
+        let serv = IDLType::ServT(methods);
+        let typ = match init_args {
+            Some(args) => IDLType::ClassT(args, Box::new(serv)),
+            None => serv,
+        };
+        Ok(Some(IDLActorType { typ, docs, span }))
+    }
+
+    fn chase_service(&self, ty: &IDLType, import: Option<&str>) -> Result<Vec<Binding>> {
+        let mut ty = ty;
+        // Alias chains are finite: cycles were rejected when the definitions were checked.
+        for _ in 0..=self.typ_decs.len() {
+            match ty {
+                IDLType::VarT(v) => {
+                    ty = &self
+                        .lookup(v)
+                        .ok_or_else(|| Error::msg(format!("Unbound type identifier {v}")))?
+                        .typ
+                }
+                IDLType::ServT(bs) => return Ok(bs.clone()),
+                _ => break,
+            }
+        }
+        Err(Error::msg(match import {
+            Some(name) => format!("Imported service file \"{name}\" has a service constructor"),
+            None => "not a service type".to_string(),
+        }))
     }
 }
 
