@@ -25,7 +25,7 @@ pub const MAX_DEPTH: usize = 256;
 
 /// The meaning of `v : t` in a value. The parser reads both sides as syntax and
 /// hands them to this pass, so it needs no type checker: the pass that does lives
-/// above the checker ([`crate::values`]). It is a type parameter of the value
+/// above the checker (`values.rs`). It is a type parameter of the value
 /// methods, not a value stored in the parser, so the call is static, as direct as
 /// before the split, and the parser of `.did` files is not instantiated with it.
 pub(crate) trait Annotate {
@@ -52,7 +52,7 @@ pub(crate) struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    pub fn new(src: &'a str, keep_docs: bool) -> Result<Self> {
+    pub(crate) fn new(src: &'a str, keep_docs: bool) -> Result<Self> {
         let mut lex = Lexer::new(src);
         lex.keep_docs = keep_docs;
         let tok = lex.next_token()?;
@@ -66,7 +66,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Keeps a copy of the source for diagnostics raised after parsing.
-    pub fn with_source(mut self, name: Option<&str>) -> Self {
+    pub(crate) fn with_source(mut self, name: Option<&str>) -> Self {
         self.source = Some(Rc::new(Source {
             name: name.map(str::to_string),
             text: self.lex.src().to_string(),
@@ -135,7 +135,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    pub fn expect_eof(&self) -> Result<()> {
+    pub(crate) fn expect_eof(&self) -> Result<()> {
         if matches!(self.tok.tok, Tok::Eof) {
             Ok(())
         } else {
@@ -214,7 +214,7 @@ impl<'a> Parser<'a> {
     // ---- values --------------------------------------------------------------
 
     /// `( v1, v2, … )`.
-    pub fn args<A: Annotate>(&mut self) -> Result<IDLArgs> {
+    pub(crate) fn args<A: Annotate>(&mut self) -> Result<IDLArgs> {
         self.expect(Tok::LParen, "`(`")?;
         let mut args = Vec::new();
         while !matches!(self.tok.tok, Tok::RParen) {
@@ -229,7 +229,7 @@ impl<'a> Parser<'a> {
 
     /// A value with an optional type annotation `v : t`, which converts the value to
     /// that type (so `1 : nat8` is a `Nat8`, not a `Number`).
-    pub fn ann_val<A: Annotate>(&mut self) -> Result<IDLValue> {
+    fn ann_val<A: Annotate>(&mut self) -> Result<IDLValue> {
         let start = self.tok.span.start;
         let v = self.value::<A>()?;
         if !matches!(self.tok.tok, Tok::Colon) {
@@ -253,7 +253,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    pub fn value<A: Annotate>(&mut self) -> Result<IDLValue> {
+    pub(crate) fn value<A: Annotate>(&mut self) -> Result<IDLValue> {
         self.enter()?;
         let r = self.value_inner::<A>();
         self.depth -= 1;
@@ -519,7 +519,7 @@ impl<'a> Parser<'a> {
 
     // ---- types ---------------------------------------------------------------
 
-    pub fn typ(&mut self) -> Result<IDLType> {
+    fn typ(&mut self) -> Result<IDLType> {
         self.enter()?;
         let r = self.typ_inner();
         self.depth -= 1;
@@ -650,7 +650,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `( t1, name : t2, … )`; argument names are documentation only.
-    pub fn tup_type(&mut self) -> Result<Vec<IDLType>> {
+    fn tup_type(&mut self) -> Result<Vec<IDLType>> {
         self.expect(Tok::LParen, "`(`")?;
         let mut ts = Vec::new();
         while !matches!(self.tok.tok, Tok::RParen) {
@@ -795,7 +795,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A whole `.did` file.
-    pub fn prog(&mut self) -> Result<IDLProg> {
+    pub(crate) fn prog(&mut self) -> Result<IDLProg> {
         let (decs, dec_spans) = self.decs()?;
         let actor = if matches!(self.tok.tok, Tok::Service) {
             let docs = self.lex.take_docs();
@@ -845,14 +845,14 @@ impl<'a> Parser<'a> {
     }
 
     /// Declarations followed by an argument list (`candid:args`).
-    pub fn init_args(&mut self) -> Result<IDLInitArgs> {
+    fn init_args(&mut self) -> Result<IDLInitArgs> {
         let (decs, _) = self.decs()?;
         let args = self.tup_type()?;
         self.expect_eof()?;
         Ok(IDLInitArgs { decs, args })
     }
 
-    pub fn types(&mut self) -> Result<IDLTypes> {
+    fn types(&mut self) -> Result<IDLTypes> {
         let args = self.tup_type()?;
         self.expect_eof()?;
         Ok(IDLTypes { args })
@@ -861,7 +861,7 @@ impl<'a> Parser<'a> {
     // ---- test files --------------------------------------------------------------
 
     /// A `.test.did` file: declarations, then `assert …;` lines.
-    pub fn test(&mut self) -> Result<Test> {
+    fn test(&mut self) -> Result<Test> {
         let (defs, _) = self.decs()?;
         let mut asserts = Vec::new();
         let src = self.src();
@@ -924,6 +924,46 @@ impl<'a> Parser<'a> {
             }
             _ => Err(self.unexpected("a text or `blob` input")),
         }
+    }
+}
+
+// The syntax trees are read with `str::parse`, as in candid_parser. Programs and
+// init args keep a copy of their text: the checker, which runs later, points into it.
+impl std::str::FromStr for IDLProg {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Parser::new(s, true)?.with_source(None).prog()
+    }
+}
+
+impl std::str::FromStr for IDLType {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let mut p = Parser::new(s, true)?;
+        let t = p.typ()?;
+        p.expect_eof()?;
+        Ok(t)
+    }
+}
+
+impl std::str::FromStr for IDLTypes {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Parser::new(s, true)?.types()
+    }
+}
+
+impl std::str::FromStr for IDLInitArgs {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Parser::new(s, true)?.with_source(None).init_args()
+    }
+}
+
+impl std::str::FromStr for Test {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Parser::new(s, false)?.test()
     }
 }
 

@@ -48,8 +48,11 @@ impl Input {
 pub struct Outcome {
     /// Index of the assertion in the file.
     pub index: usize,
+    /// 1-based line of the `assert`, for `file:line` in reports.
     pub line: usize,
+    /// The assertion's description ("" when it has none).
     pub desc: String,
+    /// Whether the assertion held.
     pub passed: bool,
     /// Why it failed (empty when it passed).
     pub detail: String,
@@ -130,9 +133,12 @@ pub struct FileReport {
 }
 
 impl FileReport {
+    /// Assertions that held.
     pub fn passed(&self) -> usize {
         self.outcomes.iter().filter(|o| o.passed).count()
     }
+
+    /// Assertions that did not hold; a file that does not parse counts as one.
     pub fn failed(&self) -> usize {
         self.outcomes.len() - self.passed()
     }

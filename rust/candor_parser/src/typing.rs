@@ -1,6 +1,10 @@
 //! Type checking: from the syntax tree of a `.did` file to a [`TypeEnv`] and the
 //! type of the main service.
 //!
+//! The checker takes programs that are already parsed and loaded: reading imported
+//! files is the loader's job ([`crate::loader`]), so the checker never reads a file
+//! and never calls the parser.
+//!
 //! The checks are candid_parser's: every name is defined once and every used name is
 //! defined; no type is an alias cycle (`type t = t`, which has no values and no wire
 //! form); service methods have function types; `oneway` functions return nothing; at
