@@ -25,6 +25,33 @@
 //!      ^^^^^"
 //! );
 //! ```
+//!
+//! ## Modules
+//!
+//! Text becomes syntax trees, syntax trees become types, and only the top layers
+//! combine the two. A module uses only modules in the rows above it (its `uses`
+//! column, which `tests/layers.rs` checks against every `crate::` path of the
+//! sources), so the graph has no cycle and each layer can be read and tested
+//! without those above it.
+//!
+//! | module | holds | uses |
+//! |---|---|---|
+//! | `error` | the error type; spans, line, column and snippet of a diagnostic | — |
+//! | `principal` | principal text to bytes, every rule checked while decoding | — |
+//! | `compat` | upgrade compatibility of two service types, every finding with its path | — |
+//! | `syntax` | every syntax tree: types, `.did` files, merged imports, `.test.did` files | `error` |
+//! | `lexer` | tokens, doc comments and escapes of Candid text | `error` |
+//! | `names` | the checker's table of defined names, with a bounded search | `syntax` |
+//! | `parser` | text to syntax trees (`FromStr`); values, handing `v : t` to a pass it is given | `error` `lexer` `principal` `syntax` |
+//! | `typing` | syntax trees of loaded programs to a `TypeEnv` and types | `error` `lexer` `names` `syntax` |
+//! | `values` | text values: [`parse_idl_args`], [`parse_idl_value`], and the pass that applies annotations | `error` `parser` `syntax` `typing` |
+//! | `loader` | a `.did` file and its imports: reading, paths, import cycles, merging, checking | `error` `parser` `syntax` `typing` |
+//! | `test` | the runner of `.test.did` assertions | `error` `parser` `syntax` `typing` `values` |
+//!
+//! `typing` uses the lexer only to find an identifier's span for an error message;
+//! `test` uses the parser only through `str::parse::<Test>()`. This file holds the
+//! documentation, the re-exports and [`parse_idl_type`], which joins a parser and a
+//! checker entry point.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
