@@ -106,6 +106,15 @@ impl<'a> Parser<'a> {
         Error::at(self.src(), span, msg)
     }
 
+    /// An error whose message is `e`'s text. Formatting `e` stays out of line here:
+    /// written in the caller's closure, it can be inlined into the caller, whose code
+    /// every successful parse of that construct runs through.
+    #[cold]
+    #[inline(never)]
+    fn err_display(&self, span: Span, e: impl std::fmt::Display) -> Error {
+        self.err(span, e.to_string())
+    }
+
     #[cold]
     fn unexpected(&self, expected: &str) -> Error {
         self.err(
@@ -372,7 +381,7 @@ impl<'a> Parser<'a> {
         let Ok(s) = std::str::from_utf8(&bytes) else {
             return Err(self.err(span, "text is not valid UTF-8"));
         };
-        crate::principal::from_text(s).map_err(|e| self.err(span, e.to_string()))
+        crate::principal::from_text(s).map_err(|e| self.err_display(span, e))
     }
 
     /// `[+-]? (decimal | hex | float)`: integers stay `Number` (their type is decided
