@@ -40,6 +40,7 @@ pub struct Incompatibility {
     pub path: Vec<String>,
     /// What is wrong there.
     pub message: String,
+    /// Whether the upgrade breaks old clients, or only turns old data into `null`.
     pub level: Level,
 }
 
@@ -58,11 +59,15 @@ impl fmt::Display for Incompatibility {
 /// The findings of a check.
 #[derive(Debug, Default, Clone)]
 pub struct Report {
+    /// What breaks old clients.
     pub errors: Vec<Incompatibility>,
+    /// Where old data silently decodes as `null` (the special opt rule).
     pub warnings: Vec<Incompatibility>,
 }
 
 impl Report {
+    /// Safe for old clients. Warnings do not count: under the special opt rule
+    /// those values still decode (as `null`), which the spec allows.
     pub fn is_compatible(&self) -> bool {
         self.errors.is_empty()
     }

@@ -10,7 +10,7 @@ use crate::error::{Error, Result, Span};
 
 /// The kind of a token, with its payload borrowed from the source where possible.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Tok<'a> {
+pub(crate) enum Tok<'a> {
     Eof,
     Equals,
     LParen,
@@ -62,12 +62,12 @@ impl Tok<'_> {
     /// Same kind of token (payloads not compared): for the payload-free tokens the
     /// parser looks for, this is equality without the derived `eq` call.
     #[inline]
-    pub fn is(&self, other: &Tok<'_>) -> bool {
+    pub(crate) fn is(&self, other: &Tok<'_>) -> bool {
         std::mem::discriminant(self) == std::mem::discriminant(other)
     }
 
     /// How the token is named in "expected …, found …" messages.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Tok::Eof => "end of input".into(),
             Tok::Id(s) => format!("identifier `{s}`"),
@@ -116,22 +116,22 @@ impl Tok<'_> {
 /// A token and where it is. Its doc comment, if any, stays in the lexer
 /// ([`Lexer::take_docs`]): tokens are moved around once each, and most have none.
 #[derive(Debug, Clone)]
-pub struct Token<'a> {
-    pub tok: Tok<'a>,
-    pub span: Span,
+pub(crate) struct Token<'a> {
+    pub(crate) tok: Tok<'a>,
+    pub(crate) span: Span,
 }
 
 /// The lexer state: a position in the source. Cheap to clone, which the parser uses
 /// for its rare two-token look-ahead.
 #[derive(Clone)]
-pub struct Lexer<'a> {
+pub(crate) struct Lexer<'a> {
     src: &'a str,
     pos: usize,
     /// The `//` comment lines directly above the token last returned (text trimmed),
     /// while collecting: the doc comment of a declaration or field starting there.
     docs: Vec<String>,
     /// Whether to collect `docs` at all (off for values).
-    pub keep_docs: bool,
+    pub(crate) keep_docs: bool,
 }
 
 /// Bytes that continue an identifier (`[A-Za-z0-9_]`), as a table: one load per byte
@@ -149,7 +149,7 @@ static ID_CHAR: [bool; 256] = {
 };
 
 impl<'a> Lexer<'a> {
-    pub fn new(src: &'a str) -> Self {
+    pub(crate) fn new(src: &'a str) -> Self {
         Lexer {
             src,
             pos: 0,
@@ -159,7 +159,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// Continues lexing at byte `pos` (clamped to the source).
-    pub fn seek(&mut self, pos: usize) {
+    pub(crate) fn seek(&mut self, pos: usize) {
         let mut pos = pos.min(self.src.len());
         while !self.src.is_char_boundary(pos) {
             pos -= 1;
@@ -167,7 +167,7 @@ impl<'a> Lexer<'a> {
         self.pos = pos;
     }
 
-    pub fn src(&self) -> &'a str {
+    pub(crate) fn src(&self) -> &'a str {
         self.src
     }
 
@@ -242,7 +242,7 @@ impl<'a> Lexer<'a> {
     /// One loop and one `match` on the first byte: white space and comments are
     /// skipped by arms that `continue`, so a token that follows no white space pays
     /// a single dispatch, and a token's span and the new position are written once.
-    pub fn next_token(&mut self) -> Result<Token<'a>> {
+    pub(crate) fn next_token(&mut self) -> Result<Token<'a>> {
         let b = self.src.as_bytes();
         // The previous token's doc comment, if nobody took it, does not carry over.
         if self.keep_docs {
@@ -345,7 +345,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// The doc comment of the token last returned (empty unless collecting).
-    pub fn take_docs(&mut self) -> Vec<String> {
+    pub(crate) fn take_docs(&mut self) -> Vec<String> {
         std::mem::take(&mut self.docs)
     }
 
@@ -380,7 +380,7 @@ impl<'a> Lexer<'a> {
 
     /// The bytes of the string literal whose opening quote is at `start` (a
     /// [`Token`]'s span start), escapes applied.
-    pub fn unescape(&self, start: usize) -> Result<Vec<u8>> {
+    pub(crate) fn unescape(&self, start: usize) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         self.walk_text(start, Some(&mut out))?;
         Ok(out)

@@ -4,15 +4,16 @@
 //!
 //! * text values: [`parse_idl_args`], [`parse_idl_value`];
 //! * interfaces: `"…".parse::<IDLProg>()`, [`check_prog`], [`check_file`]
-//!   (imports resolved from disk) and [`typing::check_file_with_loader`] (any source);
+//!   (imports resolved from disk) and [`loader::check_file_with_loader`] (any source);
+//! * type expressions: `"…".parse::<IDLType>()`, [`ast_to_type`], [`parse_idl_type`];
 //! * upgrade compatibility: [`compat::service_compatible`], which reports every
 //!   incompatibility with its path rather than the first one;
-//! * the official test suite's `.test.did` format: [`test`].
+//! * the official test suite's `.test.did` format: [`test`](mod@test).
 //!
 //! The lexer and the parser are written by hand (no lalrpop, logos or regex): this
 //! crate is compiled to wasm and run in canisters, where code size and instructions
 //! are paid for. Nothing panics on any input; nesting is bounded
-//! ([`parser::MAX_DEPTH`]); every syntax or type error carries line, column and a
+//! ([`MAX_DEPTH`]); every syntax or type error carries line, column and a
 //! snippet of the source with a caret under the offending text:
 //!
 //! ```
@@ -24,78 +25,59 @@
 //!      ^^^^^"
 //! );
 //! ```
+//!
+//! ## Modules
+//!
+//! Text becomes syntax trees, syntax trees become types, and only the top layers
+//! combine the two. A module uses only modules in the rows above it (its `uses`
+//! column, which `tests/layers.rs` checks against every `crate::` path of the
+//! sources), so the graph has no cycle and each layer can be read and tested
+//! without those above it.
+//!
+//! | module | holds | uses |
+//! |---|---|---|
+//! | `error` | the error type; spans, line, column and snippet of a diagnostic | — |
+//! | `principal` | principal text to bytes, every rule checked while decoding | — |
+//! | `compat` | upgrade compatibility of two service types, every finding with its path | — |
+//! | `syntax` | every syntax tree: types, `.did` files, merged imports, `.test.did` files | `error` |
+//! | `lexer` | tokens, doc comments and escapes of Candid text | `error` |
+//! | `names` | the checker's table of defined names, with a bounded search | `syntax` |
+//! | `parser` | text to syntax trees (`FromStr`); values, handing `v : t` to a pass it is given | `error` `lexer` `principal` `syntax` |
+//! | `typing` | syntax trees of loaded programs to a `TypeEnv` and types | `error` `lexer` `names` `syntax` |
+//! | `values` | text values: [`parse_idl_args`], [`parse_idl_value`], and the pass that applies annotations | `error` `parser` `syntax` `typing` |
+//! | `loader` | a `.did` file and its imports: reading, paths, import cycles, merging, checking | `error` `parser` `syntax` `typing` |
+//! | `test` | the runner of `.test.did` assertions | `error` `parser` `syntax` `typing` `values` |
+//!
+//! `typing` uses the lexer only to find an identifier's span for an error message;
+//! `test` uses the parser only through `str::parse::<Test>()`. This file holds the
+//! documentation, the re-exports and [`parse_idl_type`], which joins a parser and a
+//! checker entry point.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs, unreachable_pub)]
 
 pub mod compat;
 pub mod error;
-pub mod lexer;
+mod lexer;
+pub mod loader;
 mod names;
-pub mod parser;
-pub mod principal;
+mod parser;
+mod principal;
 pub mod syntax;
 pub mod test;
 pub mod typing;
+mod values;
 
 pub use candor;
 pub use error::{Diagnostic, Error, Result};
+pub use loader::{check_file, pretty_check_file};
+pub use parser::MAX_DEPTH;
 pub use syntax::{IDLInitArgs, IDLProg, IDLType, IDLTypes};
-pub use typing::{ast_to_type, check_file, check_init_args, check_prog, pretty_check_file};
-
-use candor::{IDLArgs, IDLValue};
-use parser::Parser;
-
-/// Parses a value list `(v1, v2, …)`. Numbers without annotation are
-/// `IDLValue::Number` (their type is decided when the list is annotated with types),
-/// floats are `Float64`; `v : t` annotates a value with a type.
-pub fn parse_idl_args(s: &str) -> Result<IDLArgs> {
-    let mut p = Parser::new(s, false)?;
-    let args = p.args()?;
-    p.expect_eof()?;
-    Ok(args)
-}
-
-/// Parses one value (without a top-level annotation, as candid_parser).
-pub fn parse_idl_value(s: &str) -> Result<IDLValue> {
-    let mut p = Parser::new(s, false)?;
-    let v = p.value()?;
-    p.expect_eof()?;
-    Ok(v)
-}
+pub use typing::{ast_to_type, check_init_args, check_prog};
+pub use values::{parse_idl_args, parse_idl_value};
 
 /// Parses a type expression and converts it to a [`candor::types::Type`] in `env`.
 pub fn parse_idl_type(env: &candor::TypeEnv, s: &str) -> Result<candor::types::Type> {
     let ast: IDLType = s.parse()?;
     ast_to_type(env, &ast)
-}
-
-impl std::str::FromStr for IDLProg {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        Parser::new(s, true)?.with_source(None).prog()
-    }
-}
-
-impl std::str::FromStr for IDLType {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        let mut p = Parser::new(s, true)?;
-        let t = p.typ()?;
-        p.expect_eof()?;
-        Ok(t)
-    }
-}
-
-impl std::str::FromStr for IDLTypes {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        Parser::new(s, true)?.types()
-    }
-}
-
-impl std::str::FromStr for IDLInitArgs {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        Parser::new(s, true)?.with_source(None).init_args()
-    }
 }

@@ -12,17 +12,34 @@
 use crate::error::{Error, Result, Span};
 use crate::lexer::{Lexer, Tok, Token};
 use crate::syntax::{
-    Binding, Dec, FuncType, IDLActorType, IDLInitArgs, IDLProg, IDLType, IDLTypes, PrimType,
-    Source, TypeField,
+    Assert, Binding, Dec, FuncType, IDLActorType, IDLInitArgs, IDLProg, IDLType, IDLTypes, Input,
+    PrimType, Source, Test, TypeField,
 };
-use crate::test::{Assert, Input, Test};
-use candor::types::{FuncMode, Label, TypeEnv};
+use candor::types::{FuncMode, Label};
 use candor::{IDLArgs, IDLField, IDLValue, Principal, VariantValue};
 use std::borrow::Cow;
 use std::rc::Rc;
 
 /// How deeply values and types may nest (`opt opt … ` or `vec { vec { … } }`).
 pub const MAX_DEPTH: usize = 256;
+
+/// The meaning of `v : t` in a value. The parser reads both sides as syntax and
+/// hands them to this pass, so it needs no type checker: the pass that does lives
+/// above the checker (`values.rs`). It is a type parameter of the value
+/// methods, not a value stored in the parser, so the call is static, as direct as
+/// before the split, and the parser of `.did` files is not instantiated with it.
+pub(crate) trait Annotate {
+    /// `v` converted to the type written as `t`, or why not.
+    fn annotate(v: IDLValue, t: &IDLType) -> std::result::Result<IDLValue, AnnotationError>;
+}
+
+/// Why an annotation failed, which decides where the error points.
+pub(crate) enum AnnotationError {
+    /// The type is wrong in itself (an unbound name, say): the type is underlined.
+    Type(String),
+    /// The value does not fit the type: the value is underlined.
+    Value(String),
+}
 
 pub(crate) struct Parser<'a> {
     lex: Lexer<'a>,
@@ -35,7 +52,7 @@ pub(crate) struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    pub fn new(src: &'a str, keep_docs: bool) -> Result<Self> {
+    pub(crate) fn new(src: &'a str, keep_docs: bool) -> Result<Self> {
         let mut lex = Lexer::new(src);
         lex.keep_docs = keep_docs;
         let tok = lex.next_token()?;
@@ -49,7 +66,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Keeps a copy of the source for diagnostics raised after parsing.
-    pub fn with_source(mut self, name: Option<&str>) -> Self {
+    pub(crate) fn with_source(mut self, name: Option<&str>) -> Self {
         self.source = Some(Rc::new(Source {
             name: name.map(str::to_string),
             text: self.lex.src().to_string(),
@@ -89,6 +106,15 @@ impl<'a> Parser<'a> {
         Error::at(self.src(), span, msg)
     }
 
+    /// An error whose message is `e`'s text. Formatting `e` stays out of line here:
+    /// written in the caller's closure, it can be inlined into the caller, whose code
+    /// every successful parse of that construct runs through.
+    #[cold]
+    #[inline(never)]
+    fn err_display(&self, span: Span, e: impl std::fmt::Display) -> Error {
+        self.err(span, e.to_string())
+    }
+
     #[cold]
     fn unexpected(&self, expected: &str) -> Error {
         self.err(
@@ -118,7 +144,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    pub fn expect_eof(&self) -> Result<()> {
+    pub(crate) fn expect_eof(&self) -> Result<()> {
         if matches!(self.tok.tok, Tok::Eof) {
             Ok(())
         } else {
@@ -197,11 +223,11 @@ impl<'a> Parser<'a> {
     // ---- values --------------------------------------------------------------
 
     /// `( v1, v2, … )`.
-    pub fn args(&mut self) -> Result<IDLArgs> {
+    pub(crate) fn args<A: Annotate>(&mut self) -> Result<IDLArgs> {
         self.expect(Tok::LParen, "`(`")?;
         let mut args = Vec::new();
         while !matches!(self.tok.tok, Tok::RParen) {
-            args.push(self.ann_val()?);
+            args.push(self.ann_val::<A>()?);
             if !self.eat(Tok::Comma)? {
                 break;
             }
@@ -212,34 +238,33 @@ impl<'a> Parser<'a> {
 
     /// A value with an optional type annotation `v : t`, which converts the value to
     /// that type (so `1 : nat8` is a `Nat8`, not a `Number`).
-    pub fn ann_val(&mut self) -> Result<IDLValue> {
+    fn ann_val<A: Annotate>(&mut self) -> Result<IDLValue> {
         let start = self.tok.span.start;
-        let v = self.value()?;
+        let v = self.value::<A>()?;
         if !matches!(self.tok.tok, Tok::Colon) {
             return Ok(v);
         }
-        self.annotate(v, start)
+        self.annotate::<A>(v, start)
     }
 
     /// `: t` after a value (kept out of the recursive path so its locals do not
     /// widen every recursion frame).
     #[inline(never)]
-    fn annotate(&mut self, v: IDLValue, start: usize) -> Result<IDLValue> {
+    fn annotate<A: Annotate>(&mut self, v: IDLValue, start: usize) -> Result<IDLValue> {
         let vspan = start..self.last_end;
         self.advance()?;
         let tstart = self.tok.span.start;
         let ast = self.typ()?;
         let tspan = tstart..self.last_end;
-        let env = TypeEnv::new();
-        let ty = crate::typing::ast_to_type(&env, &ast)
-            .map_err(|e| self.err(tspan, plain_message(&e)))?;
-        v.annotate_type(true, &env, &ty)
-            .map_err(|e| self.err(vspan, e.to_string()))
+        A::annotate(v, &ast).map_err(|e| match e {
+            AnnotationError::Type(msg) => self.err(tspan, msg),
+            AnnotationError::Value(msg) => self.err(vspan, msg),
+        })
     }
 
-    pub fn value(&mut self) -> Result<IDLValue> {
+    pub(crate) fn value<A: Annotate>(&mut self) -> Result<IDLValue> {
         self.enter()?;
-        let r = self.value_inner();
+        let r = self.value_inner::<A>();
         self.depth -= 1;
         r
     }
@@ -247,35 +272,35 @@ impl<'a> Parser<'a> {
     /// The recursive forms; everything else is in [`Self::atom`]. Each recursive
     /// form is its own small function so that one level of nesting costs little stack
     /// (a debug build would otherwise reserve every arm's temporaries in every frame).
-    fn value_inner(&mut self) -> Result<IDLValue> {
+    fn value_inner<A: Annotate>(&mut self) -> Result<IDLValue> {
         match self.tok.tok {
             Tok::Opt => {
                 self.advance()?;
-                Ok(IDLValue::Opt(Box::new(self.value()?)))
+                Ok(IDLValue::Opt(Box::new(self.value::<A>()?)))
             }
-            Tok::Vec => self.vec_value(),
-            Tok::Record => self.record_value(),
-            Tok::Variant => self.variant_value(),
-            Tok::LParen => self.paren_value(),
+            Tok::Vec => self.vec_value::<A>(),
+            Tok::Record => self.record_value::<A>(),
+            Tok::Variant => self.variant_value::<A>(),
+            Tok::LParen => self.paren_value::<A>(),
             _ => self.atom(),
         }
     }
 
     #[inline(never)]
-    fn paren_value(&mut self) -> Result<IDLValue> {
+    fn paren_value<A: Annotate>(&mut self) -> Result<IDLValue> {
         self.advance()?;
-        let v = self.ann_val()?;
+        let v = self.ann_val::<A>()?;
         self.expect(Tok::RParen, "`)`")?;
         Ok(v)
     }
 
     #[inline(never)]
-    fn vec_value(&mut self) -> Result<IDLValue> {
+    fn vec_value<A: Annotate>(&mut self) -> Result<IDLValue> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
         let mut vs = Vec::new();
         while !matches!(self.tok.tok, Tok::RBrace) {
-            vs.push(self.ann_val()?);
+            vs.push(self.ann_val::<A>()?);
             if !self.eat(Tok::Semi)? {
                 break;
             }
@@ -285,10 +310,10 @@ impl<'a> Parser<'a> {
     }
 
     #[inline(never)]
-    fn variant_value(&mut self) -> Result<IDLValue> {
+    fn variant_value<A: Annotate>(&mut self) -> Result<IDLValue> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let field = self.variant_field_value()?;
+        let field = self.variant_field_value::<A>()?;
         self.eat(Tok::Semi)?;
         self.expect(Tok::RBrace, "`}`")?;
         Ok(IDLValue::Variant(VariantValue(Box::new(field), 0)))
@@ -356,7 +381,7 @@ impl<'a> Parser<'a> {
         let Ok(s) = std::str::from_utf8(&bytes) else {
             return Err(self.err(span, "text is not valid UTF-8"));
         };
-        crate::principal::from_text(s).map_err(|e| self.err(span, e.to_string()))
+        crate::principal::from_text(s).map_err(|e| self.err_display(span, e))
     }
 
     /// `[+-]? (decimal | hex | float)`: integers stay `Number` (their type is decided
@@ -406,7 +431,7 @@ impl<'a> Parser<'a> {
     /// `record { f1; f2 = v; … }`: positional fields get the id after the previous
     /// field's, then the fields are sorted by id and must be distinct.
     #[inline(never)]
-    fn record_value(&mut self) -> Result<IDLValue> {
+    fn record_value<A: Annotate>(&mut self) -> Result<IDLValue> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
         let mut fields: Vec<(u32, IDLField, Span)> = Vec::new();
@@ -425,10 +450,10 @@ impl<'a> Parser<'a> {
                 let id = self.label()?;
                 let hash = id.get_id();
                 self.expect(Tok::Equals, "`=`")?;
-                let val = self.ann_val()?;
+                let val = self.ann_val::<A>()?;
                 (hash, IDLField { id, val })
             } else {
-                let val = self.ann_val()?;
+                let val = self.ann_val::<A>()?;
                 (
                     next_id,
                     IDLField {
@@ -457,13 +482,13 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn variant_field_value(&mut self) -> Result<IDLField> {
+    fn variant_field_value<A: Annotate>(&mut self) -> Result<IDLField> {
         let id = match self.tok.tok {
             Tok::Id(_) | Tok::Text(..) | Tok::Decimal(_) | Tok::Hex(_) => self.label()?,
             _ => return Err(self.unexpected("a variant case")),
         };
         let val = if self.eat(Tok::Equals)? {
-            self.ann_val()?
+            self.ann_val::<A>()?
         } else {
             IDLValue::Null
         };
@@ -503,7 +528,7 @@ impl<'a> Parser<'a> {
 
     // ---- types ---------------------------------------------------------------
 
-    pub fn typ(&mut self) -> Result<IDLType> {
+    fn typ(&mut self) -> Result<IDLType> {
         self.enter()?;
         let r = self.typ_inner();
         self.depth -= 1;
@@ -634,7 +659,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `( t1, name : t2, … )`; argument names are documentation only.
-    pub fn tup_type(&mut self) -> Result<Vec<IDLType>> {
+    fn tup_type(&mut self) -> Result<Vec<IDLType>> {
         self.expect(Tok::LParen, "`(`")?;
         let mut ts = Vec::new();
         while !matches!(self.tok.tok, Tok::RParen) {
@@ -779,7 +804,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A whole `.did` file.
-    pub fn prog(&mut self) -> Result<IDLProg> {
+    pub(crate) fn prog(&mut self) -> Result<IDLProg> {
         let (decs, dec_spans) = self.decs()?;
         let actor = if matches!(self.tok.tok, Tok::Service) {
             let docs = self.lex.take_docs();
@@ -829,14 +854,14 @@ impl<'a> Parser<'a> {
     }
 
     /// Declarations followed by an argument list (`candid:args`).
-    pub fn init_args(&mut self) -> Result<IDLInitArgs> {
+    fn init_args(&mut self) -> Result<IDLInitArgs> {
         let (decs, _) = self.decs()?;
         let args = self.tup_type()?;
         self.expect_eof()?;
         Ok(IDLInitArgs { decs, args })
     }
 
-    pub fn types(&mut self) -> Result<IDLTypes> {
+    fn types(&mut self) -> Result<IDLTypes> {
         let args = self.tup_type()?;
         self.expect_eof()?;
         Ok(IDLTypes { args })
@@ -845,7 +870,7 @@ impl<'a> Parser<'a> {
     // ---- test files --------------------------------------------------------------
 
     /// A `.test.did` file: declarations, then `assert …;` lines.
-    pub fn test(&mut self) -> Result<Test> {
+    fn test(&mut self) -> Result<Test> {
         let (defs, _) = self.decs()?;
         let mut asserts = Vec::new();
         let src = self.src();
@@ -911,11 +936,43 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// The message of an error without its location (for re-locating it).
-fn plain_message(e: &Error) -> String {
-    match e {
-        Error::Parse(d) => d.message.clone(),
-        e => e.to_string(),
+// The syntax trees are read with `str::parse`, as in candid_parser. Programs and
+// init args keep a copy of their text: the checker, which runs later, points into it.
+impl std::str::FromStr for IDLProg {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Parser::new(s, true)?.with_source(None).prog()
+    }
+}
+
+impl std::str::FromStr for IDLType {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let mut p = Parser::new(s, true)?;
+        let t = p.typ()?;
+        p.expect_eof()?;
+        Ok(t)
+    }
+}
+
+impl std::str::FromStr for IDLTypes {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Parser::new(s, true)?.types()
+    }
+}
+
+impl std::str::FromStr for IDLInitArgs {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Parser::new(s, true)?.with_source(None).init_args()
+    }
+}
+
+impl std::str::FromStr for Test {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Parser::new(s, false)?.test()
     }
 }
 

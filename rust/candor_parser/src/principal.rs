@@ -39,7 +39,7 @@ const BAD: u8 = 0xff;
 /// Parses principal text; accepts and rejects exactly what `Principal::from_text` does.
 /// Canonically grouped text is decoded a group of five characters at a time; anything
 /// else goes through a character-at-a-time pass that classifies it.
-pub fn from_text(text: &str) -> Result<Principal, PrincipalError> {
+pub(crate) fn from_text(text: &str) -> Result<Principal, PrincipalError> {
     let mut buf = [0u8; 4 + MAX_BYTES];
     let Decoded {
         len,

@@ -15,7 +15,10 @@
 //! the types with a decoding quota of 20,000,000; equality compares the values.
 
 use crate::error::{Error, Result};
-use crate::syntax::{Dec, IDLProg, IDLType};
+use crate::syntax::IDLProg;
+/// The runner's input, named here too: a test file is parsed to a [`Test`] and
+/// handed to [`run`], so users of the runner find both in one place.
+pub use crate::syntax::{Assert, Input, Test};
 use crate::typing::{ast_to_type, check_prog};
 use candor::types::{Type, TypeEnv};
 use candor::{DecoderConfig, IDLArgs};
@@ -23,44 +26,13 @@ use candor::{DecoderConfig, IDLArgs};
 /// The decoding quota of every binary input, as in candid's runner.
 pub const DECODING_QUOTA: usize = 20_000_000;
 
-/// A parsed test file.
-pub struct Test {
-    pub defs: Vec<Dec>,
-    pub asserts: Vec<Assert>,
-}
-
-/// One assertion.
-pub struct Assert {
-    pub left: Input,
-    pub right: Option<Input>,
-    pub typ: Vec<IDLType>,
-    /// `:` and `==` are `true`; `!:` and `!=` are `false`.
-    pub pass: bool,
-    pub desc: Option<String>,
-    /// 1-based line of the `assert` keyword.
-    pub line: usize,
-}
-
-/// The input of an assertion.
-pub enum Input {
-    /// A text value list, unparsed (parsing it is part of the assertion).
-    Text(String),
-    /// A binary message.
-    Blob(Vec<u8>),
-}
-
-impl Assert {
-    /// The description, or "" when the assertion has none.
-    pub fn desc(&self) -> String {
-        self.desc.clone().unwrap_or_default()
-    }
-}
-
 impl Input {
     /// The values of the input at `types`.
     pub fn parse(&self, env: &TypeEnv, types: &[Type]) -> Result<IDLArgs> {
         match self {
-            Input::Text(s) => Ok(crate::parse_idl_args(s)?.annotate_types(true, env, types)?),
+            Input::Text(s) => {
+                Ok(crate::values::parse_idl_args(s)?.annotate_types(true, env, types)?)
+            }
             Input::Blob(bytes) => {
                 let mut config = DecoderConfig::new();
                 config.set_decoding_quota(DECODING_QUOTA);
@@ -72,19 +44,15 @@ impl Input {
     }
 }
 
-impl std::str::FromStr for Test {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        crate::parser::Parser::new(s, false)?.test()
-    }
-}
-
 /// The outcome of one assertion.
 pub struct Outcome {
     /// Index of the assertion in the file.
     pub index: usize,
+    /// 1-based line of the `assert`, for `file:line` in reports.
     pub line: usize,
+    /// The assertion's description ("" when it has none).
     pub desc: String,
+    /// Whether the assertion held.
     pub passed: bool,
     /// Why it failed (empty when it passed).
     pub detail: String,
@@ -165,9 +133,12 @@ pub struct FileReport {
 }
 
 impl FileReport {
+    /// Assertions that held.
     pub fn passed(&self) -> usize {
         self.outcomes.iter().filter(|o| o.passed).count()
     }
+
+    /// Assertions that did not hold; a file that does not parse counts as one.
     pub fn failed(&self) -> usize {
         self.outcomes.len() - self.passed()
     }

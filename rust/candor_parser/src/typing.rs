@@ -1,6 +1,10 @@
 //! Type checking: from the syntax tree of a `.did` file to a [`TypeEnv`] and the
 //! type of the main service.
 //!
+//! The checker takes programs that are already parsed and loaded: reading imported
+//! files is the loader's job ([`crate::loader`]), so the checker never reads a file
+//! and never calls the parser.
+//!
 //! The checks are candid_parser's: every name is defined once and every used name is
 //! defined; no type is an alias cycle (`type t = t`, which has no values and no wire
 //! form); service methods have function types; `oneway` functions return nothing; at
@@ -9,13 +13,12 @@
 
 use crate::error::{Error, Result, Span};
 use crate::names::Names;
-use crate::parser::Parser;
 use crate::syntax::{
-    Binding, Dec, IDLActorType, IDLInitArgs, IDLProg, IDLType, PrimType, Source, TypeField,
+    Binding, Dec, IDLActorType, IDLInitArgs, IDLMergedProg, IDLProg, IDLType, PrimType, Source,
+    TypeField,
 };
 use candor::types::{Field, FuncMode, Function, Type, TypeEnv, TypeInner};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::{Component, Path, PathBuf};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// Where the type being checked was written: errors inside it point there.
@@ -249,7 +252,8 @@ pub fn ast_to_type(env: &TypeEnv, ast: &IDLType) -> Result<Type> {
     Ok(t)
 }
 
-/// Adds the definitions `decs` to `env` (imports are ignored here: see [`check_file`]).
+/// Adds the definitions `decs` to `env` (imports are ignored here: the loader reads
+/// them and merges their definitions before checking).
 fn check_decs(env: &mut TypeEnv, decs: &[&Binding]) -> Result<()> {
     // Names first, so definitions may refer to each other in any order. A name may
     // be defined once, and not again if `env` has it already: the first binding in
@@ -356,7 +360,7 @@ fn check_actor(
 
 /// Type-checks `prog` and adds its definitions to `te`; returns the main service
 /// type, if any (a `TypeInner::Class` for an actor class). Imports are ignored:
-/// [`check_file`] resolves them.
+/// [`check_file`](crate::check_file) resolves them.
 pub fn check_prog(te: &mut TypeEnv, prog: &IDLProg) -> Result<Option<Type>> {
     let decs: Vec<&Binding> = prog
         .decs
@@ -390,237 +394,12 @@ pub fn check_init_args(
     prog.args.iter().map(|t| ast_to_type(te, t)).collect()
 }
 
-/// The definitions of a file and of everything it imports, and its main service
-/// together with the services it imports with `import service`.
-#[derive(Debug)]
-pub struct IDLMergedProg {
-    typ_decs: Vec<Binding>,
-    main_actor: Option<IDLActorType>,
-    main_source: Option<Rc<Source>>,
-    service_imports: Vec<(String, IDLActorType)>,
-}
-
-impl IDLMergedProg {
-    pub fn new(prog: IDLProg) -> Self {
-        IDLMergedProg {
-            typ_decs: IDLProg::typ_decs(prog.decs).collect(),
-            main_actor: prog.actor,
-            main_source: prog.source,
-            service_imports: Vec::new(),
-        }
-    }
-
-    /// Adds an imported file; with `is_service_import`, its service's methods join the
-    /// main service.
-    pub fn merge(&mut self, is_service_import: bool, name: String, prog: IDLProg) -> Result<()> {
-        self.typ_decs.extend(IDLProg::typ_decs(prog.decs));
-        if is_service_import {
-            let actor = prog.actor.ok_or_else(|| {
-                Error::msg(format!(
-                    "Imported service file \"{name}\" has no main service"
-                ))
-            })?;
-            self.service_imports.push((name, actor));
-        }
-        Ok(())
-    }
-
-    pub fn lookup(&self, id: &str) -> Option<&Binding> {
-        self.typ_decs.iter().find(|b| b.id == id)
-    }
-
-    pub fn bindings(&self) -> impl Iterator<Item = &Binding> {
-        self.typ_decs.iter()
-    }
-
-    pub fn decs(&self) -> Vec<Dec> {
-        self.typ_decs.iter().map(|b| Dec::TypD(b.clone())).collect()
-    }
-
-    /// The main service with the imported services' methods added.
-    pub fn resolve_actor(&self) -> Result<Option<IDLActorType>> {
-        let (init_args, docs, span, mut methods) = match &self.main_actor {
-            None if self.service_imports.is_empty() => return Ok(None),
-            None => (None, Vec::new(), 0..0, Vec::new()),
-            Some(t) if self.service_imports.is_empty() => return Ok(Some(t.clone())),
-            Some(IDLActorType {
-                typ: IDLType::ClassT(args, inner),
-                docs,
-                span,
-            }) => (
-                Some(args.clone()),
-                docs.clone(),
-                span.clone(),
-                self.chase_service(inner, None)?,
-            ),
-            Some(a) => (
-                None,
-                a.docs.clone(),
-                a.span.clone(),
-                self.chase_service(&a.typ, None)?,
-            ),
-        };
-        for (name, a) in &self.service_imports {
-            methods.extend(self.chase_service(&a.typ, Some(name))?);
-        }
-        let mut hashes: HashMap<u32, &str> = HashMap::new();
-        for m in &methods {
-            if let Some(prev) = hashes.insert(candor::idl_hash(&m.id), &m.id) {
-                return Err(Error::msg(format!(
-                    "Duplicate imported method name: label '{}' hash collision with '{prev}'",
-                    m.id
-                )));
-            }
-        }
-        methods.sort_by(|a, b| a.id.cmp(&b.id));
-        let serv = IDLType::ServT(methods);
-        let typ = match init_args {
-            Some(args) => IDLType::ClassT(args, Box::new(serv)),
-            None => serv,
-        };
-        Ok(Some(IDLActorType { typ, docs, span }))
-    }
-
-    fn chase_service(&self, ty: &IDLType, import: Option<&str>) -> Result<Vec<Binding>> {
-        let mut ty = ty;
-        // Alias chains are finite: cycles were rejected when the definitions were checked.
-        for _ in 0..=self.typ_decs.len() {
-            match ty {
-                IDLType::VarT(v) => {
-                    ty = &self
-                        .lookup(v)
-                        .ok_or_else(|| Error::msg(format!("Unbound type identifier {v}")))?
-                        .typ
-                }
-                IDLType::ServT(bs) => return Ok(bs.clone()),
-                _ => break,
-            }
-        }
-        Err(Error::msg(match import {
-            Some(name) => format!("Imported service file \"{name}\" has a service constructor"),
-            None => "not a service type".to_string(),
-        }))
-    }
-}
-
-/// Reads the file at a path (a callback, so tools can check `.did` files that are not
-/// on disk, and canisters can check without a file system).
-pub type Loader<'l> = dyn FnMut(&Path) -> Result<String> + 'l;
-
-/// Removes `.` and `a/..` from a path without touching the file system, so the same
-/// file reached by two routes is recognised.
-fn normalize(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            c => out.push(c.as_os_str()),
-        }
-    }
-    out
-}
-
-fn parse_file(path: &Path, text: String) -> Result<IDLProg> {
-    let name = path.display().to_string();
-    let mut p = Parser::new(&text, true)
-        .map_err(|e| e.with_file(&name))?
-        .with_source(Some(&name));
-    p.prog().map_err(|e| e.with_file(&name))
-}
-
-struct Imports<'l, 'r> {
-    loader: &'r mut Loader<'l>,
-    /// Files loaded so far, and whether some import asked for their service.
-    visited: BTreeMap<PathBuf, bool>,
-    /// Files being loaded, outermost first (an import of one of them is a cycle).
-    stack: Vec<PathBuf>,
-    list: Vec<(PathBuf, String, IDLProg)>,
-}
-
-impl Imports<'_, '_> {
-    fn load(&mut self, base: &Path, prog: &IDLProg) -> Result<()> {
-        for (i, dec) in prog.decs.iter().enumerate() {
-            let (file, serv) = match dec {
-                Dec::ImportType(f) => (f, false),
-                Dec::ImportServ(f) => (f, true),
-                Dec::TypD(_) => continue,
-            };
-            let span = prog.dec_spans.get(i).cloned().unwrap_or(0..0);
-            let path = normalize(&base.join(file));
-            if let Some(pos) = self.stack.iter().position(|p| *p == path) {
-                let mut chain: Vec<String> = self.stack[pos..]
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect();
-                chain.push(path.display().to_string());
-                return Err(prog.error_at(span, format!("import cycle: {}", chain.join(" -> "))));
-            }
-            if let Some(s) = self.visited.get_mut(&path) {
-                *s |= serv;
-                continue;
-            }
-            self.visited.insert(path.clone(), serv);
-            let text = (self.loader)(&path)
-                .map_err(|_| prog.error_at(span.clone(), format!("Cannot import {file:?}")))?;
-            let sub = parse_file(&path, text)?;
-            self.stack.push(path.clone());
-            let sub_base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-            self.load(&sub_base, &sub)?;
-            self.stack.pop();
-            self.list.push((path, file.clone(), sub));
-        }
-        Ok(())
-    }
-}
-
-/// Checks the `.did` file at `file` with its imports, reading files through `loader`.
-/// Imports are resolved relative to the importing file; an import cycle is an error.
-pub fn check_file_with_loader(
-    file: &Path,
-    loader: &mut Loader<'_>,
-) -> Result<(TypeEnv, Option<Type>, IDLMergedProg)> {
-    let file = normalize(file);
-    let text = loader(&file).map_err(|_| Error::msg(format!("Cannot open {file:?}")))?;
-    let prog = parse_file(&file, text)?;
-    let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut imports = Imports {
-        loader,
-        visited: BTreeMap::new(),
-        stack: vec![file.clone()],
-        list: Vec::new(),
-    };
-    imports.load(&base, &prog)?;
-    let Imports { visited, list, .. } = imports;
-    let mut merged = IDLMergedProg::new(prog);
-    for (path, name, prog) in list {
-        let serv = visited.get(&path).copied().unwrap_or(false);
-        merged.merge(serv, name, prog)?;
-    }
-    let mut te = TypeEnv::new();
-    let decs: Vec<&Binding> = merged.typ_decs.iter().collect();
-    check_decs(&mut te, &decs)?;
+/// Type-checks a file merged with its imports (the loader builds the
+/// [`IDLMergedProg`]): all definitions in one environment, then the main service
+/// with the methods of the services imported with `import service`.
+pub(crate) fn check_merged_prog(te: &mut TypeEnv, merged: &IDLMergedProg) -> Result<Option<Type>> {
+    let decs: Vec<&Binding> = merged.bindings().collect();
+    check_decs(te, &decs)?;
     let actor = merged.resolve_actor()?;
-    let res = check_actor(&te, actor.as_ref(), merged.main_source.as_ref())?;
-    Ok((te, res, merged))
-}
-
-/// Checks the `.did` file at `file` and its imports (read from disk).
-pub fn check_file(file: &Path) -> Result<(TypeEnv, Option<Type>, IDLMergedProg)> {
-    let file = if file.is_absolute() {
-        file.to_path_buf()
-    } else {
-        std::env::current_dir()?.join(file)
-    };
-    check_file_with_loader(&file, &mut |p: &Path| Ok(std::fs::read_to_string(p)?))
-}
-
-/// Same as [`check_file`]: kept for candid_parser's name. Our errors always carry
-/// file, line, column and a snippet, so there is no separate "pretty" mode.
-pub fn pretty_check_file(file: &Path) -> Result<(TypeEnv, Option<Type>, IDLMergedProg)> {
-    check_file(file)
+    check_actor(te, actor.as_ref(), merged.main_source())
 }

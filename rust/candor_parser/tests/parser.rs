@@ -517,7 +517,7 @@ fn did_accepts_forward_references_and_recursion() {
 
 #[test]
 fn imports_from_a_loader() {
-    use candor_parser::typing::check_file_with_loader;
+    use candor_parser::loader::check_file_with_loader;
     use std::path::Path;
     let files = [
         ("/d/main.did", "import \"lib/a.did\"; import service \"svc.did\"; type m = a; service : { m : (m) -> () }"),
