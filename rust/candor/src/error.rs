@@ -229,48 +229,63 @@ impl serde::de::Error for Error {
 }
 
 /// The faults the reader and the decoder report in more than one place, each spelled
-/// once: call sites name the fault and where it is, and the text is built here, on
-/// the error path only.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Fault<'a> {
-    /// The input ended inside `what`.
-    UnexpectedEnd(&'a str),
-    /// A LEB128 number too large for what it encodes.
-    LebOverflow(&'a str),
-    /// Bytes of `what` (text, method name) that are not UTF-8.
-    InvalidUtf8(&'a str, std::str::Utf8Error),
-    /// A func or principal with flag 0 (an opaque reference).
-    OpaqueReference,
-    /// A variant index past the wire type's cases.
-    VariantIndex { index: u64, cases: usize },
-    /// A value of type `empty` on the wire.
-    EmptyValue,
-    /// A bignum that does not fit the 128-bit integer asked for.
-    NumberTooLarge(&'static str),
-}
+/// once: call sites name the fault and where it is, and the text is built here. Each
+/// is a cold function taking only scalars, so hot code that may raise one keeps no
+/// room for an error value on its fast path.
+pub(crate) mod fault {
+    use super::Error;
 
-impl Fault<'_> {
-    /// The error, at byte offset `offset`.
+    /// The input ended inside `what`.
     #[cold]
     #[inline(never)]
-    pub(crate) fn at(self, offset: usize) -> Error {
-        match self {
-            Fault::UnexpectedEnd(what) => {
-                Error::binary(format!("unexpected end of input reading {what}"), offset)
-            }
-            Fault::LebOverflow(what) => Error::binary(format!("{what}: LEB128 overflow"), offset),
-            Fault::InvalidUtf8(what, e) => {
-                Error::binary(format!("invalid UTF-8 in {what}: {e}"), offset)
-            }
-            Fault::OpaqueReference => Error::binary("opaque reference not supported", offset),
-            // candid's wording, which callers match on.
-            Fault::VariantIndex { index, cases } => Error::binary(
-                format!("Variant index {index} larger than length {cases}"),
-                offset,
-            ),
-            Fault::EmptyValue => Error::msg("Cannot decode empty type").at(offset),
-            Fault::NumberTooLarge(what) => Error::binary(what, offset),
-        }
+    pub(crate) fn unexpected_end(what: &str, at: usize) -> Error {
+        Error::binary(format!("unexpected end of input reading {what}"), at)
+    }
+
+    /// A LEB128 number too large for what it encodes.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn leb_overflow(what: &str, at: usize) -> Error {
+        Error::binary(format!("{what}: LEB128 overflow"), at)
+    }
+
+    /// Bytes of `what` (text, method name) that are not UTF-8.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn invalid_utf8(what: &str, e: std::str::Utf8Error, at: usize) -> Error {
+        Error::binary(format!("invalid UTF-8 in {what}: {e}"), at)
+    }
+
+    /// A func or principal with flag 0 (an opaque reference).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn opaque_reference(at: usize) -> Error {
+        Error::binary("opaque reference not supported", at)
+    }
+
+    /// A variant index past the wire type's cases (candid's wording, which callers
+    /// match on).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn variant_index(index: u64, cases: usize, at: usize) -> Error {
+        Error::binary(
+            format!("Variant index {index} larger than length {cases}"),
+            at,
+        )
+    }
+
+    /// A value of type `empty` on the wire.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn empty_value(at: usize) -> Error {
+        Error::msg("Cannot decode empty type").at(at)
+    }
+
+    /// A bignum that does not fit the 128-bit integer asked for.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn number_too_large(what: &'static str, at: usize) -> Error {
+        Error::binary(what, at)
     }
 }
 

@@ -7,7 +7,7 @@
 
 use super::quota;
 use super::subtype::{Memo, Sides};
-use crate::error::{Error, Fault};
+use crate::error::{fault, Error};
 use crate::wire::header::{Arena, Node, Ref, PRIM_COUNT};
 use crate::wire::leb::{self, LebError};
 use crate::Result;
@@ -264,14 +264,14 @@ impl<'de> Core<'de> {
 
     #[cold]
     pub fn eof(&self, what: &str) -> Error {
-        Fault::UnexpectedEnd(what).at(self.pos)
+        fault::unexpected_end(what, self.pos)
     }
 
     #[cold]
     fn leb_error(&self, e: LebError, what: &str) -> Error {
         match e {
             LebError::Truncated => self.eof(what),
-            LebError::Overflow => Fault::LebOverflow(what).at(self.pos),
+            LebError::Overflow => fault::leb_overflow(what, self.pos),
         }
     }
 
@@ -292,7 +292,7 @@ impl<'de> Core<'de> {
         let at = self.pos;
         let n = self.leb_u64("length")?;
         if self.pos - at > 9 {
-            return Err(Fault::LebOverflow("length").at(at));
+            return Err(fault::leb_overflow("length", at));
         }
         let n = usize::try_from(n).map_err(|_| Error::binary("length out of usize range", at))?;
         if min_elem_bytes > 0 && n > self.remaining() / min_elem_bytes {
@@ -370,7 +370,7 @@ impl<'de> Core<'de> {
             // valid UTF-8.
             return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
         }
-        std::str::from_utf8(bytes).map_err(|e| Fault::InvalidUtf8("text", e).at(at))
+        std::str::from_utf8(bytes).map_err(|e| fault::invalid_utf8("text", e, at))
     }
 
     /// A principal: flag byte 1, a length of at most 29, the bytes.
@@ -378,7 +378,7 @@ impl<'de> Core<'de> {
         let at = self.pos;
         match self.byte("principal flag")? {
             1 => {}
-            0 => return Err(Fault::OpaqueReference.at(at)),
+            0 => return Err(fault::opaque_reference(at)),
             b => {
                 return Err(Error::binary(
                     format!("expected principal flag 01, found {b:02x}"),

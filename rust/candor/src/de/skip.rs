@@ -9,7 +9,7 @@
 use super::core::Core;
 use super::merge::{FieldMerge, Step};
 use super::quota;
-use crate::error::{Error, Fault};
+use crate::error::{fault, Error};
 use crate::wire::header::{Arena, Node, Prim, Ref};
 use crate::wire::leb;
 use crate::Result;
@@ -102,10 +102,10 @@ impl<'de> Core<'de> {
                     let bytes = self.take(n, "text")?;
                     std::str::from_utf8(bytes)
                         .map(drop)
-                        .map_err(|e| Fault::InvalidUtf8("text", e).at(at))
+                        .map_err(|e| fault::invalid_utf8("text", e, at))
                 }
                 Prim::Null | Prim::Reserved => self.skip_charge(quota::CALL),
-                Prim::Empty => Err(Fault::EmptyValue.at(at)),
+                Prim::Empty => Err(fault::empty_value(at)),
                 Prim::Principal => {
                     let b = self.principal_bytes()?;
                     self.skip_charge(b.len().max(quota::PRINCIPAL_MIN))
@@ -189,7 +189,7 @@ impl<'de> Core<'de> {
                     .map(|f| (f.id, f.ty));
                 let Some((id, ty)) = case else {
                     let cases = span.len as usize;
-                    return Err(Fault::VariantIndex { index, cases }.at(at));
+                    return Err(fault::variant_index(index, cases, at));
                 };
                 // candid's untyped label is "<id>,id,<accessor>".
                 let accessor = if self.wnode(ty) == Node::Prim(Prim::Null) && !ty.is_var() {
@@ -207,7 +207,7 @@ impl<'de> Core<'de> {
             Node::Func(_) => {
                 self.skip_charge(self.table_len)?;
                 if !self.bool()? {
-                    return Err(Fault::OpaqueReference.at(at));
+                    return Err(fault::opaque_reference(at));
                 }
                 let p = self.principal_bytes()?.len();
                 let n = self.len(1)?;
@@ -215,7 +215,7 @@ impl<'de> Core<'de> {
                 // The method name is `text`: invalid UTF-8 makes the message malformed
                 // even when the value is skipped.
                 std::str::from_utf8(self.take(n, "method name")?)
-                    .map_err(|e| Fault::InvalidUtf8("method name", e).at(at))?;
+                    .map_err(|e| fault::invalid_utf8("method name", e, at))?;
                 self.skip_charge(
                     p.max(quota::PRINCIPAL_MIN)
                         .saturating_add(n)
@@ -325,7 +325,7 @@ impl<'de> Core<'de> {
                     .map(|f| (f.id, f.ty))
                 else {
                     let cases = wf.len as usize;
-                    return Err(Fault::VariantIndex { index, cases }.at(at));
+                    return Err(fault::variant_index(index, cases, at));
                 };
                 let exp_cases = self.exp.fields(ef);
                 match exp_cases.binary_search_by_key(&id, |f| f.id) {

@@ -10,7 +10,7 @@ use super::core::Core;
 use super::describe::describe;
 use super::primvec;
 use super::quota;
-use crate::error::{Error, Fault, PathSegment};
+use crate::error::{fault, Error, PathSegment};
 use crate::types::number::{leb_to_le_bytes, TAG_INT, TAG_NAT};
 use crate::types::reference::{TAG_FUNC, TAG_SERVICE};
 use crate::wire::header::{Node, Prim, Ref};
@@ -208,13 +208,13 @@ impl<'a, 'de> De<'a, 'de> {
         self.check_reference()?;
         let at = self.core.pos;
         if !self.core.bool()? {
-            return Err(Fault::OpaqueReference.at(at));
+            return Err(fault::opaque_reference(at));
         }
         let principal = self.core.principal_bytes()?;
         let len = self.core.len(1)?;
         let at = self.core.pos;
         let method = self.core.take(len, "method name")?;
-        std::str::from_utf8(method).map_err(|e| Fault::InvalidUtf8("method name", e).at(at))?;
+        std::str::from_utf8(method).map_err(|e| fault::invalid_utf8("method name", e, at))?;
         self.core.charge(
             principal
                 .len()
@@ -326,7 +326,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                     v.visit_bytes(&[TAG_RESERVED])
                 }
                 Prim::Empty => Err(if self.core.wnode(self.w) == Node::Prim(Prim::Empty) {
-                    Fault::EmptyValue.at(self.core.pos)
+                    fault::empty_value(self.core.pos)
                 } else {
                     self.mismatch()
                 }),
@@ -391,12 +391,12 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         let at = self.core.pos;
         let value = match self.core.wnode(self.w) {
             Node::Prim(Prim::Int) => leb::read_i128(self.core.input, &mut self.core.pos)
-                .map_err(|_| Fault::NumberTooLarge("int does not fit i128").at(at))?,
+                .map_err(|_| fault::number_too_large("int does not fit i128", at))?,
             Node::Prim(Prim::Nat) => {
                 let n = leb::read_u128(self.core.input, &mut self.core.pos)
-                    .map_err(|_| Fault::NumberTooLarge("nat does not fit u128").at(at))?;
+                    .map_err(|_| fault::number_too_large("nat does not fit u128", at))?;
                 i128::try_from(n)
-                    .map_err(|_| Fault::NumberTooLarge("nat does not fit i128").at(at))?
+                    .map_err(|_| fault::number_too_large("nat does not fit i128", at))?
             }
             _ => return Err(self.mismatch()),
         };
@@ -408,7 +408,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         self.core.charge(quota::BIG_FLAT)?;
         let at = self.core.pos;
         let n = leb::read_u128(self.core.input, &mut self.core.pos)
-            .map_err(|_| Fault::NumberTooLarge("nat does not fit u128").at(at))?;
+            .map_err(|_| fault::number_too_large("nat does not fit u128", at))?;
         v.visit_u128(n)
     }
 
@@ -687,7 +687,7 @@ impl<'de> De<'_, 'de> {
         let wire_cases = self.core.wire.fields(wf);
         let Some(case) = wire_cases.get(case_index(index)) else {
             let cases = wire_cases.len();
-            return Err(Fault::VariantIndex { index, cases }.at(at));
+            return Err(fault::variant_index(index, cases, at));
         };
         let (w_id, w_ty) = (case.id, case.ty);
         let exp_cases = self.core.exp.fields(ef);

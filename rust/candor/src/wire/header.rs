@@ -12,7 +12,7 @@
 
 use super::store::Store;
 use super::{leb, opcode};
-use crate::error::Fault;
+use crate::error::fault;
 use crate::{Error, Result};
 use std::cell::Cell;
 
@@ -344,21 +344,21 @@ impl Cursor<'_> {
                 self.pos,
             )
         } else {
-            Fault::UnexpectedEnd(what).at(self.pos)
+            fault::unexpected_end(what, self.pos)
         }
     }
     fn leb(&mut self, what: &str) -> Result<u64> {
         let start = self.pos;
         leb::read_u64(self.buf, &mut self.pos).map_err(|e| match e {
             leb::LebError::Truncated => self.eof(what),
-            leb::LebError::Overflow => Fault::LebOverflow(what).at(start),
+            leb::LebError::Overflow => fault::leb_overflow(what, start),
         })
     }
     fn sleb(&mut self, what: &str) -> Result<i64> {
         let start = self.pos;
         leb::read_i64(self.buf, &mut self.pos).map_err(|e| match e {
             leb::LebError::Truncated => self.eof(what),
-            leb::LebError::Overflow => Fault::LebOverflow(what).at(start),
+            leb::LebError::Overflow => fault::leb_overflow(what, start),
         })
     }
     fn byte(&mut self, what: &str) -> Result<u8> {
@@ -406,7 +406,7 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
     };
     if cur.buf.get(..4) != Some(&opcode::MAGIC[..]) {
         if bytes.len() < 4 && opcode::MAGIC.starts_with(bytes) {
-            return Err(Fault::UnexpectedEnd("magic").at(bytes.len()));
+            return Err(fault::unexpected_end("magic", bytes.len()));
         }
         return Err(Error::binary("wrong magic number: expected \"DIDL\"", 0));
     }
