@@ -52,6 +52,7 @@ const MAX_PATH: usize = 32;
 /// The error of every fallible candor operation.
 pub struct Error(Box<Inner>);
 
+#[derive(Clone)]
 struct Inner {
     kind: ErrorKind,
     message: String,
@@ -169,6 +170,7 @@ impl fmt::Display for PathSegment {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        passed_through::offer(self);
         let prefix = match self.0.kind {
             ErrorKind::Binary => "malformed message",
             ErrorKind::Subtype => "Subtyping error",
@@ -222,9 +224,48 @@ impl fmt::Debug for Error {
 impl std::error::Error for Error {}
 
 impl serde::de::Error for Error {
+    /// A visitor's own message, or, when the message *is* a candor error passed
+    /// through `D::Error::custom` (as `Principal`'s `Deserialize` does with every
+    /// error it gets), that error unchanged: its kind, offset and path survive, and
+    /// the decoder does not add a second offset to text that already has one.
     #[cold]
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        Error::msg(msg)
+        passed_through::recover(msg)
+    }
+}
+
+/// Recognising a candor error handed back as a `Display` value. `custom` formats
+/// its message with capture on; a candor error being displayed then leaves a copy
+/// of itself. The copy is used only when the whole message is exactly that error's
+/// text, so a visitor's message that merely quotes an error keeps its own words.
+mod passed_through {
+    use super::Error;
+    use std::cell::{Cell, RefCell};
+
+    thread_local! {
+        static CAPTURING: Cell<bool> = const { Cell::new(false) };
+        static CAPTURED: RefCell<Option<Error>> = const { RefCell::new(None) };
+    }
+
+    #[cold]
+    pub(super) fn recover<T: std::fmt::Display>(msg: T) -> Error {
+        CAPTURED.with(|c| c.borrow_mut().take());
+        let was = CAPTURING.with(|c| c.replace(true));
+        let text = msg.to_string();
+        CAPTURING.with(|c| c.set(was));
+        match CAPTURED.with(|c| c.borrow_mut().take()) {
+            Some(e) if e.to_string() == text => e,
+            _ => Error::msg(text),
+        }
+    }
+
+    /// Called by `Display`: keeps a copy of `e` while `recover` is formatting.
+    #[cold]
+    pub(super) fn offer(e: &Error) {
+        if CAPTURING.with(|c| c.get()) {
+            let copy = Error(Box::new((*e.0).clone()));
+            CAPTURED.with(|c| *c.borrow_mut() = Some(copy));
+        }
     }
 }
 

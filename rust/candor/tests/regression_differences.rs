@@ -100,24 +100,49 @@ fn regression_d4_bare_func_and_service_have_types() {
     assert!(std::panic::catch_unwind(<candid::Func as candid::CandidType>::ty).is_err());
 }
 
-/// D5 (shared with candid, listed so nobody "fixes" it on one side): a malformed
-/// principal reaches the caller as a custom error, because `ic_principal`'s
-/// `Deserialize` maps every error through `D::Error::custom`.
+/// D5: `Principal`'s `Deserialize` passes every error through `D::Error::custom`.
+/// candid's error then becomes `Error::Custom`; candor recognises its own error
+/// coming back and keeps its kind, offset and path (and does not add a second offset).
 #[test]
-fn regression_d5_principal_errors_are_custom() {
+fn regression_d5_principal_errors_keep_their_kind() {
     // principal of 30 bytes.
     let mut bytes = b"DIDL\x00\x01\x68\x01\x1e".to_vec();
     bytes.extend([7u8; 30]);
     let err = candor::decode_one::<candor::Principal>(&bytes).unwrap_err();
-    assert_eq!(err.kind(), candor::ErrorKind::Custom, "{err}");
-    assert!(
-        err.message().contains("principal is longer than 29 bytes"),
-        "{err}"
-    );
+    assert_eq!(err.kind(), candor::ErrorKind::Binary, "{err}");
+    assert_eq!(err.message(), "principal is longer than 29 bytes");
+    assert_eq!(err.offset(), Some(8));
     assert!(matches!(
         candid::decode_one::<candid::Principal>(&bytes).unwrap_err(),
         candid::Error::Custom(_)
     ));
+    // A text where a principal is expected: one offset, the subtype kind.
+    let err = candor::decode_one::<candor::Principal>(b"DIDL\x00\x01\x71\x01\x41").unwrap_err();
+    assert_eq!(err.kind(), candor::ErrorKind::Subtype, "{err}");
+    assert_eq!(err.message(), "expected principal, found text");
+    assert_eq!(err.offset(), Some(7));
+    assert_eq!(
+        err.to_string().matches("at byte offset").count(),
+        1,
+        "{err}"
+    );
+}
+
+/// The other side of D5: a visitor's own message that only quotes a candor error
+/// keeps its words and becomes a custom error.
+#[test]
+fn regression_d5_a_quoting_message_stays_custom() {
+    use serde::de::Error as _;
+    let inner = candor::Error::binary("bad flag", 3);
+    let quoted = candor::Error::custom(format_args!("while reading a flag: {inner}"));
+    assert_eq!(quoted.kind(), candor::ErrorKind::Custom);
+    assert_eq!(
+        quoted.message(),
+        "while reading a flag: malformed message: bad flag at byte offset 3"
+    );
+    let same = candor::Error::custom(&inner);
+    assert_eq!(same.kind(), candor::ErrorKind::Binary);
+    assert_eq!(same.offset(), Some(3));
 }
 
 /// D6: a subtype mismatch is `ErrorKind::Subtype` in candor (`is_subtype()`); candid
