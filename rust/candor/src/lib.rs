@@ -119,17 +119,36 @@ macro_rules! Decode {
 
 /// Encodes a tuple of arguments.
 pub fn encode_args<Tuple: ArgumentEncoder>(arguments: Tuple) -> Result<Vec<u8>> {
-    ser::encode_args_into(&arguments, Vec::new())
+    ser::encode_args_owned(&arguments)
 }
 
 /// Encodes a tuple of arguments given by reference.
 pub fn encode_args_ref<Tuple: ArgumentEncoder>(arguments: &Tuple) -> Result<Vec<u8>> {
-    ser::encode_args_into(arguments, Vec::new())
+    ser::encode_args_owned(arguments)
 }
 
 /// Encodes one argument.
 pub fn encode_one<T: CandidType>(argument: T) -> Result<Vec<u8>> {
-    ser::encode_args_into(&(argument,), Vec::new())
+    ser::encode_args_owned(&(argument,))
+}
+
+/// Appends the message encoding `arguments` to `out`, for a canister that answers in
+/// a loop: reuse one buffer (`out.clear()` between messages) and, once it has grown to
+/// the largest message, encoding allocates nothing. On an error `out` is left as it was.
+///
+/// ```
+/// let mut out = Vec::new();
+/// for i in 0..3u64 {
+///     out.clear();
+///     candor::encode_args_into(&(i, "ok"), &mut out).unwrap();
+///     assert_eq!(out, candor::encode_args((i, "ok")).unwrap());
+/// }
+/// ```
+pub fn encode_args_into<Tuple: ArgumentEncoder>(
+    arguments: &Tuple,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    ser::append_message(arguments, out)
 }
 
 /// Writes a tuple of arguments to `writer`.

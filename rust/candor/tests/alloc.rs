@@ -1,7 +1,8 @@
-//! Heap allocations per decode, counted by a global allocator (this binary only):
-//! candor allocates no more than candid, and in the steady state no more than the
-//! decoded value itself needs. `cargo test -p candor --test alloc -- --nocapture`
-//! prints the table.
+//! Heap allocations per decode and encode, counted by a global allocator (this
+//! binary only): the allocation gate. candor allocates no more than candid, in the
+//! steady state a decode allocates exactly what the decoded value owns, and encoding
+//! into a reused buffer allocates nothing. `cargo test -p candor --test alloc --
+//! --nocapture` prints the tables (the README's come from that output).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -119,6 +120,72 @@ mod theirs {
     }
 }
 
+/// The small messages canisters receive most, in both crates (types as the public
+/// ICRC-1 and HTTP gateway interfaces define them).
+macro_rules! traffic_types {
+    ($krate:ident) => {
+        use serde_bytes::ByteBuf;
+        use $krate::{CandidType, Deserialize, Nat, Principal};
+        #[derive(CandidType, Deserialize, Clone)]
+        pub struct Account {
+            pub owner: Principal,
+            pub subaccount: Option<ByteBuf>,
+        }
+        #[derive(CandidType, Deserialize, Clone)]
+        pub struct TransferArg {
+            pub from_subaccount: Option<ByteBuf>,
+            pub to: Account,
+            pub amount: Nat,
+            pub fee: Option<Nat>,
+            pub memo: Option<ByteBuf>,
+            pub created_at_time: Option<u64>,
+        }
+        #[derive(CandidType, Deserialize, Clone)]
+        pub struct HttpRequest {
+            pub method: String,
+            pub url: String,
+            pub headers: Vec<(String, String)>,
+            pub body: ByteBuf,
+            pub certificate_version: Option<u16>,
+        }
+        pub fn account(full: bool) -> Account {
+            Account {
+                owner: Principal::from_slice(&[0, 0, 0, 0, 0, 0, 0, 2, 1, 1]),
+                subaccount: full.then(|| ByteBuf::from(vec![7; 32])),
+            }
+        }
+        pub fn transfer(full: bool) -> TransferArg {
+            TransferArg {
+                from_subaccount: None,
+                to: account(full),
+                amount: Nat::from(250_000u64),
+                fee: full.then(|| Nat::from(10_000u64)),
+                memo: full.then(|| ByteBuf::from(b"invoice 42".to_vec())),
+                created_at_time: full.then_some(1_700_000_000_000_000_000),
+            }
+        }
+        pub fn http_request() -> HttpRequest {
+            HttpRequest {
+                method: "GET".into(),
+                url: "/accounts/42?format=json".into(),
+                headers: (0..10)
+                    .map(|i| (format!("x-header-{i}"), format!("value {i}")))
+                    .collect(),
+                body: ByteBuf::from(b"{}".to_vec()),
+                certificate_version: Some(2),
+            }
+        }
+    };
+}
+
+mod ours_traffic {
+    traffic_types!(candor);
+}
+
+mod theirs_traffic {
+    traffic_types!(candid);
+}
+
 fn rec17(i: u64) -> theirs::Rec17 {
     theirs::Rec17 {
         f0: i,
@@ -214,6 +281,30 @@ fn allocations_per_decode() {
             (BTreeMap<String, candor::Nat>,),
             (BTreeMap<String, candid::Nat>,)
         ),
+        row!(
+            "ICRC-1 `icrc1_balance_of(Account)`",
+            candid::encode_one(theirs_traffic::account(true)).unwrap(),
+            (ours_traffic::Account,),
+            (theirs_traffic::Account,)
+        ),
+        row!(
+            "ICRC-1 `icrc1_transfer`, to and amount",
+            candid::encode_one(theirs_traffic::transfer(false)).unwrap(),
+            (ours_traffic::TransferArg,),
+            (theirs_traffic::TransferArg,)
+        ),
+        row!(
+            "ICRC-1 `icrc1_transfer`, every field",
+            candid::encode_one(theirs_traffic::transfer(true)).unwrap(),
+            (ours_traffic::TransferArg,),
+            (theirs_traffic::TransferArg,)
+        ),
+        row!(
+            "`http_request`, 10 headers",
+            candid::encode_one(theirs_traffic::http_request()).unwrap(),
+            (ours_traffic::HttpRequest,),
+            (theirs_traffic::HttpRequest,)
+        ),
     ];
     println!();
     println!("| Decoding | the value needs | candor (first / steady) | candid (first / steady) |");
@@ -245,4 +336,79 @@ fn allocations_per_decode() {
             r.case
         );
     }
+}
+
+/// Allocations of a steady-state encode (after one warm-up call of the same closure).
+fn steady<T>(mut f: impl FnMut() -> T) -> usize {
+    drop(f());
+    count(f)
+}
+
+#[test]
+fn allocations_per_encode() {
+    let transfer_ours = ours_traffic::transfer(true);
+    let transfer_theirs = theirs_traffic::transfer(true);
+    let records_ours: Vec<ours::Rec17> = (0..100)
+        .map(|i| candor::decode_one(&candid::encode_one(rec17(i)).unwrap()).unwrap())
+        .collect();
+    let records_theirs: Vec<theirs::Rec17> = (0..100).map(rec17).collect();
+
+    let mut out = Vec::new();
+    let into_transfer = steady(|| {
+        out.clear();
+        candor::encode_args_into(&(&transfer_ours,), &mut out).unwrap();
+    });
+    let request = ours_traffic::http_request();
+    let into_request = steady(|| {
+        out.clear();
+        candor::encode_args_into(&(&request,), &mut out).unwrap();
+    });
+    let into_records = steady(|| {
+        out.clear();
+        candor::encode_args_into(&(&records_ours,), &mut out).unwrap();
+    });
+    let mut builder = candor::IDLBuilder::new();
+    let builder_transfer = steady(|| {
+        builder.clear();
+        out.clear();
+        builder.arg(&transfer_ours).unwrap();
+        builder.serialize_into(&mut out).unwrap();
+    });
+    let owned_ours = steady(|| candor::encode_one(&transfer_ours).unwrap());
+    let owned_theirs = steady(|| candid::encode_one(&transfer_theirs).unwrap());
+    let records_owned_ours = steady(|| candor::encode_one(&records_ours).unwrap());
+    let records_owned_theirs = steady(|| candid::encode_one(&records_theirs).unwrap());
+
+    println!();
+    println!("| Encoding (steady state) | candor | candid |");
+    println!("|---|---|---|");
+    println!("| ICRC-1 transfer, `encode_one` (a new message) | {owned_ours} | {owned_theirs} |");
+    println!("| ICRC-1 transfer, `encode_args_into` a reused buffer | {into_transfer} | — |");
+    println!(
+        "| ICRC-1 transfer, a cleared `IDLBuilder` into a reused buffer | {builder_transfer} | — |"
+    );
+    println!(
+        "| `http_request`, 10 headers, `encode_args_into` a reused buffer | {into_request} | — |"
+    );
+    println!(
+        "| `vec` of a 17-field record, 100 elements, `encode_one` | {records_owned_ours} | {records_owned_theirs} |"
+    );
+    println!("| the same, `encode_args_into` a reused buffer | {into_records} | — |");
+
+    assert_eq!(
+        into_transfer, 0,
+        "encode_args_into a reused buffer allocated"
+    );
+    assert_eq!(
+        into_records, 0,
+        "encode_args_into a reused buffer allocated"
+    );
+    assert_eq!(builder_transfer, 0, "a cleared IDLBuilder allocated");
+    // A new message is one allocation: the message itself, sized from the last one.
+    assert_eq!(owned_ours, 1, "encode_one allocated beyond the message");
+    assert_eq!(
+        records_owned_ours, 1,
+        "encode_one allocated beyond the message"
+    );
+    assert!(owned_ours <= owned_theirs && records_owned_ours <= records_owned_theirs);
 }

@@ -232,6 +232,26 @@ impl IDLBuilder {
         writer.write_all(self.value_ser.get_result())?;
         Ok(())
     }
+    /// Appends the whole message to `out`, for a caller that reuses one buffer from
+    /// message to message (with [`clear`](Self::clear), nothing is allocated once the
+    /// buffers have grown to fit).
+    pub fn serialize_into(&mut self, out: &mut Vec<u8>) -> Result<()> {
+        let header = self.header()?;
+        let values = self.value_ser.get_result();
+        out.reserve(header.bytes.len() + values.len());
+        out.extend_from_slice(&header.bytes);
+        out.extend_from_slice(values);
+        Ok(())
+    }
+    /// Forgets the arguments given so far and keeps the buffers' capacity, so the
+    /// builder can build the next message without allocating.
+    pub fn clear(&mut self) {
+        // Both stores are inline up to eight arguments, so resetting them frees nothing.
+        self.key = Store::default();
+        self.types = Store::default();
+        self.value_ser.value.clear();
+        self.dynamic = None;
+    }
     /// The whole message.
     pub fn serialize_to_vec(&mut self) -> Result<Vec<u8>> {
         let header = self.header()?;
@@ -351,25 +371,47 @@ encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L, 12 M,
 /// builder whose single argument has the tuple's type.
 struct ArgsOf<T: ?Sized>(std::marker::PhantomData<T>);
 
-/// Encodes a tuple of arguments into `out` (appending).
-pub(crate) fn encode_args_into<Tuple: ArgumentEncoder>(
-    args: &Tuple,
-    out: Vec<u8>,
-) -> Result<Vec<u8>> {
-    let header = table::cached_header(&[TypeId::of::<ArgsOf<Tuple>>()], Tuple::push_types)?;
-    let mut out = out;
-    let start = out.len();
-    out.reserve(header.size_hint.get().max(header.bytes.len() + 16));
-    out.extend_from_slice(&header.bytes);
-    let mut ser = ValueSerializer::with_buffer(out);
-    args.write_values(&mut ser)?;
-    let mut out = ser.into_inner();
-    header.size_hint.set(out.len() - start);
-    // Growing by doubling can leave up to half the buffer unused; a message is often
-    // kept (sent, stored, certified), so give the slack back. Shrinking a block in
-    // place does not copy it.
-    if out.capacity() > out.len() {
+/// Room reserved beyond the expected message size: more than the longest LEB128
+/// number (10 bytes), which the number writers reserve before writing one, so a
+/// message exactly the expected size never grows the buffer.
+const SLACK: usize = 16;
+
+/// Encodes a tuple of arguments into a new message with at most `SLACK` bytes of
+/// spare capacity.
+pub(crate) fn encode_args_owned<Tuple: ArgumentEncoder>(args: &Tuple) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    append_message(args, &mut out)?;
+    // A message the size of the last one fits the reservation with at most `SLACK`
+    // bytes to spare, and keeps them. Growing by doubling (a first or larger message)
+    // can leave up to half the buffer unused; a message is often kept (sent, stored,
+    // certified), so that slack is given back. Shrinking a block in place does not
+    // copy it.
+    if out.capacity() - out.len() > SLACK {
         out.shrink_to_fit();
     }
     Ok(out)
+}
+
+/// Appends the message for `args` to `out`; on an error `out` is as it was.
+///
+/// The first message of a tuple type builds and caches its header; later ones copy
+/// it. Capacity is reserved once from the size the last message of this type had,
+/// so a caller that reuses `out` allocates nothing once it has grown to fit.
+pub(crate) fn append_message<Tuple: ArgumentEncoder>(
+    args: &Tuple,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let header = table::cached_header(&[TypeId::of::<ArgsOf<Tuple>>()], Tuple::push_types)?;
+    let start = out.len();
+    out.reserve(header.size_hint.get() + SLACK);
+    out.extend_from_slice(&header.bytes);
+    let mut ser = ValueSerializer::with_buffer(std::mem::take(out));
+    let written = args.write_values(&mut ser);
+    *out = ser.into_inner();
+    if let Err(e) = written {
+        out.truncate(start);
+        return Err(e);
+    }
+    header.size_hint.set(out.len() - start);
+    Ok(())
 }

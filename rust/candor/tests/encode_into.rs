@@ -1,0 +1,89 @@
+//! Encoding into a caller's buffer: `encode_args_into` and a reused `IDLBuilder`
+//! give the bytes `encode_args` gives, append after what the buffer holds, and leave
+//! it untouched when encoding fails.
+
+use candor::types::{Serializer, Type, TypeInner};
+use candor::{encode_args, encode_args_into, CandidType, Deserialize, IDLBuilder, Nat};
+
+#[derive(CandidType, Deserialize, Clone, PartialEq, Debug)]
+struct Transfer {
+    to: String,
+    amount: Nat,
+    memo: Option<Vec<u8>>,
+}
+
+fn transfer(i: u64) -> Transfer {
+    Transfer {
+        to: format!("account-{i}"),
+        amount: Nat::from(1_000_000u64 * i),
+        memo: (i % 2 == 0).then(|| vec![i as u8; i as usize % 40]),
+    }
+}
+
+/// A value whose serialization fails after it has written some bytes.
+struct FailsHalfway;
+
+impl CandidType for FailsHalfway {
+    fn _ty() -> Type {
+        TypeInner::Nat64.into()
+    }
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        let _ = serializer;
+        Err(serde::ser::Error::custom("refused"))
+    }
+}
+
+#[test]
+fn appends_the_same_bytes_as_encode_args() {
+    let mut out = Vec::new();
+    for i in 0..50 {
+        out.clear();
+        encode_args_into(&(transfer(i), i, "ok"), &mut out).unwrap();
+        assert_eq!(
+            out,
+            encode_args((transfer(i), i, "ok")).unwrap(),
+            "message {i}"
+        );
+    }
+    // Appends after what the buffer already holds.
+    let mut out = b"prefix".to_vec();
+    encode_args_into(&(transfer(3),), &mut out).unwrap();
+    assert_eq!(&out[..6], b"prefix");
+    assert_eq!(&out[6..], &encode_args((transfer(3),)).unwrap()[..]);
+}
+
+#[test]
+fn a_failed_encoding_leaves_the_buffer_as_it_was() {
+    let mut out = b"kept".to_vec();
+    let err = encode_args_into(&(1u8, FailsHalfway), &mut out).unwrap_err();
+    assert!(err.to_string().contains("refused"), "{err}");
+    assert_eq!(out, b"kept");
+    // The next message of the same types still encodes correctly.
+    encode_args_into(&(7u8, "x"), &mut out).unwrap();
+    assert_eq!(&out[4..], &encode_args((7u8, "x")).unwrap()[..]);
+}
+
+#[test]
+fn a_cleared_builder_builds_the_next_message_from_scratch() {
+    let mut builder = IDLBuilder::new();
+    let mut out = Vec::new();
+    for i in 0..20 {
+        builder.clear();
+        out.clear();
+        builder.arg(&transfer(i)).unwrap().arg(&i).unwrap();
+        builder.serialize_into(&mut out).unwrap();
+        assert_eq!(out, encode_args((transfer(i), i)).unwrap(), "message {i}");
+    }
+    // A different argument list after clear: nothing of the previous one remains.
+    builder.clear();
+    out.clear();
+    builder.arg(&"only").unwrap();
+    builder.serialize_into(&mut out).unwrap();
+    assert_eq!(out, encode_args(("only",)).unwrap());
+    // And a dynamic argument after clear.
+    builder.clear();
+    out.clear();
+    builder.value_arg(&candor::IDLValue::Nat64(5)).unwrap();
+    builder.serialize_into(&mut out).unwrap();
+    assert_eq!(out, encode_args((5u64,)).unwrap());
+}
