@@ -27,6 +27,7 @@ use lib::types::{Type, TypeInner};
 use lib::{Decode, DecoderConfig, Encode, IDLArgs, IDLValue, Int, Nat, Principal, TypeEnv};
 use std::collections::BTreeMap;
 
+mod traffic;
 mod types;
 mod wire;
 
@@ -480,4 +481,95 @@ fn vec_service() -> BenchResult {
         },
         None::<fn(&[u8])>,
     )
+}
+
+// ---- real traffic: 1,000 small messages with the same header -----------------------------
+
+/// Encodes and decodes `values` one message each, as a canister receives and answers
+/// them; the floor reads each message's value bytes straight into the same Rust
+/// value (checked against the first value before measuring).
+fn calls<T>(values: Vec<T>, floor: fn(&mut traffic::Bytes) -> T) -> BenchResult
+where
+    T: lib::CandidType + for<'de> lib::Deserialize<'de> + PartialEq + std::fmt::Debug,
+{
+    let config = config();
+    let first = Encode!(&values[0]).unwrap();
+    let header = wire::header_len(&first);
+    assert_eq!(floor(&mut traffic::Bytes(&first[header..])), values[0]);
+    bench_fn(|| {
+        let messages: Vec<Vec<u8>> = {
+            let _p = bench_scope("1. Encoding");
+            values.iter().map(|v| Encode!(v).unwrap()).collect()
+        };
+        {
+            let _p = bench_scope("2. Decoding");
+            for m in &messages {
+                keep(Decode!([config]; m, T).unwrap());
+            }
+        }
+        {
+            let _p = bench_scope("3. Floor");
+            for m in &messages {
+                keep(floor(&mut traffic::Bytes(&m[header..])));
+            }
+        }
+    })
+}
+
+fn each<T>(f: impl Fn(u64) -> T) -> Vec<T> {
+    (0..traffic::CALLS as u64).map(f).collect()
+}
+
+/// ICRC-1 `icrc1_transfer` arguments with only `to` and `amount`.
+#[bench(raw)]
+fn icrc1_transfer() -> BenchResult {
+    calls(each(|i| traffic::transfer(i, false)), |b| b.transfer())
+}
+
+/// ICRC-1 `icrc1_transfer` arguments with fee, memo and creation time.
+#[bench(raw)]
+fn icrc1_transfer_memo() -> BenchResult {
+    calls(each(|i| traffic::transfer(i, true)), |b| b.transfer())
+}
+
+/// The `icrc1_transfer` reply, `variant { Ok : nat; Err : TransferError }`.
+#[bench(raw)]
+fn icrc1_transfer_reply() -> BenchResult {
+    calls(each(traffic::transfer_reply), |b| b.transfer_reply())
+}
+
+/// ICRC-1 `icrc1_balance_of(Account)`.
+#[bench(raw)]
+fn icrc1_balance_of() -> BenchResult {
+    calls(each(traffic::account), |b| b.account())
+}
+
+/// ICRC-2 `icrc2_approve` arguments.
+#[bench(raw)]
+fn icrc2_approve() -> BenchResult {
+    calls(each(traffic::approve), |b| b.approve())
+}
+
+/// An HTTP gateway `http_request` with ten headers and a small body.
+#[bench(raw)]
+fn http_request() -> BenchResult {
+    calls(each(traffic::http_request), |b| b.http_request())
+}
+
+/// The `http_request` reply.
+#[bench(raw)]
+fn http_response() -> BenchResult {
+    calls(each(traffic::http_response), |b| b.http_response())
+}
+
+/// The management canister's `canister_status` reply.
+#[bench(raw)]
+fn canister_status() -> BenchResult {
+    calls(each(traffic::canister_status), |b| b.canister_status())
+}
+
+/// A ledger `get_blocks` reply of 100 ICRC-3 blocks and an archived range.
+#[bench(raw)]
+fn get_blocks() -> BenchResult {
+    calls(each(traffic::get_blocks), |b| b.get_blocks())
 }

@@ -90,3 +90,58 @@ pub fn bignum_message(signed: bool) -> Vec<u8> {
     out.push(if signed { 0x41 } else { 0x01 });
     out
 }
+
+/// The length of a message's header (magic, type table, argument types), for floors
+/// that skip it: tables of `opt`, `vec`, record, variant and func entries.
+pub fn header_len(bytes: &[u8]) -> usize {
+    let mut rest = &bytes[MAGIC.len()..];
+    let types = read_leb(&mut rest);
+    for _ in 0..types {
+        match read_sleb(&mut rest) {
+            // opt, vec: one type reference
+            -18 | -19 => {
+                read_sleb(&mut rest);
+            }
+            // record, variant: fields of id and type
+            -20 | -21 => {
+                for _ in 0..read_leb(&mut rest) {
+                    read_leb(&mut rest);
+                    read_sleb(&mut rest);
+                }
+            }
+            // func: argument types, result types, annotation bytes
+            -22 => {
+                for _ in 0..2 {
+                    for _ in 0..read_leb(&mut rest) {
+                        read_sleb(&mut rest);
+                    }
+                }
+                let annotations = read_leb(&mut rest) as usize;
+                rest = &rest[annotations..];
+            }
+            op => panic!("header_len: table opcode {op} not handled"),
+        }
+    }
+    for _ in 0..read_leb(&mut rest) {
+        read_sleb(&mut rest);
+    }
+    bytes.len() - rest.len()
+}
+
+/// Reads a signed LEB128 value and advances `input`.
+pub fn read_sleb(input: &mut &[u8]) -> i64 {
+    let mut value = 0i64;
+    let mut shift = 0;
+    loop {
+        let byte = input[0];
+        *input = &input[1..];
+        value |= i64::from(byte & 0x7f) << shift;
+        shift += 7;
+        if byte & 0x80 == 0 {
+            if shift < 64 && byte & 0x40 != 0 {
+                value |= -1 << shift;
+            }
+            return value;
+        }
+    }
+}
