@@ -247,13 +247,13 @@ impl Canister {
                 "the export `{export}` is not a function of type () -> ()"
             ));
         }
-        live.store.data_mut().begin(message);
+        live.store.data_mut().message = message;
         live.reset_counter()?;
         let result = func.call(&mut live.store, &[], &mut []);
         let instructions = live.instructions()?;
         let outcome = match result {
             Err(e) => Outcome::Trap(self.trap_text(instructions, e)),
-            Ok(()) => match std::mem::take(&mut live.store.data_mut().response) {
+            Ok(()) => match std::mem::take(&mut live.store.data_mut().message.response) {
                 Response::Replied(bytes) => Outcome::Reply(bytes),
                 Response::Rejected(message) => Outcome::Reject {
                     code: CANISTER_REJECT,
@@ -275,9 +275,7 @@ impl Canister {
             .instance
             .get_typed_func::<(), i32>(&live.store, export)
             .map_err(|e| format!("the canister has no export `{export}` of type () -> i32: {e}"))?;
-        live.store
-            .data_mut()
-            .begin(Message::new(Mode::Query, &[], ANONYMOUS));
+        live.store.data_mut().message = Message::new(Mode::Query, &[], ANONYMOUS);
         live.reset_counter()?;
         func.call(&mut live.store, ()).map_err(|e| {
             let used = live.instructions().unwrap_or(0);
@@ -336,20 +334,20 @@ impl Canister {
             g.set(&mut live.store, Val::I64(0))
                 .map_err(|e| e.to_string())?;
         }
-        live.store.data_mut().profile = profile;
         let export = format!("canister_query {method}");
-        let query = Message::new(Mode::Query, arg, ANONYMOUS);
+        let query = Message::new(Mode::Query, arg, ANONYMOUS).profiled(profile);
         let delivery = self.execute(&mut live, &export, query)?;
         if let Outcome::Trap(e) = delivery.outcome {
             return Err(e);
         }
-        let host = live.store.data();
-        let profile = ic0::read_counters(&host.profile, &live.store);
+        let query = &mut live.store.data_mut().message;
+        let snapshots = std::mem::take(&mut query.snapshots);
+        let profile = std::mem::take(&mut query.profile);
         Ok(Run {
             outcome: delivery.outcome,
             instructions: delivery.instructions,
-            profile,
-            snapshots: std::mem::take(&mut live.store.data_mut().snapshots),
+            profile: ic0::read_counters(&profile, &live.store),
+            snapshots,
         })
     }
 }
