@@ -7,6 +7,7 @@
 mod call;
 mod cost;
 mod exec;
+mod gate;
 mod ic0;
 mod instrument;
 mod report;
@@ -363,10 +364,12 @@ fn run(args: Args) -> Result<i32, String> {
     let mut code = 0;
     if args.check {
         println!("\n{}", report::markdown(&new, &base, args.noise));
-        match report::gate(&new, &base, args.noise) {
-            report::Gate::Pass => println!("gate: no instruction regression above {}%", args.noise),
-            report::Gate::Skipped(why) => println!("gate: skipped: {why}"),
-            report::Gate::Fail(list) => {
+        match gate::gate(&new, &base, args.noise) {
+            gate::Verdict::Pass => {
+                println!("gate: no instruction regression above {}%", args.noise)
+            }
+            gate::Verdict::Skipped(why) => println!("gate: skipped: {why}"),
+            gate::Verdict::Fail(list) => {
                 println!("gate: FAILED, regressions above {}%:", args.noise);
                 for l in list {
                     println!("  {l}");

@@ -214,66 +214,6 @@ fn runaway_benchmarks_stop_at_the_instruction_limit() {
     assert!(err.contains("instruction limit exceeded"), "{err}");
 }
 
-fn scoped(scopes: &[(&str, u64)]) -> crate::results_file::BenchResult {
-    use crate::results_file::{BenchResult, Measurement};
-    let m = |instructions| Measurement {
-        calls: 1,
-        instructions,
-        heap_increase: 0,
-        stable_memory_increase: 0,
-    };
-    BenchResult {
-        total: m(scopes.iter().map(|(_, n)| n).sum()),
-        scopes: scopes.iter().map(|(s, n)| (s.to_string(), m(*n))).collect(),
-    }
-}
-
-#[test]
-fn comparison_summary_gives_geometric_means_and_floor_distances() {
-    use crate::results_file::Results;
-    let a = Results::new(
-        [
-            (
-                "x".to_string(),
-                scoped(&[("1. Encoding", 100), ("2. Decoding", 400)]),
-            ),
-            (
-                "y".to_string(),
-                scoped(&[("1. Encoding", 100), ("2. Decoding", 100)]),
-            ),
-        ]
-        .into(),
-        None,
-    );
-    let b = Results::new(
-        [
-            (
-                "x".to_string(),
-                scoped(&[("1. Encoding", 50), ("2. Decoding", 100), ("3. Floor", 50)]),
-            ),
-            (
-                "y".to_string(),
-                scoped(&[("1. Encoding", 200), ("2. Decoding", 100)]),
-            ),
-        ]
-        .into(),
-        None,
-    );
-    let md = crate::report::compare_markdown(&a, &b, "candid", "candor");
-    // decode ratios 4 and 1: geometric mean 2; encode ratios 2 and 0.5: 1.
-    assert!(md.contains("decode: candor uses 2.00x fewer instructions than candid (geometric mean over 2 workloads)"), "{md}");
-    assert!(md.contains("encode: candor uses 1.00x fewer"), "{md}");
-    assert!(
-        md.contains("encode: candor needs more than candid on y (+100.00%)"),
-        "{md}"
-    );
-    assert!(md.contains("x: candor 2.00x, candid 8.00x"), "{md}");
-    assert!(
-        md.contains("| x | 100 | 50 | 2.00x | 400 | 100 | 4.00x | 2.00x |"),
-        "{md}"
-    );
-}
-
 /// A profiling build charges each function's own code to that function (the callee's loop to
 /// the callee, the caller's blocks to the caller); the ic0 overheads, which the host charges,
 /// are the rest of the message total.
