@@ -48,8 +48,8 @@ pub struct Canister {
     profiled: usize,
 }
 
-/// One executed benchmark.
-pub struct Run {
+/// A query executed on a freshly installed canister (what a benchmark is).
+pub struct QueryRun {
     pub outcome: Outcome,
     pub instructions: u64,
     /// Per defined function, the instructions charged inside it (empty unless profiling).
@@ -294,20 +294,21 @@ impl Canister {
         }
     }
 
-    /// Instantiates a fresh canister (running `canister_init` if it exists) and executes one
-    /// query. Returns the outcome and the instructions the query consumed.
-    pub fn query(&self, method: &str, arg: &[u8]) -> Result<(Outcome, u64), String> {
-        self.run(method, arg).map(|r| (r.outcome, r.instructions))
-    }
-
-    /// [`Canister::query`] with the per-function profile of a profiling build.
-    pub fn run(&self, method: &str, arg: &[u8]) -> Result<Run, String> {
+    /// Installs the canister in a fresh instance (start function, then `canister_init` if it
+    /// exists) and executes the query `method` on it, as canbench runs a benchmark. The
+    /// instructions, and the profile of a profiling build, are those of the query alone; a
+    /// trap anywhere is an error.
+    pub fn install_and_query(&self, method: &str, arg: &[u8]) -> Result<QueryRun, String> {
         on_big_stack(&format!("canister {method}"), || {
-            self.query_here(method, arg)
+            self.install_and_query_on_this_thread(method, arg)
         })?
     }
 
-    fn query_here(&self, method: &str, arg: &[u8]) -> Result<Run, String> {
+    fn install_and_query_on_this_thread(
+        &self,
+        method: &str,
+        arg: &[u8],
+    ) -> Result<QueryRun, String> {
         let persistent = Persistent {
             stable: self.stable_memory.clone(),
             ..Persistent::default()
@@ -343,19 +344,11 @@ impl Canister {
         let query = &mut live.store.data_mut().message;
         let snapshots = std::mem::take(&mut query.snapshots);
         let profile = std::mem::take(&mut query.profile);
-        Ok(Run {
+        Ok(QueryRun {
             outcome: delivery.outcome,
             instructions: delivery.instructions,
             profile: ic0::read_counters(&profile, &live.store),
             snapshots,
         })
     }
-}
-
-/// Stable memory as loaded from a file: rounded up to whole Wasm pages.
-pub fn stable_memory_from(bytes: Vec<u8>) -> Vec<u8> {
-    let mut bytes = bytes;
-    let pages = (bytes.len() as u64).div_ceil(ic0::WASM_PAGE);
-    bytes.resize((pages * ic0::WASM_PAGE) as usize, 0);
-    bytes
 }

@@ -1,7 +1,7 @@
 //! A profiling run (`--profile N`): where a benchmark's instructions went, by function.
 
 use super::human;
-use crate::exec::Run;
+use crate::exec::QueryRun;
 
 /// A profiled run: the `top` functions of the whole message by the instructions charged
 /// inside them (callees excluded), then the same for each stretch between two
@@ -9,7 +9,7 @@ use crate::exec::Run;
 /// counter when a scope opens and closes, so each scope is one of those stretches (match them
 /// by their totals). What no function was charged is the ic0 calls' overhead (the host
 /// charges it); it gets its own row.
-pub fn profile(bench: &str, run: &Run, names: &[String], top: usize) -> String {
+pub fn profile(bench: &str, run: &QueryRun, names: &[String], top: usize) -> String {
     let mut out = format!(
         "Benchmark: {bench} ({} instructions)\n",
         human(run.instructions)
