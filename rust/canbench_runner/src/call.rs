@@ -37,27 +37,20 @@
 //! canister trapped (the IC would not have installed it, so nothing else is sent), 2 for an
 //! error in the arguments, the script or the module.
 
+use crate::cli::{CallArgs, Status};
+use crate::config::read_wasm;
+use crate::cost::CostTable;
 use crate::exec::{self, Canister, Delivery, Outcome};
-use crate::ic0::ANONYMOUS;
+use crate::hex::{encode_hex, from_hex};
+use crate::ic0::{Message, Mode, ANONYMOUS};
+use crate::instrument::instrument;
 use crate::session::Session;
 use std::io::{Read, Write};
-use std::path::PathBuf;
 
 /// The empty Candid argument list, `()`.
 const EMPTY_ARGS: &[u8] = b"DIDL\x00\x00";
 /// What output lines name an `init` message by.
 const INIT_METHOD: &str = "canister_init";
-/// The principal with the most bytes the IC accepts.
-const MAX_PRINCIPAL_LEN: usize = 29;
-
-struct CallArgs {
-    wasm: PathBuf,
-    script: Option<String>,
-    caller: Vec<u8>,
-    service_did: bool,
-    show_output: bool,
-    limit: u64,
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -84,73 +77,26 @@ pub struct Step {
     pub arg: Vec<u8>,
 }
 
-/// Entry point of `canbench call ARGS`.
-pub fn command(argv: &[String], limit: u64) -> Result<i32, String> {
-    let args = parse_args(argv, limit)?;
-    let wasm = crate::read_wasm(&args.wasm)?;
-    let table = crate::cost::CostTable::ic();
-    let instrumented = crate::instrument::instrument(&wasm, table, args.limit, false)?;
+/// Runs `canbench call` (see the module docs for what it prints and its exit status).
+pub fn command(args: &CallArgs) -> Result<Status, String> {
+    let wasm = read_wasm(&args.wasm)?;
+    let table = CostTable::ic();
+    let instrumented = instrument(&wasm, table, args.instruction_limit, false)?;
     let canister = Canister::new(
         &instrumented,
         table,
         Vec::new(),
         Vec::new(),
-        args.show_output,
-        args.limit,
+        args.show_canister_output,
+        args.instruction_limit,
     )?;
     if args.service_did {
         let text = exec::on_big_stack("candid", || candid_interface(&canister))??;
         print!("{text}");
-        return Ok(0);
+        return Ok(Status::Success);
     }
     let steps = parse_script(&read_script(args.script.as_deref())?)?;
     exec::on_big_stack("call", || run_script(&canister, &steps, &args.caller))?
-}
-
-fn parse_args(argv: &[String], limit: u64) -> Result<CallArgs, String> {
-    let mut a = CallArgs {
-        wasm: PathBuf::new(),
-        script: None,
-        caller: ANONYMOUS.to_vec(),
-        service_did: false,
-        show_output: false,
-        limit,
-    };
-    let mut wasm = None;
-    let usage = crate::USAGE;
-    let mut it = argv.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value\n{usage}"))
-        };
-        match arg.as_str() {
-            "--wasm" => wasm = Some(PathBuf::from(value("--wasm")?)),
-            "--script" => a.script = Some(value("--script")?),
-            "--caller" => a.caller = parse_principal_hex(&value("--caller")?)?,
-            "--service-did" => a.service_did = true,
-            "--show-canister-output" => a.show_output = true,
-            "--instruction-limit" => {
-                a.limit = value("--instruction-limit")?
-                    .parse()
-                    .map_err(|_| "bad --instruction-limit")?
-            }
-            s => return Err(format!("unexpected argument {s}\n{usage}")),
-        }
-    }
-    a.wasm = wasm.ok_or_else(|| format!("call needs --wasm FILE\n{usage}"))?;
-    Ok(a)
-}
-
-fn parse_principal_hex(text: &str) -> Result<Vec<u8>, String> {
-    let bytes = from_hex(text).map_err(|e| format!("bad --caller: {e}"))?;
-    if bytes.len() > MAX_PRINCIPAL_LEN {
-        return Err(format!(
-            "bad --caller: a principal has at most {MAX_PRINCIPAL_LEN} bytes"
-        ));
-    }
-    Ok(bytes)
 }
 
 fn read_script(path: Option<&str>) -> Result<String, String> {
@@ -165,28 +111,6 @@ fn read_script(path: Option<&str>) -> Result<String, String> {
         }
     };
     Ok(text)
-}
-
-/// Hex digits, two per byte, any case; empty is no bytes.
-pub fn from_hex(text: &str) -> Result<Vec<u8>, String> {
-    if let Some(bad) = text.chars().find(|c| !c.is_ascii_hexdigit()) {
-        return Err(format!("`{bad}` is not a hex digit"));
-    }
-    if text.len() % 2 != 0 {
-        return Err("odd number of hex digits".into());
-    }
-    // Only ASCII hex digits are left, so every pair parses.
-    text.as_bytes()
-        .chunks(2)
-        .map(|pair| {
-            let pair = std::str::from_utf8(pair).map_err(|e| e.to_string())?;
-            u8::from_str_radix(pair, 16).map_err(|e| e.to_string())
-        })
-        .collect()
-}
-
-fn encode_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Parses a whole script; an error names the line.
@@ -240,7 +164,7 @@ fn parse_line(line: &str) -> Result<Step, String> {
 
 /// Installs the canister and sends every step, printing a line per message. Exits 1 if
 /// installation trapped: the IC would not have installed the code, so nothing else runs.
-fn run_script(canister: &Canister, steps: &[Step], caller: &[u8]) -> Result<i32, String> {
+fn run_script(canister: &Canister, steps: &[Step], caller: &[u8]) -> Result<Status, String> {
     let mut session = Session::new(canister, caller)?;
     let (init_arg, rest) = match steps.split_first() {
         Some((first, rest)) if first.kind == Kind::Init => (Some(first.arg.as_slice()), rest),
@@ -255,7 +179,7 @@ fn run_script(canister: &Canister, steps: &[Step], caller: &[u8]) -> Result<i32,
             "error: installing the canister trapped; the remaining {} messages were not sent",
             rest.len()
         );
-        return Ok(1);
+        return Ok(Status::Failed);
     }
     for step in rest {
         let delivery = match step.kind {
@@ -265,7 +189,7 @@ fn run_script(canister: &Canister, steps: &[Step], caller: &[u8]) -> Result<i32,
         };
         emit(&format_line(step.kind, &step.method, &delivery))?;
     }
-    Ok(0)
+    Ok(Status::Success)
 }
 
 /// Writes one line to stdout at once, so a long script shows progress.
@@ -333,7 +257,7 @@ pub fn candid_interface(canister: &Canister) -> Result<String, String> {
     }
     let export = "canister_query __get_candid_interface_tmp_hack";
     if canister.exports_function(export) {
-        let message = crate::ic0::Message::new(crate::ic0::Mode::Query, EMPTY_ARGS, ANONYMOUS);
+        let message = Message::new(Mode::Query, EMPTY_ARGS, ANONYMOUS);
         return match canister.execute(&mut live, export, message)?.outcome {
             Outcome::Reply(bytes) => candor::decode_one::<String>(&bytes)
                 .map_err(|e| format!("the interface query's reply is not a Candid text: {e}")),
@@ -435,15 +359,6 @@ mod tests {
             "update m trap \"a\\\\b\\u{1}\\u{e9}\" instructions=42"
         );
         assert_eq!(line(Outcome::NoReply), "update m noreply instructions=42");
-    }
-
-    #[test]
-    fn callers_are_principal_bytes() {
-        assert_eq!(parse_principal_hex("04").unwrap(), [4]);
-        assert_eq!(parse_principal_hex("").unwrap(), Vec::<u8>::new());
-        assert!(parse_principal_hex(&"00".repeat(30))
-            .unwrap_err()
-            .contains("at most 29 bytes"));
     }
 
     #[test]

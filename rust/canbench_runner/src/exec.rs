@@ -48,8 +48,8 @@ pub struct Canister {
     profiled: usize,
 }
 
-/// One executed benchmark.
-pub struct Run {
+/// A query executed on a freshly installed canister (what a benchmark is).
+pub struct QueryRun {
     pub outcome: Outcome,
     pub instructions: u64,
     /// Per defined function, the instructions charged inside it (empty unless profiling).
@@ -247,13 +247,13 @@ impl Canister {
                 "the export `{export}` is not a function of type () -> ()"
             ));
         }
-        live.store.data_mut().begin(message);
+        live.store.data_mut().message = message;
         live.reset_counter()?;
         let result = func.call(&mut live.store, &[], &mut []);
         let instructions = live.instructions()?;
         let outcome = match result {
             Err(e) => Outcome::Trap(self.trap_text(instructions, e)),
-            Ok(()) => match std::mem::take(&mut live.store.data_mut().response) {
+            Ok(()) => match std::mem::take(&mut live.store.data_mut().message.response) {
                 Response::Replied(bytes) => Outcome::Reply(bytes),
                 Response::Rejected(message) => Outcome::Reject {
                     code: CANISTER_REJECT,
@@ -275,9 +275,7 @@ impl Canister {
             .instance
             .get_typed_func::<(), i32>(&live.store, export)
             .map_err(|e| format!("the canister has no export `{export}` of type () -> i32: {e}"))?;
-        live.store
-            .data_mut()
-            .begin(Message::new(Mode::Query, &[], ANONYMOUS));
+        live.store.data_mut().message = Message::new(Mode::Query, &[], ANONYMOUS);
         live.reset_counter()?;
         func.call(&mut live.store, ()).map_err(|e| {
             let used = live.instructions().unwrap_or(0);
@@ -296,20 +294,21 @@ impl Canister {
         }
     }
 
-    /// Instantiates a fresh canister (running `canister_init` if it exists) and executes one
-    /// query. Returns the outcome and the instructions the query consumed.
-    pub fn query(&self, method: &str, arg: &[u8]) -> Result<(Outcome, u64), String> {
-        self.run(method, arg).map(|r| (r.outcome, r.instructions))
-    }
-
-    /// [`Canister::query`] with the per-function profile of a profiling build.
-    pub fn run(&self, method: &str, arg: &[u8]) -> Result<Run, String> {
+    /// Installs the canister in a fresh instance (start function, then `canister_init` if it
+    /// exists) and executes the query `method` on it, as canbench runs a benchmark. The
+    /// instructions, and the profile of a profiling build, are those of the query alone; a
+    /// trap anywhere is an error.
+    pub fn install_and_query(&self, method: &str, arg: &[u8]) -> Result<QueryRun, String> {
         on_big_stack(&format!("canister {method}"), || {
-            self.query_here(method, arg)
+            self.install_and_query_on_this_thread(method, arg)
         })?
     }
 
-    fn query_here(&self, method: &str, arg: &[u8]) -> Result<Run, String> {
+    fn install_and_query_on_this_thread(
+        &self,
+        method: &str,
+        arg: &[u8],
+    ) -> Result<QueryRun, String> {
         let persistent = Persistent {
             stable: self.stable_memory.clone(),
             ..Persistent::default()
@@ -336,28 +335,20 @@ impl Canister {
             g.set(&mut live.store, Val::I64(0))
                 .map_err(|e| e.to_string())?;
         }
-        live.store.data_mut().profile = profile;
         let export = format!("canister_query {method}");
-        let query = Message::new(Mode::Query, arg, ANONYMOUS);
+        let query = Message::new(Mode::Query, arg, ANONYMOUS).profiled(profile);
         let delivery = self.execute(&mut live, &export, query)?;
         if let Outcome::Trap(e) = delivery.outcome {
             return Err(e);
         }
-        let host = live.store.data();
-        let profile = ic0::read_counters(&host.profile, &live.store);
-        Ok(Run {
+        let query = &mut live.store.data_mut().message;
+        let snapshots = std::mem::take(&mut query.snapshots);
+        let profile = std::mem::take(&mut query.profile);
+        Ok(QueryRun {
             outcome: delivery.outcome,
             instructions: delivery.instructions,
-            profile,
-            snapshots: std::mem::take(&mut live.store.data_mut().snapshots),
+            profile: ic0::read_counters(&profile, &live.store),
+            snapshots,
         })
     }
-}
-
-/// Stable memory as loaded from a file: rounded up to whole Wasm pages.
-pub fn stable_memory_from(bytes: Vec<u8>) -> Vec<u8> {
-    let mut bytes = bytes;
-    let pages = (bytes.len() as u64).div_ceil(ic0::WASM_PAGE);
-    bytes.resize((pages * ic0::WASM_PAGE) as usize, 0);
-    bytes
 }

@@ -31,6 +31,13 @@ pub struct BenchResult {
     pub scopes: BTreeMap<String, Measurement>,
 }
 
+impl BenchResult {
+    /// The instructions of `scope`, if the benchmark has that scope.
+    pub fn scope_instructions(&self, scope: &str) -> Option<u64> {
+        self.scopes.get(scope).map(|m| m.instructions)
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Results {
     pub benches: BTreeMap<String, BenchResult>,
@@ -68,6 +75,24 @@ impl Results {
         std::fs::write(path, self.to_yaml())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
+}
+
+/// A results file with one benchmark, `blob`, of `instructions` split evenly between an
+/// encoding and a decoding scope (for the report and gate tests).
+#[cfg(test)]
+pub fn sample_results(instructions: u64, toolchain: &str) -> Results {
+    let scope = Measurement {
+        instructions: instructions / 2,
+        calls: 1,
+        ..Default::default()
+    };
+    let mut r = BenchResult::default();
+    r.total.instructions = instructions;
+    r.scopes.insert("1. Encoding".into(), scope.clone());
+    r.scopes.insert("2. Decoding".into(), scope);
+    let mut m = BTreeMap::new();
+    m.insert("blob".to_string(), r);
+    Results::new(m, Some(toolchain.into()))
 }
 
 #[cfg(test)]

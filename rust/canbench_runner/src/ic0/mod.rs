@@ -12,12 +12,20 @@
 //! * the canister has no controllers, no environment variables and no data certificate;
 //! * there are no other canisters: `ic0.call_perform` returns [`CALL_PERFORM_FAILED`], so
 //!   the canister sees its call fail synchronously and no callback ever runs.
+//!
+//! `host` holds the state the calls work on (per message, per canister, per instance);
+//! `linker` defines the calls, one `api` module per group of the interface; `access` reads
+//! and writes the canister's memories for them, every range checked.
 
 mod access;
+mod api;
+mod host;
 mod linker;
 
+use host::CallState;
+pub use host::{Host, Message, Persistent, Response, Snapshot};
 pub use linker::build_linker;
-use wasmi::{Error, Global, Memory};
+use wasmi::{Error, Global};
 
 pub const WASM_PAGE: u64 = 65_536;
 /// A fixed clock (2023-11-14T22:13:20Z), the same in every message.
@@ -34,7 +42,7 @@ pub const CALL_PERFORM_FAILED: i32 = 2;
 /// The canister's cycle balance (a thousand trillion: never the reason a call fails).
 pub const CYCLE_BALANCE: u128 = 1_000_000_000_000_000;
 /// The largest principal the IC accepts, in bytes.
-const MAX_PRINCIPAL_LEN: usize = 29;
+pub const MAX_PRINCIPAL_LEN: usize = 29;
 /// Reply limits: 2 MiB in replicated execution, 3 MiB for non-replicated queries.
 const MAX_REPLY_REPLICATED: usize = 2 << 20;
 const MAX_REPLY_QUERY: usize = 3 << 20;
@@ -134,105 +142,6 @@ fn availability(name: &str) -> u8 {
         | "debug_print"
         | "trap" => ANY | START,
         _ => ANY,
-    }
-}
-
-/// One message as the canister sees it through `ic0.msg_*`.
-#[derive(Clone, Debug)]
-pub struct Message {
-    pub mode: Mode,
-    pub arg: Vec<u8>,
-    pub caller: Vec<u8>,
-}
-
-impl Message {
-    pub fn new(mode: Mode, arg: &[u8], caller: &[u8]) -> Message {
-        Message {
-            mode,
-            arg: arg.to_vec(),
-            caller: caller.to_vec(),
-        }
-    }
-}
-
-/// How far the current message got in responding.
-#[derive(Debug, Default)]
-pub enum Response {
-    /// No response and no reply data yet.
-    #[default]
-    Pending,
-    /// The bytes `msg_reply_data_append` collected so far.
-    Building(Vec<u8>),
-    Replied(Vec<u8>),
-    Rejected(String),
-}
-
-/// The inter-canister call under construction, if any.
-#[derive(Debug, Default)]
-enum CallState {
-    #[default]
-    None,
-    Building {
-        payload: usize,
-        cleanup: bool,
-        best_effort: bool,
-    },
-}
-
-/// Host state that outlives a message, as the IC keeps it with the canister: rolled back
-/// with the heap when a message traps or is a query.
-#[derive(Clone, Debug, Default)]
-pub struct Persistent {
-    pub stable: Vec<u8>,
-    pub timer: u64,
-    pub certified_data: Vec<u8>,
-    pub version: u64,
-}
-
-/// Per-instance state the host functions work on.
-pub struct Host {
-    pub message: Message,
-    pub response: Response,
-    call: CallState,
-    pub persistent: Persistent,
-    pub memory: Option<Memory>,
-    pub counter: Option<Global>,
-    pub show_output: bool,
-    pub output: Vec<String>,
-    /// The per-function counters of a profiling build, and their values (with the main
-    /// counter's) at every `performance_counter` call, so a profile can be split at the
-    /// points where canbench-rs opens and closes its scopes.
-    pub profile: Vec<Global>,
-    pub snapshots: Vec<Snapshot>,
-}
-
-/// The counters at one `performance_counter` call.
-pub struct Snapshot {
-    pub instructions: u64,
-    pub profile: Vec<u64>,
-}
-
-impl Host {
-    pub fn new(persistent: Persistent, show_output: bool) -> Host {
-        Host {
-            message: Message::new(Mode::Start, &[], ANONYMOUS),
-            response: Response::Pending,
-            call: CallState::None,
-            persistent,
-            memory: None,
-            counter: None,
-            show_output,
-            output: Vec::new(),
-            profile: Vec::new(),
-            snapshots: Vec::new(),
-        }
-    }
-
-    /// Starts a message: a fresh response and no call under construction.
-    pub fn begin(&mut self, message: Message) {
-        self.message = message;
-        self.response = Response::Pending;
-        self.call = CallState::None;
     }
 }
 
