@@ -110,3 +110,39 @@ pub fn decode_all(data: &[u8]) {
         data, &config,
     );
 }
+
+/// One decode's outcome, compared between the header cache's paths: the value (as
+/// `Debug` text) and the quotas left, or the error text.
+fn outcome<T: for<'a> Deserialize<'a> + CandidType + std::fmt::Debug>(data: &[u8]) -> String {
+    match candor::decode_args_with_config_debug::<(T,)>(data, &config()) {
+        Ok(((v,), cost)) => format!(
+            "{v:?} {:?} {:?}",
+            cost.decoding_quota, cost.skipping_quota
+        ),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+fn same_with_and_without_cache<T: for<'a> Deserialize<'a> + CandidType + std::fmt::Debug>(
+    data: &[u8],
+) {
+    candor::de::set_header_cache(false);
+    let plain = outcome::<T>(data);
+    candor::de::set_header_cache(true);
+    // Parsed, kept, then taken from the cache.
+    for round in 0..3 {
+        let cached = outcome::<T>(data);
+        assert_eq!(cached, plain, "round {round}: the header cache changed the outcome");
+    }
+}
+
+/// Decodes `data` without the header cache and then three times with it (the third
+/// takes the kept header), at several types: every outcome must be the same.
+pub fn decode_cached_and_plain(data: &[u8]) {
+    same_with_and_without_cache::<u64>(data);
+    same_with_and_without_cache::<String>(data);
+    same_with_and_without_cache::<Option<Box<List>>>(data);
+    same_with_and_without_cache::<Rec>(data);
+    same_with_and_without_cache::<Vec<Shape>>(data);
+    same_with_and_without_cache::<Tree>(data);
+}

@@ -48,6 +48,8 @@ pub(crate) struct Core<'de> {
     /// The wire types as an expected-type arena, made on first use: for values decoded
     /// at their wire type (`IDLValue`, `deserialize_ignored_any`).
     wire_as_exp: Option<Rc<Arena>>,
+    /// Set when `wire` is lent by the header cache: where it goes back on drop.
+    pub lease: Option<super::header_cache::Lease>,
 }
 
 /// The address of a local of the caller's frame: the current stack position. Stacks
@@ -61,7 +63,10 @@ pub(crate) fn stack_addr() -> usize {
 
 impl Drop for Core<'_> {
     fn drop(&mut self) {
-        self.wire.recycle();
+        match self.lease.take() {
+            Some(lease) => super::header_cache::give_back(lease, std::mem::take(&mut self.wire)),
+            None => self.wire.recycle(),
+        }
     }
 }
 
@@ -94,6 +99,7 @@ impl<'de> Core<'de> {
             max_stack: config.max_stack,
             memo: Memo::default(),
             wire_as_exp: None,
+            lease: None,
         }
     }
 

@@ -10,6 +10,7 @@ mod access;
 mod core;
 mod describe;
 mod expect;
+mod header_cache;
 mod key;
 mod merge;
 mod primvec;
@@ -145,6 +146,23 @@ impl DecoderConfig {
     }
 }
 
+/// Turns this thread's header cache on (the default) or off, and empties it.
+///
+/// A header (magic, type table, argument types) parsed twice on a thread is kept, and
+/// a later message that starts with the same bytes, decoded under the same header
+/// limits, skips parsing it; values, errors and the units charged are the same
+/// either way (`spec/decoder.md`, "Header cache"). Off, every header is parsed.
+pub fn set_header_cache(on: bool) {
+    header_cache::set_enabled(on);
+}
+
+/// How many decodes on this thread took a kept header instead of parsing: for tests
+/// and benchmarks that check the cache fires.
+#[doc(hidden)]
+pub fn header_cache_hits() -> u64 {
+    header_cache::hits()
+}
+
 /// Decodes a message argument by argument.
 pub struct IDLDeserialize<'de> {
     core: Core<'de>,
@@ -164,13 +182,20 @@ impl<'de> IDLDeserialize<'de> {
 
     /// Reads the header of `bytes`, under `config`'s limits.
     pub fn new_with_config(bytes: &'de [u8], config: &DecoderConfig) -> Result<Self> {
-        let h = header::parse(
-            bytes,
-            config.max_type_len.unwrap_or(header::DEFAULT_MAX_TYPE_LEN),
-            config
+        let limits = header_cache::Limits {
+            max_type_len: config.max_type_len.unwrap_or(header::DEFAULT_MAX_TYPE_LEN),
+            max_header_len: config
                 .max_header_len
                 .unwrap_or(header::DEFAULT_MAX_HEADER_LEN),
-        )?;
+        };
+        let (h, lease) = match header_cache::take(bytes, limits) {
+            Some((h, lease)) => (h, Some(lease)),
+            None => {
+                let h = header::parse(bytes, limits.max_type_len, limits.max_header_len)?;
+                header_cache::offer(bytes, limits, &h);
+                (h, None)
+            }
+        };
         let mut core = Core::new(
             bytes,
             h.len,
@@ -179,6 +204,7 @@ impl<'de> IDLDeserialize<'de> {
             h.table_len,
             config,
         );
+        core.lease = lease;
         core.charge(h.len.saturating_mul(quota::HEADER_BYTE))?;
         Ok(IDLDeserialize {
             core,

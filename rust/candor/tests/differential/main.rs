@@ -6,5 +6,6 @@
 mod cost;
 mod decode;
 mod encode;
+mod header_cache;
 mod hostile;
 mod zoo;

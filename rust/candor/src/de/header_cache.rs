@@ -1,0 +1,372 @@
+//! Parsed headers kept per thread, keyed by their exact bytes.
+//!
+//! A canister receives the same few message shapes over and over: every ICRC-1
+//! transfer starts with the same magic, type table and argument types. Parsing that
+//! header is a large part of decoding a small message, and its result depends only
+//! on the header's bytes and the two header limits. So a header that parsed is kept
+//! with its bytes; a later message that *starts with* those bytes, decoded under the
+//! same limits, would parse to the very same arena and end at the same offset (the
+//! parser reads the header front to back and never looks past it), and takes the
+//! kept arena instead. Nothing else changes: the same units are charged for the
+//! header, and values, errors and subtype checks run as on a fresh parse.
+//!
+//! A header is kept the second time it is parsed (a table of [`PENDING`] hashes
+//! remembers the first time), as a copy: a one-off message pays nothing, and the
+//! decoder that parsed it recycles its own arena as before, so first decodes
+//! allocate no more than without the cache. The table holds a fingerprint, not the
+//! bytes: a collision only keeps a header early; a hit always compares the bytes.
+//!
+//! The kept arena is lent, not shared: a hit moves it out of its entry into the
+//! decoder, which gives it back when it is dropped (see [`Lease`]). The decoder keeps
+//! reading its own `Arena`, with no extra indirection on the hot path, and a hit
+//! allocates nothing. While an arena is lent, another decode of the same header (a
+//! nested one) misses and parses as usual.
+//!
+//! Bounds, so a stream of distinct (hostile) headers cannot grow memory: at most
+//! [`ENTRIES`] headers of at most [`MAX_KEY`] bytes each; a full cache replaces the
+//! least recently used entry that is not lent out, and a header longer than
+//! [`MAX_KEY`] is never kept.
+
+use crate::fasthash::FastHasher;
+use crate::wire::header::{Arena, Header, Ref};
+use crate::wire::store::Store;
+use std::cell::RefCell;
+use std::hash::Hasher;
+
+/// Headers kept per thread.
+pub(crate) const ENTRIES: usize = 8;
+
+/// Longest header kept, in bytes (magic, table and argument types).
+pub(crate) const MAX_KEY: usize = 2048;
+
+/// Headers parsed once, remembered by hash until they are parsed again.
+pub(crate) const PENDING: usize = 8;
+
+/// The header limits a header was parsed under: part of the key, since the same
+/// bytes may parse under one limit and fail under a tighter one.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Limits {
+    pub max_type_len: usize,
+    pub max_header_len: usize,
+}
+
+struct Entry {
+    key: Box<[u8]>,
+    limits: Limits,
+    /// `None` while lent to a decoder.
+    arena: Option<Arena>,
+    args: Store<Ref, 8>,
+    table_len: usize,
+    /// Tells a returned arena whether its entry is still the one it came from.
+    generation: u64,
+    /// Last use, for replacing the least recently used entry.
+    used: u64,
+}
+
+#[derive(Default)]
+struct Cache {
+    entries: Vec<Entry>,
+    /// Hashes of headers parsed once and not kept yet (0: free), replaced in turn.
+    pending: [u64; PENDING],
+    next_pending: usize,
+    clock: u64,
+    /// Decodes that took a kept header, since the thread started.
+    hits: u64,
+    /// Set by [`set_enabled`]`(false)`.
+    off: bool,
+}
+
+thread_local! {
+    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
+}
+
+/// Where a lent arena goes back to when its decoder is dropped.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lease {
+    slot: usize,
+    generation: u64,
+}
+
+/// The kept header `bytes` starts with, parsed under `limits`, if there is one and
+/// its arena is not lent out: the header with its arena moved out, and the lease to
+/// return the arena on.
+pub(crate) fn take(bytes: &[u8], limits: Limits) -> Option<(Header, Lease)> {
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.off {
+            return None;
+        }
+        c.clock += 1;
+        let clock = c.clock;
+        let slot = c.entries.iter().position(|e| {
+            e.arena.is_some()
+                && e.limits == limits
+                && bytes.get(..e.key.len()).is_some_and(|k| k == &*e.key)
+        })?;
+        let e = c.entries.get_mut(slot)?;
+        let arena = e.arena.take()?;
+        e.used = clock;
+        let header = Header {
+            arena,
+            args: e.args.clone(),
+            table_len: e.table_len,
+            len: e.key.len(),
+        };
+        let lease = Lease {
+            slot,
+            generation: e.generation,
+        };
+        c.hits += 1;
+        Some((header, lease))
+    })
+}
+
+/// Offers a header that just parsed from `bytes` under `limits`: kept (a copy, to be
+/// lent from the next message on) when it was parsed before, else remembered.
+pub(crate) fn offer(bytes: &[u8], limits: Limits, header: &Header) {
+    if header.len > MAX_KEY {
+        return;
+    }
+    let Some(key) = bytes.get(..header.len) else {
+        return;
+    };
+    let hash = fingerprint(key, limits);
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.off {
+            return;
+        }
+        match c.pending.iter().position(|&p| p == hash) {
+            Some(i) => {
+                if let Some(p) = c.pending.get_mut(i) {
+                    *p = 0;
+                }
+                c.keep(key, limits, header);
+            }
+            None => {
+                let i = c.next_pending % PENDING;
+                if let Some(p) = c.pending.get_mut(i) {
+                    *p = hash;
+                }
+                c.next_pending = i + 1;
+            }
+        }
+    })
+}
+
+/// A cheap stand-in for a hash of the whole header: its length, limits, and the
+/// words at both ends (where type tables and argument lists differ). It only
+/// decides when a header is kept; a collision keeps one early, which costs a copy
+/// within the cache's bounds, never a wrong result (a hit compares the bytes).
+/// Never 0, which marks a free pending slot.
+fn fingerprint(key: &[u8], limits: Limits) -> u64 {
+    let n = key.len();
+    let word = |at: usize| {
+        key.get(at..at + 8)
+            .and_then(|b| <[u8; 8]>::try_from(b).ok())
+            .map_or(0, u64::from_le_bytes)
+    };
+    let mut h = FastHasher::default();
+    for w in [
+        n as u64,
+        limits.max_type_len as u64,
+        limits.max_header_len as u64,
+        word(4),
+        word(12),
+        word(n.saturating_sub(16)),
+        word(n.saturating_sub(8)),
+    ] {
+        h.write_u64(w);
+    }
+    h.finish() | 1
+}
+
+impl Cache {
+    /// Adds an entry, replacing the least recently used one not lent out when full
+    /// (nothing is kept when every entry is lent).
+    fn keep(&mut self, key: &[u8], limits: Limits, header: &Header) {
+        self.clock += 1;
+        let entry = Entry {
+            key: key.into(),
+            limits,
+            arena: Some(header.arena.clone()),
+            args: header.args.clone(),
+            table_len: header.table_len,
+            generation: self.clock,
+            used: self.clock,
+        };
+        if self.entries.len() < ENTRIES {
+            if self.entries.capacity() == 0 {
+                self.entries.reserve_exact(ENTRIES);
+            }
+            self.entries.push(entry);
+            return;
+        }
+        let slot = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.arena.is_some())
+            .min_by_key(|(_, e)| e.used)
+            .map(|(i, _)| i);
+        if let Some(e) = slot.and_then(|i| self.entries.get_mut(i)) {
+            *e = entry;
+        }
+    }
+}
+
+/// Gives a lent arena back to its entry; if the entry was replaced meanwhile (or
+/// the cache is unreachable, while the thread is torn down), the arena's vectors are
+/// recycled instead.
+pub(crate) fn give_back(lease: Lease, mut arena: Arena) {
+    let back = CACHE.try_with(|c| {
+        let mut c = c.borrow_mut();
+        match c.entries.get_mut(lease.slot) {
+            Some(e) if e.generation == lease.generation && e.arena.is_none() => {
+                e.arena = Some(std::mem::take(&mut arena));
+                true
+            }
+            _ => false,
+        }
+    });
+    if back != Ok(true) {
+        arena.recycle();
+    }
+}
+
+/// Decodes on this thread that took a kept header.
+pub(crate) fn hits() -> u64 {
+    CACHE.with(|c| c.borrow().hits)
+}
+
+/// Turns the cache off (or on again) on this thread, dropping what it holds: for
+/// tests that compare decoding with and without it.
+pub(crate) fn set_enabled(on: bool) {
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        c.off = !on;
+        c.entries.clear();
+        c.pending = [0; PENDING];
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(len: usize) -> Header {
+        Header {
+            arena: Arena::new(),
+            args: Store::default(),
+            table_len: 0,
+            len,
+        }
+    }
+
+    const LIMITS: Limits = Limits {
+        max_type_len: 10,
+        max_header_len: 100,
+    };
+
+    fn entries() -> usize {
+        CACHE.with(|c| c.borrow().entries.len())
+    }
+
+    #[test]
+    fn a_header_is_kept_the_second_time_and_found_by_prefix_and_limits() {
+        set_enabled(true);
+        let msg = b"DIDL\x00\x01\x7d\x05";
+        offer(msg, LIMITS, &header(7));
+        assert!(take(msg, LIMITS).is_none(), "kept after one parse");
+        offer(msg, LIMITS, &header(7));
+        let (h, lease) = take(b"DIDL\x00\x01\x7d\x7f\x00", LIMITS).unwrap();
+        assert_eq!(h.len, 7);
+        // Lent out: not found again until given back.
+        assert!(take(msg, LIMITS).is_none());
+        give_back(lease, h.arena);
+        assert!(take(msg, LIMITS)
+            .map(|(h, l)| give_back(l, h.arena))
+            .is_some());
+        // Other bytes, a shorter input, or other limits: not found.
+        assert!(take(b"DIDL\x00\x01\x7c\x05", LIMITS).is_none());
+        assert!(take(b"DIDL\x00\x01", LIMITS).is_none());
+        let tighter = Limits {
+            max_type_len: 1,
+            ..LIMITS
+        };
+        assert!(take(msg, tighter).is_none());
+        // Turned off: nothing is kept or found.
+        set_enabled(false);
+        offer(msg, LIMITS, &header(7));
+        offer(msg, LIMITS, &header(7));
+        assert!(take(msg, LIMITS).is_none());
+        set_enabled(true);
+    }
+
+    #[test]
+    fn distinct_headers_stay_within_the_bounds() {
+        set_enabled(true);
+        let msgs: Vec<Vec<u8>> = (0..1000u32)
+            .map(|i| [b"DIDL".as_slice(), &i.to_le_bytes()].concat())
+            .collect();
+        // Seen once each: nothing kept.
+        for m in &msgs {
+            offer(m, LIMITS, &header(m.len()));
+        }
+        assert_eq!(entries(), 0);
+        // Seen twice in a row each: at most ENTRIES kept, the most recent.
+        for m in &msgs {
+            offer(m, LIMITS, &header(m.len()));
+            offer(m, LIMITS, &header(m.len()));
+        }
+        assert_eq!(entries(), ENTRIES);
+        assert!(take(&msgs[0], LIMITS).is_none());
+        let (h, lease) = take(&msgs[999], LIMITS).unwrap();
+        give_back(lease, h.arena);
+        // A header over MAX_KEY is never kept.
+        set_enabled(true);
+        let long = vec![0u8; MAX_KEY + 1];
+        offer(&long, LIMITS, &header(long.len()));
+        offer(&long, LIMITS, &header(long.len()));
+        assert_eq!(entries(), 0);
+        set_enabled(true);
+    }
+
+    #[test]
+    fn lent_arenas_are_not_replaced_and_a_stale_lease_recycles() {
+        set_enabled(true);
+        let msgs: Vec<[u8; 5]> = (0..=ENTRIES as u8)
+            .map(|i| [b'D', b'I', b'D', b'L', i])
+            .collect();
+        for m in &msgs[..ENTRIES] {
+            offer(m, LIMITS, &header(5));
+            offer(m, LIMITS, &header(5));
+        }
+        let leases: Vec<_> = msgs[..ENTRIES]
+            .iter()
+            .map(|m| take(m, LIMITS).unwrap())
+            .collect();
+        // Every entry is lent: a new header cannot replace one.
+        let last = &msgs[ENTRIES];
+        offer(last, LIMITS, &header(5));
+        offer(last, LIMITS, &header(5));
+        assert!(take(last, LIMITS).is_none());
+        for (h, lease) in leases {
+            give_back(lease, h.arena);
+        }
+        // An entry replaced while its arena is out: the old lease no longer fits.
+        let (h, old) = take(&msgs[0], LIMITS).unwrap();
+        set_enabled(true);
+        offer(&msgs[0], LIMITS, &header(5));
+        offer(&msgs[0], LIMITS, &header(5));
+        let (h2, fresh) = take(&msgs[0], LIMITS).unwrap();
+        give_back(old, h.arena);
+        assert!(
+            take(&msgs[0], LIMITS).is_none(),
+            "the stale arena went back"
+        );
+        give_back(fresh, h2.arena);
+        assert!(take(&msgs[0], LIMITS).is_some());
+        set_enabled(true);
+    }
+}

@@ -1,0 +1,165 @@
+//! The header cache never changes a result: every zoo message, and mutated ones,
+//! decoded with the cache off and then several times with it on (parsed, kept, then
+//! taken from the cache) gives the same value, the same error text and the same
+//! quota left. Messages are interleaved so that kept headers are taken, replaced
+//! and given back in many orders.
+
+use crate::zoo::{ours, Case, Decoded};
+use proptest::prelude::*;
+
+const DECODING: usize = 20_000_000;
+const SKIPPING: usize = 10_000;
+
+thread_local! {
+    static CASES: Vec<Case> = ours::cases();
+}
+
+fn decode(case: &Case, bytes: &[u8]) -> Result<Decoded, String> {
+    (case.decode)(bytes, Some(DECODING), Some(SKIPPING))
+}
+
+/// Decodes each message without the cache, then three rounds of all of them in turn
+/// with it (so each message also meets headers other messages left): every cached
+/// decode agrees with the plain one.
+fn same_with_and_without(messages: &[(&Case, Vec<u8>)]) -> Result<(), String> {
+    candor::de::set_header_cache(false);
+    let plain: Vec<_> = messages.iter().map(|(c, b)| decode(c, b)).collect();
+    candor::de::set_header_cache(true);
+    for round in 0..3 {
+        for ((case, bytes), plain) in messages.iter().zip(&plain) {
+            let cached = decode(case, bytes);
+            if &cached != plain {
+                return Err(format!(
+                    "{}: round {round}\n  bytes  {}\n  plain  {plain:?}\n  cached {cached:?}",
+                    case.name,
+                    hex(bytes)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn every_zoo_message_decodes_the_same_from_a_kept_header() {
+    CASES.with(|cases| {
+        let hits = candor::de::header_cache_hits();
+        // In groups smaller than the cache, so kept headers are taken across messages
+        // (neighbouring zoo cases share long header prefixes).
+        for group in cases.chunks(5) {
+            let messages: Vec<_> = group.iter().map(|c| (c, c.bytes.clone())).collect();
+            same_with_and_without(&messages).unwrap();
+        }
+        // The third decode of each well-formed message took its kept header.
+        let taken = candor::de::header_cache_hits() - hits;
+        assert!(
+            taken as usize >= cases.len(),
+            "the cache fired {taken} times over {} messages",
+            cases.len()
+        );
+    });
+}
+
+#[test]
+fn quotas_run_out_at_the_same_unit_with_a_kept_header() {
+    CASES.with(|cases| {
+        for case in cases.iter().step_by(7) {
+            candor::de::set_header_cache(false);
+            let Ok(full) = decode(case, &case.bytes) else {
+                continue;
+            };
+            let used = DECODING - full.decoding.unwrap_or(DECODING);
+            for quota in [used, used.saturating_sub(1)] {
+                candor::de::set_header_cache(false);
+                let plain = (case.decode)(&case.bytes, Some(quota), None);
+                candor::de::set_header_cache(true);
+                for _ in 0..3 {
+                    let cached = (case.decode)(&case.bytes, Some(quota), None);
+                    assert_eq!(cached, plain, "{} at quota {quota}", case.name);
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn a_kept_header_is_not_taken_under_other_limits() {
+    // The same bytes parse under the default limits and fail under a tighter
+    // type-table bound: the cache must not hide the failure.
+    let bytes = candor::encode_args((vec![Some(1u8)], "x")).unwrap();
+    candor::de::set_header_cache(true);
+    for _ in 0..3 {
+        let mut config = candor::DecoderConfig::new();
+        config.set_decoding_quota(DECODING);
+        candor::decode_args_with_config::<(Vec<Option<u8>>, String)>(&bytes, &config).unwrap();
+    }
+    let mut tight = candor::DecoderConfig::new();
+    tight.set_max_type_len(1);
+    let err =
+        candor::decode_args_with_config::<(Vec<Option<u8>>, String)>(&bytes, &tight).unwrap_err();
+    candor::de::set_header_cache(false);
+    let plain =
+        candor::decode_args_with_config::<(Vec<Option<u8>>, String)>(&bytes, &tight).unwrap_err();
+    assert_eq!(err.to_string(), plain.to_string());
+    candor::de::set_header_cache(true);
+}
+
+#[test]
+fn nested_decodes_of_one_header_each_get_an_arena() {
+    let bytes = candor::encode_args((7u32, "seven")).unwrap();
+    candor::de::set_header_cache(true);
+    for _ in 0..2 {
+        candor::decode_args::<(u32, String)>(&bytes).unwrap();
+    }
+    // The first takes the kept arena; the second, while it is out, parses its own.
+    let mut a = candor::IDLDeserialize::new(&bytes).unwrap();
+    let mut b = candor::IDLDeserialize::new(&bytes).unwrap();
+    assert_eq!(a.get_value::<u32>().unwrap(), 7);
+    assert_eq!(b.get_value::<u32>().unwrap(), 7);
+    assert_eq!(b.get_value::<String>().unwrap(), "seven");
+    assert_eq!(a.get_value::<String>().unwrap(), "seven");
+    a.done().unwrap();
+    b.done().unwrap();
+    drop((a, b));
+    // Given back: the next decode takes it again.
+    let hits = candor::de::header_cache_hits();
+    candor::decode_args::<(u32, String)>(&bytes).unwrap();
+    assert_eq!(candor::de::header_cache_hits(), hits + 1);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+    /// Mutated messages (most fail somewhere: in the header, or in the values after
+    /// a header that parses and is kept) and pairs of messages decoded in turn.
+    #[test]
+    fn mutated_and_interleaved_messages_decode_the_same(
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 1..6),
+        flips in prop::collection::vec((any::<usize>(), 1u8..=255), 0..3),
+    ) {
+        CASES.with(|cases| {
+            let mut messages = Vec::new();
+            for (k, pick) in picks.iter().enumerate() {
+                let case = &cases[pick.index(cases.len())];
+                let mut bytes = case.bytes.clone();
+                // Mutate the first message only: the others keep well-formed headers
+                // for it to be compared with.
+                if k == 0 {
+                    for &(i, mask) in &flips {
+                        if !bytes.is_empty() {
+                            let n = bytes.len();
+                            bytes[i % n] ^= mask;
+                        }
+                    }
+                }
+                messages.push((case, bytes));
+            }
+            let r = same_with_and_without(&messages);
+            prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+            Ok(())
+        })?;
+    }
+}
