@@ -573,3 +573,24 @@ fn canister_status() -> BenchResult {
 fn get_blocks() -> BenchResult {
     calls(each(traffic::get_blocks), |b| b.get_blocks())
 }
+
+/// The first, second and third ICRC-1 transfer a fresh canister decodes, each in a
+/// scope of its own: what the first pays once per thread (interning the expected
+/// types, parsing the header), what the second pays (the header parsed again, and
+/// kept), and the steady state from the third on (the kept header).
+#[bench(raw)]
+fn icrc1_transfer_repeat() -> BenchResult {
+    let config = config();
+    let messages: Vec<Vec<u8>> = (0..3)
+        .map(|i| Encode!(&traffic::transfer(i, true)).unwrap())
+        .collect();
+    bench_fn(|| {
+        for (m, scope) in messages
+            .iter()
+            .zip(["4. First message", "5. Second message", "6. Third message"])
+        {
+            let _p = bench_scope(scope);
+            keep(Decode!([config]; m, traffic::TransferArg).unwrap());
+        }
+    })
+}
