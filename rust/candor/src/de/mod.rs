@@ -246,7 +246,7 @@ impl<'de> IDLDeserialize<'de> {
                         "No more values on the wire, the expected type {} is not opt, null, or reserved",
                         describe::describe(&self.core.exp, e)
                     ))
-                    .at(self.core.pos)
+                    .at(self.core.offset())
                     .within(PathSegment::Arg(index))),
                 };
             }
@@ -258,7 +258,7 @@ impl<'de> IDLDeserialize<'de> {
 
     #[cold]
     fn arg_error(&self, err: Error, index: usize, w: Ref, e: Ref) -> Error {
-        let err = err.at(self.core.pos).within(PathSegment::Arg(index));
+        let err = err.at(self.core.offset()).within(PathSegment::Arg(index));
         if self.full_error_message {
             let ctx = format!(
                 "while decoding argument {index} from {} to {}",
@@ -285,12 +285,12 @@ impl<'de> IDLDeserialize<'de> {
             self.core.start_stack();
             self.core
                 .skip(w)
-                .map_err(|err| err.at(self.core.pos).within(PathSegment::Arg(index)))?;
+                .map_err(|err| err.at(self.core.offset()).within(PathSegment::Arg(index)))?;
         }
-        if self.core.remaining() != 0 {
+        if self.core.reader.remaining() != 0 {
             return Err(Error::binary(
                 "Trailing value after finishing deserialization",
-                self.core.pos,
+                self.core.offset(),
             ));
         }
         Ok(())

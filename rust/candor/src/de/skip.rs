@@ -11,7 +11,6 @@ use super::merge::{FieldMerge, Step};
 use super::quota;
 use crate::error::{fault, Error};
 use crate::wire::header::{Arena, Node, Prim, Ref};
-use crate::wire::leb;
 use crate::Result;
 
 /// The fewest bytes a value of this wire type takes, for the eager length check
@@ -79,12 +78,11 @@ impl<'de> Core<'de> {
         if w.is_var() {
             self.skip_charge(2 * quota::UNROLL)?;
         }
-        let at = self.pos;
+        let at = self.offset();
         match self.wnode(w) {
             Node::Prim(p) => match p {
                 Prim::Nat | Prim::Int => {
-                    let n =
-                        leb::skip(self.input, &mut self.pos).map_err(|_| self.eof("nat/int"))?;
+                    let n = self.reader.skip_leb("nat/int")?;
                     self.skip_charge(n)
                 }
                 Prim::Nat8 | Prim::Int8 => self.skip_fixed(1),
@@ -93,13 +91,13 @@ impl<'de> Core<'de> {
                 Prim::Nat64 | Prim::Int64 | Prim::Float64 => self.skip_fixed(8),
                 Prim::Bool => {
                     self.skip_charge(quota::CALL)?;
-                    self.bool().map(drop)
+                    self.reader.bool().map(drop)
                 }
                 Prim::Text => {
-                    let n = self.len(1)?;
+                    let n = self.reader.len(1)?;
                     self.skip_charge(n.saturating_add(quota::CALL))?;
-                    let at = self.pos;
-                    let bytes = self.take(n, "text")?;
+                    let at = self.offset();
+                    let bytes = self.reader.take(n, "text")?;
                     std::str::from_utf8(bytes)
                         .map(drop)
                         .map_err(|e| fault::invalid_utf8("text", e, at))
@@ -107,13 +105,13 @@ impl<'de> Core<'de> {
                 Prim::Null | Prim::Reserved => self.skip_charge(quota::CALL),
                 Prim::Empty => Err(fault::empty_value(at)),
                 Prim::Principal => {
-                    let b = self.principal_bytes()?;
+                    let b = self.reader.principal()?;
                     self.skip_charge(b.len().max(quota::PRINCIPAL_MIN))
                 }
             },
             Node::Opt(inner) => {
                 self.skip_charge(quota::CALL)?;
-                if self.bool()? {
+                if self.reader.bool()? {
                     self.enter()?;
                     self.skip_inner(inner)?;
                     self.leave();
@@ -124,19 +122,19 @@ impl<'de> Core<'de> {
                 let el = el.resolved();
                 let el_node = self.wnode(el);
                 if el_node == Node::Prim(Prim::Nat8) {
-                    let n = self.len(1)?;
+                    let n = self.reader.len(1)?;
                     self.skip_charge(n.saturating_add(quota::CALL))?;
-                    return self.take(n, "blob").map(drop);
+                    return self.reader.take(n, "blob").map(drop);
                 }
                 self.skip_charge(quota::CALL)?;
                 self.enter()?;
                 match el_node {
                     Node::Prim(p) if super::primvec::is_fixed(p) => {
                         let size = super::primvec::size(p);
-                        let n = self.len(size)?;
+                        let n = self.reader.len(size)?;
                         self.skip_charge(n.saturating_mul(quota::ELEMENT + size))?;
-                        let at = self.pos;
-                        let bytes = self.take(n * size, "vector")?;
+                        let at = self.offset();
+                        let bytes = self.reader.take(n * size, "vector")?;
                         if p == Prim::Bool {
                             if let Some(i) = bytes.iter().position(|b| *b > 1) {
                                 return Err(Error::binary("expected bool 00 or 01", at + i));
@@ -144,16 +142,15 @@ impl<'de> Core<'de> {
                         }
                     }
                     Node::Prim(Prim::Nat) | Node::Prim(Prim::Int) => {
-                        let n = self.len(1)?;
+                        let n = self.reader.len(1)?;
                         self.skip_charge(n.saturating_mul(quota::ELEMENT))?;
                         for _ in 0..n {
-                            let b = leb::skip(self.input, &mut self.pos)
-                                .map_err(|_| self.eof("nat/int"))?;
+                            let b = self.reader.skip_leb("nat/int")?;
                             self.skip_charge(b)?;
                         }
                     }
                     _ => {
-                        let n = self.len(min_size(&self.wire, el))?;
+                        let n = self.reader.len(min_size(&self.wire, el))?;
                         for _ in 0..n {
                             self.skip_charge(quota::ELEMENT)?;
                             self.skip_inner(el)?;
@@ -181,8 +178,8 @@ impl<'de> Core<'de> {
             Node::Variant(span) => {
                 self.skip_charge(quota::CALL)?;
                 self.enter()?;
-                let at = self.pos;
-                let index = self.leb_u64("variant index")?;
+                let at = self.offset();
+                let index = self.reader.leb("variant index")?;
                 let case = usize::try_from(index)
                     .ok()
                     .and_then(|i| self.wire.fields(span).get(i))
@@ -206,15 +203,15 @@ impl<'de> Core<'de> {
             }
             Node::Func(_) => {
                 self.skip_charge(self.table_len)?;
-                if !self.bool()? {
+                if !self.reader.bool()? {
                     return Err(fault::opaque_reference(at));
                 }
-                let p = self.principal_bytes()?.len();
-                let n = self.len(1)?;
-                let at = self.pos;
+                let p = self.reader.principal()?.len();
+                let n = self.reader.len(1)?;
+                let at = self.offset();
                 // The method name is `text`: invalid UTF-8 makes the message malformed
                 // even when the value is skipped.
-                std::str::from_utf8(self.take(n, "method name")?)
+                std::str::from_utf8(self.reader.take(n, "method name")?)
                     .map_err(|e| fault::invalid_utf8("method name", e, at))?;
                 self.skip_charge(
                     p.max(quota::PRINCIPAL_MIN)
@@ -224,19 +221,19 @@ impl<'de> Core<'de> {
             }
             Node::Service(_) => {
                 self.skip_charge(self.table_len)?;
-                let p = self.principal_bytes()?.len();
+                let p = self.reader.principal()?.len();
                 self.skip_charge(p.max(quota::PRINCIPAL_MIN))
             }
             Node::Future => {
-                let at = self.pos;
-                let n = self.leb_u64("future value length")?;
+                let at = self.offset();
+                let n = self.reader.leb("future value length")?;
                 let n = usize::try_from(n)
                     .ok()
-                    .filter(|n| *n <= self.remaining())
+                    .filter(|n| *n <= self.reader.remaining())
                     .ok_or_else(|| Error::binary("future value longer than the message", at))?;
                 self.skip_charge(n.saturating_add(quota::CALL))?;
-                self.leb_u64("future value references")?;
-                self.take(n, "future value").map(drop)
+                self.reader.leb("future value references")?;
+                self.reader.take(n, "future value").map(drop)
             }
         }
     }
@@ -244,7 +241,7 @@ impl<'de> Core<'de> {
     #[inline]
     fn skip_fixed(&mut self, n: usize) -> Result<()> {
         self.skip_charge(n)?;
-        self.take(n, "number").map(drop)
+        self.reader.take(n, "number").map(drop)
     }
 
     /// The spec's `opt` rule, per value: does the value at the current position, of
@@ -252,22 +249,26 @@ impl<'de> Core<'de> {
     /// it and restores the position. Called only when the type-level check says no;
     /// the bytes walked are charged as decoding work, which bounds repeated walks.
     pub(crate) fn coerces(&mut self, w: Ref, e: Ref) -> Result<bool> {
-        let start = self.pos;
+        let start = self.offset();
         let was_silent = std::mem::replace(&mut self.silent, true);
         if !was_silent {
             self.silent_cost = 0;
         }
         let out = self.coerce_walk(w, e);
         self.silent = was_silent;
-        let walked = self.pos - start;
-        self.pos = start;
+        let walked = self.offset() - start;
+        self.reader.rewind(start);
         let fits = out?;
         // candid charges nothing extra for a value that fits (it decodes it once),
         // so neither does candor, up to an allowance of a few walks over the whole
         // message; beyond it — only nested `opt`s crafted to be re-walked at every
         // level get there — the walks are charged, which bounds them by the quota.
         self.walked = self.walked.saturating_add(walked);
-        let allowance = self.input.len().saturating_mul(4).saturating_add(4096);
+        let allowance = self
+            .reader
+            .input_len()
+            .saturating_mul(4)
+            .saturating_add(4096);
         if self.walked > allowance {
             self.charge(walked)?;
         }
@@ -289,7 +290,7 @@ impl<'de> Core<'de> {
         match (self.wnode(w), self.enode(e)) {
             (Node::Vec(we), Node::Vec(ee)) => {
                 let we = we.resolved();
-                let n = self.len(min_size(&self.wire, we))?;
+                let n = self.reader.len(min_size(&self.wire, we))?;
                 for _ in 0..n {
                     if !self.coerce_walk(we, ee)? {
                         return Ok(false);
@@ -317,8 +318,8 @@ impl<'de> Core<'de> {
                 Ok(true)
             }
             (Node::Variant(wf), Node::Variant(ef)) => {
-                let at = self.pos;
-                let index = self.leb_u64("variant index")?;
+                let at = self.offset();
+                let index = self.reader.leb("variant index")?;
                 let Some((id, wty)) = usize::try_from(index)
                     .ok()
                     .and_then(|i| self.wire.fields(wf).get(i))

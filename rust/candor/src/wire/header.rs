@@ -10,8 +10,9 @@
 //! byte, future types (opcode < -24) carry a length-prefixed blob, and records that
 //! can only be inhabited by infinite values become `empty`.
 
+use super::opcode;
+use super::reader::Reader;
 use super::store::Store;
-use super::{leb, opcode};
 use crate::error::fault;
 use crate::{Error, Result};
 use std::cell::Cell;
@@ -323,66 +324,11 @@ pub struct Header {
     pub len: usize,
 }
 
-/// A cursor over the header bytes (bounded by `max_header_len`).
-struct Cursor<'a> {
-    buf: &'a [u8],
-    pos: usize,
-    /// True if `buf` is a prefix of a longer message cut at the header bound.
-    truncated_by_bound: bool,
-    bound: usize,
-}
-
-impl Cursor<'_> {
-    #[cold]
-    fn eof(&self, what: &str) -> Error {
-        if self.truncated_by_bound {
-            Error::limit(
-                format!(
-                    "type table header exceeds the limit of {} bytes",
-                    self.bound
-                ),
-                self.pos,
-            )
-        } else {
-            fault::unexpected_end(what, self.pos)
-        }
-    }
-    fn leb(&mut self, what: &str) -> Result<u64> {
-        let start = self.pos;
-        leb::read_u64(self.buf, &mut self.pos).map_err(|e| match e {
-            leb::LebError::Truncated => self.eof(what),
-            leb::LebError::Overflow => fault::leb_overflow(what, start),
-        })
-    }
-    fn sleb(&mut self, what: &str) -> Result<i64> {
-        let start = self.pos;
-        leb::read_i64(self.buf, &mut self.pos).map_err(|e| match e {
-            leb::LebError::Truncated => self.eof(what),
-            leb::LebError::Overflow => fault::leb_overflow(what, start),
-        })
-    }
-    fn byte(&mut self, what: &str) -> Result<u8> {
-        let b = *self.buf.get(self.pos).ok_or_else(|| self.eof(what))?;
-        self.pos += 1;
-        Ok(b)
-    }
-    fn bytes(&mut self, len: u64, what: &str) -> Result<&[u8]> {
-        let start = self.pos;
-        let end = usize::try_from(len)
-            .ok()
-            .and_then(|l| start.checked_add(l))
-            .filter(|&e| e <= self.buf.len())
-            .ok_or_else(|| self.eof(what))?;
-        self.pos = end;
-        Ok(self.buf.get(start..end).unwrap_or_default())
-    }
-}
-
 /// A type reference as read from the table, before the table length is known to
 /// be sufficient.
-fn type_ref(cur: &mut Cursor<'_>, table_len: u64, what: &str) -> Result<Ref> {
-    let at = cur.pos;
-    let v = cur.sleb(what)?;
+fn type_ref(rd: &mut Reader<'_>, table_len: u64, what: &str) -> Result<Ref> {
+    let at = rd.offset();
+    let v = rd.sleb(what)?;
     if v >= 0 {
         if (v as u64) >= table_len {
             return Err(Error::binary(format!("type index {v} out of range"), at));
@@ -395,53 +341,52 @@ fn type_ref(cur: &mut Cursor<'_>, table_len: u64, what: &str) -> Result<Ref> {
     }
 }
 
+/// A length-prefixed run of bytes in the table (a method name, a future type).
+fn blob<'a>(rd: &mut Reader<'a>, len: u64, what: &str) -> Result<&'a [u8]> {
+    let n = usize::try_from(len).map_err(|_| rd.eof(what))?;
+    rd.take(n, what)
+}
+
 /// Parses the header of `bytes`.
 pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result<Header> {
-    let bound = bytes.len().min(max_header_len);
-    let mut cur = Cursor {
-        buf: bytes.get(..bound).unwrap_or(bytes),
-        pos: 0,
-        truncated_by_bound: bound < bytes.len(),
-        bound: max_header_len,
-    };
-    if cur.buf.get(..4) != Some(&opcode::MAGIC[..]) {
+    let mut rd = Reader::bounded(bytes, max_header_len);
+    if rd.take(4, "magic").ok() != Some(&opcode::MAGIC[..]) {
         if bytes.len() < 4 && opcode::MAGIC.starts_with(bytes) {
             return Err(fault::unexpected_end("magic", bytes.len()));
         }
         return Err(Error::binary("wrong magic number: expected \"DIDL\"", 0));
     }
-    cur.pos = 4;
-    let at = cur.pos;
-    let table_len = cur.leb("type table length")?;
+    let at = rd.offset();
+    let table_len = rd.leb("type table length")?;
     if table_len > max_type_len as u64 {
         return Err(Error::limit("type table size exceeded", at));
     }
     // Every entry takes at least one byte: an honest header cannot claim more
     // entries than it has bytes, so allocation below is bounded by the input.
-    if table_len > (cur.buf.len() - cur.pos) as u64 {
-        return Err(cur.eof("type table"));
+    if table_len > rd.remaining() as u64 {
+        return Err(rd.eof("type table"));
     }
     let mut arena = Arena::recycled();
     arena.nodes.reserve(table_len as usize);
     for _ in 0..table_len {
-        let at = cur.pos;
-        let op = cur.byte("type opcode")?;
+        let at = rd.offset();
+        let op = rd.byte("type opcode")?;
         let node = match op {
-            0x6e => Node::Opt(type_ref(&mut cur, table_len, "opt type")?),
-            0x6d => Node::Vec(type_ref(&mut cur, table_len, "vec type")?),
+            0x6e => Node::Opt(type_ref(&mut rd, table_len, "opt type")?),
+            0x6d => Node::Vec(type_ref(&mut rd, table_len, "vec type")?),
             0x6c | 0x6b => {
-                let n = cur.leb("field count")?;
+                let n = rd.leb("field count")?;
                 if n > u64::from(u32::MAX) {
                     return Err(Error::binary("field length out of 32-bit range", at));
                 }
-                if n > (cur.buf.len() - cur.pos) as u64 {
-                    return Err(cur.eof("fields"));
+                if n > rd.remaining() as u64 {
+                    return Err(rd.eof("fields"));
                 }
                 let start = arena.fields.len() as u32;
                 let mut prev: Option<u32> = None;
                 for _ in 0..n {
-                    let fat = cur.pos;
-                    let id = cur.leb("field id")?;
+                    let fat = rd.offset();
+                    let id = rd.leb("field id")?;
                     let id = u32::try_from(id)
                         .map_err(|_| Error::binary("field id out of 32-bit range", fat))?;
                     if prev.is_some_and(|p| p >= id) {
@@ -451,7 +396,7 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
                         ));
                     }
                     prev = Some(id);
-                    let ty = type_ref(&mut cur, table_len, "field type")?;
+                    let ty = type_ref(&mut rd, table_len, "field type")?;
                     arena.fields.push(FieldEntry { id, ty });
                 }
                 let span = Span {
@@ -465,25 +410,25 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
                 }
             }
             0x6a => {
-                let n = cur.leb("function argument count")?;
-                if n > (cur.buf.len() - cur.pos) as u64 {
-                    return Err(cur.eof("function arguments"));
+                let n = rd.leb("function argument count")?;
+                if n > rd.remaining() as u64 {
+                    return Err(rd.eof("function arguments"));
                 }
                 let args = (0..n)
-                    .map(|_| type_ref(&mut cur, table_len, "function argument"))
+                    .map(|_| type_ref(&mut rd, table_len, "function argument"))
                     .collect::<Result<Vec<_>>>()?;
-                let n = cur.leb("function result count")?;
-                if n > (cur.buf.len() - cur.pos) as u64 {
-                    return Err(cur.eof("function results"));
+                let n = rd.leb("function result count")?;
+                if n > rd.remaining() as u64 {
+                    return Err(rd.eof("function results"));
                 }
                 let rets = (0..n)
-                    .map(|_| type_ref(&mut cur, table_len, "function result"))
+                    .map(|_| type_ref(&mut rd, table_len, "function result"))
                     .collect::<Result<Vec<_>>>()?;
-                let mat = cur.pos;
-                let ann_len = cur.byte("function annotation length")?;
+                let mat = rd.offset();
+                let ann_len = rd.byte("function annotation length")?;
                 let mode = match ann_len {
                     0 => 0,
-                    1 => match cur.byte("function annotation")? {
+                    1 => match rd.byte("function annotation")? {
                         m @ 1..=3 => m,
                         _ => return Err(Error::binary("unknown function annotation", mat + 1)),
                     },
@@ -498,16 +443,16 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
                 Node::Func(arena.funcs.len() as u32 - 1)
             }
             0x69 => {
-                let n = cur.leb("method count")?;
-                if n > (cur.buf.len() - cur.pos) as u64 {
-                    return Err(cur.eof("methods"));
+                let n = rd.leb("method count")?;
+                if n > rd.remaining() as u64 {
+                    return Err(rd.eof("methods"));
                 }
                 let start = arena.methods.len() as u32;
                 let mut prev: Option<Box<str>> = None;
                 for _ in 0..n {
-                    let mat = cur.pos;
-                    let len = cur.leb("method name length")?;
-                    let name = std::str::from_utf8(cur.bytes(len, "method name")?)
+                    let mat = rd.offset();
+                    let len = rd.leb("method name length")?;
+                    let name = std::str::from_utf8(blob(&mut rd, len, "method name")?)
                         .map_err(|_| Error::binary("invalid utf8 in method name", mat))?;
                     if prev.as_deref().is_some_and(|p| p >= name) {
                         return Err(Error::binary(
@@ -517,7 +462,7 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
                     }
                     let name: Box<str> = name.into();
                     prev = Some(name.clone());
-                    let ty = type_ref(&mut cur, table_len, "method type")?;
+                    let ty = type_ref(&mut rd, table_len, "method type")?;
                     arena.methods.push((name, ty));
                 }
                 Node::Service(Span {
@@ -527,30 +472,30 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
             }
             _ => {
                 // A future type: the opcode (SLEB128, below -24), then a blob.
-                cur.pos = at;
-                let op = cur.sleb("type opcode")?;
+                rd.rewind(at);
+                let op = rd.sleb("type opcode")?;
                 if op >= opcode::PRINCIPAL {
                     return Err(Error::binary(
                         format!("unknown opcode {op} in type table"),
                         at,
                     ));
                 }
-                let len = cur.leb("future type length")?;
-                cur.bytes(len, "future type")?;
+                let len = rd.leb("future type length")?;
+                blob(&mut rd, len, "future type")?;
                 Node::Future
             }
         };
         arena.push_node(node);
     }
-    let at = cur.pos;
-    let argc = cur.leb("argument count")?;
-    if argc > (cur.buf.len() - cur.pos) as u64 {
+    let at = rd.offset();
+    let argc = rd.leb("argument count")?;
+    if argc > rd.remaining() as u64 {
         let _ = at;
-        return Err(cur.eof("argument types"));
+        return Err(rd.eof("argument types"));
     }
     let mut args = Store::new();
     for _ in 0..argc {
-        args.push(type_ref(&mut cur, table_len, "argument type")?);
+        args.push(type_ref(&mut rd, table_len, "argument type")?);
     }
     // Service methods must have function types.
     for (name, ty) in &arena.methods {
@@ -566,7 +511,7 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
         arena,
         args,
         table_len: table_len as usize,
-        len: cur.pos,
+        len: rd.offset(),
     })
 }
 
