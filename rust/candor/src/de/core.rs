@@ -35,13 +35,9 @@ pub(crate) struct Core<'de> {
     /// True while decoding an argument with no Rust type (`IDLValue`): every cost is
     /// multiplied and counts against the skipping quota.
     pub untyped: bool,
-    /// True during the value-level `opt` check, whose skips are not charged.
-    pub silent: bool,
-    /// Bytes walked by value-level `opt` checks in this message.
-    pub walked: usize,
-    /// Units the current value-level `opt` check would have cost (bounded by the
-    /// decoding quota, see `skip_charge`).
-    pub silent_cost: usize,
+    /// Bytes walked by all value-level `opt` checks of this message: their
+    /// allowance is per message (`coerce.rs`), so the count is message state.
+    pub opt_walked: usize,
     depth: u32,
     max_depth: u32,
     /// Stack address when the current argument's decode began, and how many bytes
@@ -88,9 +84,7 @@ impl<'de> Core<'de> {
             decoding_quota: config.decoding_quota,
             skipping_quota: config.skipping_quota,
             untyped: false,
-            silent: false,
-            walked: 0,
-            silent_cost: 0,
+            opt_walked: 0,
             depth: 0,
             max_depth: config.max_depth,
             stack_base: stack_addr(),

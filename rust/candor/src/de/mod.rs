@@ -7,6 +7,7 @@
 //! rule in `skip`. `spec/decoder.md` describes the design and every fast path.
 
 mod access;
+mod coerce;
 mod core;
 mod describe;
 mod expect;
