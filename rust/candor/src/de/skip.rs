@@ -9,7 +9,7 @@
 use super::core::Core;
 use super::quota;
 use crate::error::{fault, Error};
-use crate::wire::header::{Arena, Node, Prim, Ref};
+use crate::wire::header::{Arena, Node, Prim, Ref, Span};
 use crate::Result;
 
 /// The fewest bytes a value of this wire type takes, for the eager length check
@@ -76,172 +76,208 @@ impl<'de> Core<'de> {
     }
 
     /// Walks one value of wire type `w`, `meter` paying for its units.
+    ///
+    /// Each kind of node is walked by a function of its own below; all are inlined
+    /// here, so a skipped value still costs one call per level of nesting.
     pub(super) fn skip_inner<M: Meter>(&mut self, meter: &mut M, w: Ref) -> Result<()> {
         if w.is_var() {
             meter.charge(self, 2 * quota::UNROLL)?;
         }
-        let at = self.offset();
         match self.wnode(w) {
-            Node::Prim(p) => match p {
-                Prim::Nat | Prim::Int => {
-                    let n = self.reader.skip_leb("nat/int")?;
-                    meter.charge(self, n)
-                }
-                Prim::Nat8 | Prim::Int8 => self.skip_fixed(meter, 1),
-                Prim::Nat16 | Prim::Int16 => self.skip_fixed(meter, 2),
-                Prim::Nat32 | Prim::Int32 | Prim::Float32 => self.skip_fixed(meter, 4),
-                Prim::Nat64 | Prim::Int64 | Prim::Float64 => self.skip_fixed(meter, 8),
-                Prim::Bool => {
-                    meter.charge(self, quota::CALL)?;
-                    self.reader.bool().map(drop)
-                }
-                Prim::Text => {
-                    let n = self.reader.len(1)?;
-                    meter.charge(self, n.saturating_add(quota::CALL))?;
-                    let at = self.offset();
-                    let bytes = self.reader.take(n, "text")?;
-                    std::str::from_utf8(bytes)
-                        .map(drop)
-                        .map_err(|e| fault::invalid_utf8("text", e, at))
-                }
-                Prim::Null | Prim::Reserved => meter.charge(self, quota::CALL),
-                Prim::Empty => Err(fault::empty_value(at)),
-                Prim::Principal => {
-                    let b = self.reader.principal()?;
-                    meter.charge(self, b.len().max(quota::PRINCIPAL_MIN))
-                }
-            },
-            Node::Opt(inner) => {
-                meter.charge(self, quota::CALL)?;
-                if self.reader.bool()? {
-                    self.enter()?;
-                    self.skip_inner(meter, inner)?;
-                    self.leave();
-                }
-                Ok(())
+            Node::Prim(p) => self.skip_prim(meter, p),
+            Node::Opt(inner) => self.skip_opt(meter, inner),
+            Node::Vec(el) => self.skip_vec(meter, el.resolved()),
+            Node::Record(fields) => self.skip_record(meter, fields),
+            Node::Variant(cases) => self.skip_variant(meter, cases),
+            Node::Func(_) => self.skip_func(meter),
+            Node::Service(_) => self.skip_service(meter),
+            Node::Future => self.skip_future(meter),
+        }
+    }
+
+    #[inline(always)]
+    fn skip_prim<M: Meter>(&mut self, meter: &mut M, p: Prim) -> Result<()> {
+        match p {
+            Prim::Nat | Prim::Int => {
+                let n = self.reader.skip_leb("nat/int")?;
+                meter.charge(self, n)
             }
-            Node::Vec(el) => {
-                let el = el.resolved();
-                let el_node = self.wnode(el);
-                if el_node == Node::Prim(Prim::Nat8) {
-                    let n = self.reader.len(1)?;
-                    meter.charge(self, n.saturating_add(quota::CALL))?;
-                    return self.reader.take(n, "blob").map(drop);
-                }
+            Prim::Nat8 | Prim::Int8 => self.skip_fixed(meter, 1),
+            Prim::Nat16 | Prim::Int16 => self.skip_fixed(meter, 2),
+            Prim::Nat32 | Prim::Int32 | Prim::Float32 => self.skip_fixed(meter, 4),
+            Prim::Nat64 | Prim::Int64 | Prim::Float64 => self.skip_fixed(meter, 8),
+            Prim::Bool => {
                 meter.charge(self, quota::CALL)?;
-                self.enter()?;
-                match el_node {
-                    Node::Prim(p) if super::primvec::is_fixed(p) => {
-                        let size = super::primvec::size(p);
-                        let n = self.reader.len(size)?;
-                        meter.charge(self, n.saturating_mul(quota::ELEMENT + size))?;
-                        let at = self.offset();
-                        let bytes = self.reader.take(n * size, "vector")?;
-                        if p == Prim::Bool {
-                            if let Some(i) = bytes.iter().position(|b| *b > 1) {
-                                return Err(Error::binary("expected bool 00 or 01", at + i));
-                            }
-                        }
-                    }
-                    Node::Prim(Prim::Nat) | Node::Prim(Prim::Int) => {
-                        let n = self.reader.len(1)?;
-                        meter.charge(self, n.saturating_mul(quota::ELEMENT))?;
-                        for _ in 0..n {
-                            let b = self.reader.skip_leb("nat/int")?;
-                            meter.charge(self, b)?;
-                        }
-                    }
-                    _ => {
-                        let n = self.reader.len(min_size(&self.wire, el))?;
-                        for _ in 0..n {
-                            meter.charge(self, quota::ELEMENT)?;
-                            self.skip_inner(meter, el)?;
-                        }
-                    }
-                }
-                self.leave();
-                Ok(())
+                self.reader.bool().map(drop)
             }
-            Node::Record(span) => {
-                meter.charge(self, quota::CALL)?;
-                self.enter()?;
-                for k in span.range() {
-                    let ty = match self.wire.field(k) {
-                        Some(f) => f.ty,
-                        None => break,
-                    };
-                    meter.charge(self, quota::KEY + quota::ID_LABEL + quota::CALL)?;
-                    self.skip_inner(meter, ty)?;
-                }
-                meter.charge(self, quota::KEY)?;
-                self.leave();
-                Ok(())
-            }
-            Node::Variant(span) => {
-                meter.charge(self, quota::CALL)?;
-                self.enter()?;
-                let at = self.offset();
-                let index = self.reader.leb("variant index")?;
-                let case = usize::try_from(index)
-                    .ok()
-                    .and_then(|i| self.wire.fields(span).get(i))
-                    .map(|f| (f.id, f.ty));
-                let Some((id, ty)) = case else {
-                    let cases = span.len as usize;
-                    return Err(fault::variant_index(index, cases, at));
-                };
-                // candid's untyped label is "<id>,id,<accessor>".
-                let accessor = if self.wnode(ty) == Node::Prim(Prim::Null) && !ty.is_var() {
-                    quota::UNTYPED_UNIT
-                } else {
-                    quota::UNTYPED_NEWTYPE
-                };
-                meter.charge(
-                    self,
-                    quota::CASE + digits(id) + quota::UNTYPED_LABEL_FIXED + accessor + quota::CALL,
-                )?;
-                self.skip_inner(meter, ty)?;
-                self.leave();
-                Ok(())
-            }
-            Node::Func(_) => {
-                let units = self.table_len;
-                meter.charge(self, units)?;
-                if !self.reader.bool()? {
-                    return Err(fault::opaque_reference(at));
-                }
-                let p = self.reader.principal()?.len();
+            Prim::Text => {
                 let n = self.reader.len(1)?;
-                let at = self.offset();
-                // The method name is `text`: invalid UTF-8 makes the message malformed
-                // even when the value is skipped.
-                std::str::from_utf8(self.reader.take(n, "method name")?)
-                    .map_err(|e| fault::invalid_utf8("method name", e, at))?;
-                meter.charge(
-                    self,
-                    p.max(quota::PRINCIPAL_MIN)
-                        .saturating_add(n)
-                        .saturating_add(quota::FUNC_REFERENCE),
-                )
-            }
-            Node::Service(_) => {
-                let units = self.table_len;
-                meter.charge(self, units)?;
-                let p = self.reader.principal()?.len();
-                meter.charge(self, p.max(quota::PRINCIPAL_MIN))
-            }
-            Node::Future => {
-                let at = self.offset();
-                let n = self.reader.leb("future value length")?;
-                let n = usize::try_from(n)
-                    .ok()
-                    .filter(|n| *n <= self.reader.remaining())
-                    .ok_or_else(|| Error::binary("future value longer than the message", at))?;
                 meter.charge(self, n.saturating_add(quota::CALL))?;
-                self.reader.leb("future value references")?;
-                self.reader.take(n, "future value").map(drop)
+                let at = self.offset();
+                let bytes = self.reader.take(n, "text")?;
+                std::str::from_utf8(bytes)
+                    .map(drop)
+                    .map_err(|e| fault::invalid_utf8("text", e, at))
+            }
+            Prim::Null | Prim::Reserved => meter.charge(self, quota::CALL),
+            Prim::Empty => Err(fault::empty_value(self.offset())),
+            Prim::Principal => {
+                let b = self.reader.principal()?;
+                meter.charge(self, b.len().max(quota::PRINCIPAL_MIN))
             }
         }
+    }
+
+    #[inline(always)]
+    fn skip_opt<M: Meter>(&mut self, meter: &mut M, inner: Ref) -> Result<()> {
+        meter.charge(self, quota::CALL)?;
+        if self.reader.bool()? {
+            self.enter()?;
+            self.skip_inner(meter, inner)?;
+            self.leave();
+        }
+        Ok(())
+    }
+
+    /// A vector of (resolved) element type `el`: a blob, fixed-width and bignum
+    /// elements in one pass each, anything else element by element.
+    #[inline(always)]
+    fn skip_vec<M: Meter>(&mut self, meter: &mut M, el: Ref) -> Result<()> {
+        let el_node = self.wnode(el);
+        if el_node == Node::Prim(Prim::Nat8) {
+            let n = self.reader.len(1)?;
+            meter.charge(self, n.saturating_add(quota::CALL))?;
+            return self.reader.take(n, "blob").map(drop);
+        }
+        meter.charge(self, quota::CALL)?;
+        self.enter()?;
+        match el_node {
+            Node::Prim(p) if super::primvec::is_fixed(p) => self.skip_prim_vec(meter, p)?,
+            Node::Prim(Prim::Nat) | Node::Prim(Prim::Int) => {
+                let n = self.reader.len(1)?;
+                meter.charge(self, n.saturating_mul(quota::ELEMENT))?;
+                for _ in 0..n {
+                    let b = self.reader.skip_leb("nat/int")?;
+                    meter.charge(self, b)?;
+                }
+            }
+            _ => {
+                let n = self.reader.len(min_size(&self.wire, el))?;
+                for _ in 0..n {
+                    meter.charge(self, quota::ELEMENT)?;
+                    self.skip_inner(meter, el)?;
+                }
+            }
+        }
+        self.leave();
+        Ok(())
+    }
+
+    /// Fixed-width elements: one length check and one charge for them all (bools
+    /// still validated).
+    #[inline(always)]
+    fn skip_prim_vec<M: Meter>(&mut self, meter: &mut M, p: Prim) -> Result<()> {
+        let size = super::primvec::size(p);
+        let n = self.reader.len(size)?;
+        meter.charge(self, n.saturating_mul(quota::ELEMENT + size))?;
+        let at = self.offset();
+        let bytes = self.reader.take(n * size, "vector")?;
+        if p == Prim::Bool {
+            if let Some(i) = bytes.iter().position(|b| *b > 1) {
+                return Err(Error::binary("expected bool 00 or 01", at + i));
+            }
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn skip_record<M: Meter>(&mut self, meter: &mut M, fields: Span) -> Result<()> {
+        meter.charge(self, quota::CALL)?;
+        self.enter()?;
+        for k in fields.range() {
+            let ty = match self.wire.field(k) {
+                Some(f) => f.ty,
+                None => break,
+            };
+            meter.charge(self, quota::KEY + quota::ID_LABEL + quota::CALL)?;
+            self.skip_inner(meter, ty)?;
+        }
+        meter.charge(self, quota::KEY)?;
+        self.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn skip_variant<M: Meter>(&mut self, meter: &mut M, cases: Span) -> Result<()> {
+        meter.charge(self, quota::CALL)?;
+        self.enter()?;
+        let at = self.offset();
+        let index = self.reader.leb("variant index")?;
+        let case = usize::try_from(index)
+            .ok()
+            .and_then(|i| self.wire.fields(cases).get(i))
+            .map(|f| (f.id, f.ty));
+        let Some((id, ty)) = case else {
+            return Err(fault::variant_index(index, cases.len as usize, at));
+        };
+        // candid's untyped label is "<id>,id,<accessor>".
+        let accessor = if self.wnode(ty) == Node::Prim(Prim::Null) && !ty.is_var() {
+            quota::UNTYPED_UNIT
+        } else {
+            quota::UNTYPED_NEWTYPE
+        };
+        meter.charge(
+            self,
+            quota::CASE + digits(id) + quota::UNTYPED_LABEL_FIXED + accessor + quota::CALL,
+        )?;
+        self.skip_inner(meter, ty)?;
+        self.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn skip_func<M: Meter>(&mut self, meter: &mut M) -> Result<()> {
+        let at = self.offset();
+        let units = self.table_len;
+        meter.charge(self, units)?;
+        if !self.reader.bool()? {
+            return Err(fault::opaque_reference(at));
+        }
+        let p = self.reader.principal()?.len();
+        let n = self.reader.len(1)?;
+        let at = self.offset();
+        // The method name is `text`: invalid UTF-8 makes the message malformed even
+        // when the value is skipped.
+        std::str::from_utf8(self.reader.take(n, "method name")?)
+            .map_err(|e| fault::invalid_utf8("method name", e, at))?;
+        meter.charge(
+            self,
+            p.max(quota::PRINCIPAL_MIN)
+                .saturating_add(n)
+                .saturating_add(quota::FUNC_REFERENCE),
+        )
+    }
+
+    #[inline(always)]
+    fn skip_service<M: Meter>(&mut self, meter: &mut M) -> Result<()> {
+        let units = self.table_len;
+        meter.charge(self, units)?;
+        let p = self.reader.principal()?.len();
+        meter.charge(self, p.max(quota::PRINCIPAL_MIN))
+    }
+
+    /// A value of a future type: a byte length, a reference count, the bytes.
+    #[inline(always)]
+    fn skip_future<M: Meter>(&mut self, meter: &mut M) -> Result<()> {
+        let at = self.offset();
+        let n = self.reader.leb("future value length")?;
+        let n = usize::try_from(n)
+            .ok()
+            .filter(|n| *n <= self.reader.remaining())
+            .ok_or_else(|| Error::binary("future value longer than the message", at))?;
+        meter.charge(self, n.saturating_add(quota::CALL))?;
+        self.reader.leb("future value references")?;
+        self.reader.take(n, "future value").map(drop)
     }
 
     #[inline]

@@ -324,38 +324,10 @@ pub struct Header {
     pub len: usize,
 }
 
-/// A type reference as read from the table, before the table length is known to
-/// be sufficient.
-fn type_ref(rd: &mut Reader<'_>, table_len: u64, what: &str) -> Result<Ref> {
-    let at = rd.offset();
-    let v = rd.sleb(what)?;
-    if v >= 0 {
-        if (v as u64) >= table_len {
-            return Err(Error::binary(format!("type index {v} out of range"), at));
-        }
-        return Ok(Ref::new(PRIM_COUNT + v as u32, true));
-    }
-    match prim_of_opcode(v) {
-        Some(p) => Ok(Ref::prim(p)),
-        None => Err(Error::binary(format!("unknown opcode {v}"), at)),
-    }
-}
-
-/// A length-prefixed run of bytes in the table (a method name, a future type).
-fn blob<'a>(rd: &mut Reader<'a>, len: u64, what: &str) -> Result<&'a [u8]> {
-    let n = usize::try_from(len).map_err(|_| rd.eof(what))?;
-    rd.take(n, what)
-}
-
-/// Parses the header of `bytes`.
+/// Parses the header of `bytes`: the magic, the type table, the argument types.
 pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result<Header> {
     let mut rd = Reader::bounded(bytes, max_header_len);
-    if rd.take(4, "magic").ok() != Some(&opcode::MAGIC[..]) {
-        if bytes.len() < 4 && opcode::MAGIC.starts_with(bytes) {
-            return Err(fault::unexpected_end("magic", bytes.len()));
-        }
-        return Err(Error::binary("wrong magic number: expected \"DIDL\"", 0));
-    }
+    magic(&mut rd, bytes)?;
     let at = rd.offset();
     let table_len = rd.leb("type table length")?;
     if table_len > max_type_len as u64 {
@@ -366,138 +338,42 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
     if table_len > rd.remaining() as u64 {
         return Err(rd.eof("type table"));
     }
-    let mut arena = Arena::recycled();
-    arena.nodes.reserve(table_len as usize);
+    let mut table = Table {
+        rd,
+        arena: Arena::recycled(),
+        len: table_len,
+    };
+    table.arena.nodes.reserve(table_len as usize);
     for _ in 0..table_len {
-        let at = rd.offset();
-        let op = rd.byte("type opcode")?;
-        let node = match op {
-            0x6e => Node::Opt(type_ref(&mut rd, table_len, "opt type")?),
-            0x6d => Node::Vec(type_ref(&mut rd, table_len, "vec type")?),
-            0x6c | 0x6b => {
-                let n = rd.leb("field count")?;
-                if n > u64::from(u32::MAX) {
-                    return Err(Error::binary("field length out of 32-bit range", at));
-                }
-                if n > rd.remaining() as u64 {
-                    return Err(rd.eof("fields"));
-                }
-                let start = arena.fields.len() as u32;
-                let mut prev: Option<u32> = None;
-                for _ in 0..n {
-                    let fat = rd.offset();
-                    let id = rd.leb("field id")?;
-                    let id = u32::try_from(id)
-                        .map_err(|_| Error::binary("field id out of 32-bit range", fat))?;
-                    if prev.is_some_and(|p| p >= id) {
-                        return Err(Error::binary(
-                            format!("field id {id} collision or not sorted"),
-                            fat,
-                        ));
-                    }
-                    prev = Some(id);
-                    let ty = type_ref(&mut rd, table_len, "field type")?;
-                    arena.fields.push(FieldEntry { id, ty });
-                }
-                let span = Span {
-                    start,
-                    len: n as u32,
-                };
-                if op == 0x6c {
-                    Node::Record(span)
-                } else {
-                    Node::Variant(span)
-                }
-            }
-            0x6a => {
-                let n = rd.leb("function argument count")?;
-                if n > rd.remaining() as u64 {
-                    return Err(rd.eof("function arguments"));
-                }
-                let args = (0..n)
-                    .map(|_| type_ref(&mut rd, table_len, "function argument"))
-                    .collect::<Result<Vec<_>>>()?;
-                let n = rd.leb("function result count")?;
-                if n > rd.remaining() as u64 {
-                    return Err(rd.eof("function results"));
-                }
-                let rets = (0..n)
-                    .map(|_| type_ref(&mut rd, table_len, "function result"))
-                    .collect::<Result<Vec<_>>>()?;
-                let mat = rd.offset();
-                let ann_len = rd.byte("function annotation length")?;
-                let mode = match ann_len {
-                    0 => 0,
-                    1 => match rd.byte("function annotation")? {
-                        m @ 1..=3 => m,
-                        _ => return Err(Error::binary("unknown function annotation", mat + 1)),
-                    },
-                    _ => {
-                        return Err(Error::binary(
-                            "function annotation length should be at most 1",
-                            mat,
-                        ))
-                    }
-                };
-                arena.funcs.push(FuncEntry { args, rets, mode });
-                Node::Func(arena.funcs.len() as u32 - 1)
-            }
-            0x69 => {
-                let n = rd.leb("method count")?;
-                if n > rd.remaining() as u64 {
-                    return Err(rd.eof("methods"));
-                }
-                let start = arena.methods.len() as u32;
-                let mut prev: Option<Box<str>> = None;
-                for _ in 0..n {
-                    let mat = rd.offset();
-                    let len = rd.leb("method name length")?;
-                    let name = std::str::from_utf8(blob(&mut rd, len, "method name")?)
-                        .map_err(|_| Error::binary("invalid utf8 in method name", mat))?;
-                    if prev.as_deref().is_some_and(|p| p >= name) {
-                        return Err(Error::binary(
-                            format!("method name {name} duplicate or not sorted"),
-                            mat,
-                        ));
-                    }
-                    let name: Box<str> = name.into();
-                    prev = Some(name.clone());
-                    let ty = type_ref(&mut rd, table_len, "method type")?;
-                    arena.methods.push((name, ty));
-                }
-                Node::Service(Span {
-                    start,
-                    len: n as u32,
-                })
-            }
-            _ => {
-                // A future type: the opcode (SLEB128, below -24), then a blob.
-                rd.rewind(at);
-                let op = rd.sleb("type opcode")?;
-                if op >= opcode::PRINCIPAL {
-                    return Err(Error::binary(
-                        format!("unknown opcode {op} in type table"),
-                        at,
-                    ));
-                }
-                let len = rd.leb("future type length")?;
-                blob(&mut rd, len, "future type")?;
-                Node::Future
-            }
-        };
-        arena.push_node(node);
+        let node = table.entry()?;
+        table.arena.push_node(node);
     }
-    let at = rd.offset();
-    let argc = rd.leb("argument count")?;
-    if argc > rd.remaining() as u64 {
-        let _ = at;
-        return Err(rd.eof("argument types"));
+    let args = table.arguments()?;
+    let Table { rd, mut arena, .. } = table;
+    methods_are_functions(&arena)?;
+    replace_empty(&mut arena, table_len as usize);
+    Ok(Header {
+        arena,
+        args,
+        table_len: table_len as usize,
+        len: rd.offset(),
+    })
+}
+
+/// The four bytes `DIDL`.
+fn magic(rd: &mut Reader<'_>, bytes: &[u8]) -> Result<()> {
+    if rd.take(4, "magic").ok() == Some(&opcode::MAGIC[..]) {
+        return Ok(());
     }
-    let mut args = Store::new();
-    for _ in 0..argc {
-        args.push(type_ref(&mut rd, table_len, "argument type")?);
+    if bytes.len() < 4 && opcode::MAGIC.starts_with(bytes) {
+        return Err(fault::unexpected_end("magic", bytes.len()));
     }
-    // Service methods must have function types.
+    Err(Error::binary("wrong magic number: expected \"DIDL\"", 0))
+}
+
+/// Service methods must have function types (checked once the whole table is read,
+/// as a method may name a later entry).
+fn methods_are_functions(arena: &Arena) -> Result<()> {
     for (name, ty) in &arena.methods {
         if !matches!(arena.node(*ty), Node::Func(_)) {
             return Err(Error::binary(
@@ -506,13 +382,178 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
             ));
         }
     }
-    replace_empty(&mut arena, table_len as usize);
-    Ok(Header {
-        arena,
-        args,
-        table_len: table_len as usize,
-        len: rd.offset(),
-    })
+    Ok(())
+}
+
+/// The type table being read into its arena.
+struct Table<'a> {
+    rd: Reader<'a>,
+    arena: Arena,
+    /// Entries the table declares (the bound on type indices).
+    len: u64,
+}
+
+impl Table<'_> {
+    /// One table entry, by its opcode byte.
+    fn entry(&mut self) -> Result<Node> {
+        let at = self.rd.offset();
+        Ok(match self.rd.byte("type opcode")? {
+            0x6e => Node::Opt(self.type_ref("opt type")?),
+            0x6d => Node::Vec(self.type_ref("vec type")?),
+            0x6c => Node::Record(self.fields(at)?),
+            0x6b => Node::Variant(self.fields(at)?),
+            0x6a => self.func()?,
+            0x69 => self.service()?,
+            _ => self.future(at)?,
+        })
+    }
+
+    /// A type reference: a table index (below the table length) or a primitive
+    /// opcode.
+    fn type_ref(&mut self, what: &str) -> Result<Ref> {
+        let at = self.rd.offset();
+        let v = self.rd.sleb(what)?;
+        if v >= 0 {
+            if (v as u64) >= self.len {
+                return Err(Error::binary(format!("type index {v} out of range"), at));
+            }
+            return Ok(Ref::new(PRIM_COUNT + v as u32, true));
+        }
+        match prim_of_opcode(v) {
+            Some(p) => Ok(Ref::prim(p)),
+            None => Err(Error::binary(format!("unknown opcode {v}"), at)),
+        }
+    }
+
+    /// A count of items that take at least one byte each: more than the bytes left
+    /// is a message cut short.
+    fn count(&mut self, what: &str, items: &str) -> Result<u64> {
+        let n = self.rd.leb(what)?;
+        if n > self.rd.remaining() as u64 {
+            return Err(self.rd.eof(items));
+        }
+        Ok(n)
+    }
+
+    /// The fields of a record or variant (the entry starts at `at`): ids in 32 bits
+    /// and strictly increasing.
+    fn fields(&mut self, at: usize) -> Result<Span> {
+        let n = self.rd.leb("field count")?;
+        if n > u64::from(u32::MAX) {
+            return Err(Error::binary("field length out of 32-bit range", at));
+        }
+        if n > self.rd.remaining() as u64 {
+            return Err(self.rd.eof("fields"));
+        }
+        let start = self.arena.fields.len() as u32;
+        let mut prev: Option<u32> = None;
+        for _ in 0..n {
+            let fat = self.rd.offset();
+            let id = self.rd.leb("field id")?;
+            let id = u32::try_from(id)
+                .map_err(|_| Error::binary("field id out of 32-bit range", fat))?;
+            if prev.is_some_and(|p| p >= id) {
+                return Err(Error::binary(
+                    format!("field id {id} collision or not sorted"),
+                    fat,
+                ));
+            }
+            prev = Some(id);
+            let ty = self.type_ref("field type")?;
+            self.arena.fields.push(FieldEntry { id, ty });
+        }
+        Ok(Span {
+            start,
+            len: n as u32,
+        })
+    }
+
+    /// A function type: arguments, results, and at most one annotation byte.
+    fn func(&mut self) -> Result<Node> {
+        let n = self.count("function argument count", "function arguments")?;
+        let args = (0..n)
+            .map(|_| self.type_ref("function argument"))
+            .collect::<Result<Vec<_>>>()?;
+        let n = self.count("function result count", "function results")?;
+        let rets = (0..n)
+            .map(|_| self.type_ref("function result"))
+            .collect::<Result<Vec<_>>>()?;
+        let mat = self.rd.offset();
+        let mode = match self.rd.byte("function annotation length")? {
+            0 => 0,
+            1 => match self.rd.byte("function annotation")? {
+                m @ 1..=3 => m,
+                _ => return Err(Error::binary("unknown function annotation", mat + 1)),
+            },
+            _ => {
+                return Err(Error::binary(
+                    "function annotation length should be at most 1",
+                    mat,
+                ))
+            }
+        };
+        self.arena.funcs.push(FuncEntry { args, rets, mode });
+        Ok(Node::Func(self.arena.funcs.len() as u32 - 1))
+    }
+
+    /// A service type: methods with UTF-8 names in strictly increasing order.
+    fn service(&mut self) -> Result<Node> {
+        let n = self.count("method count", "methods")?;
+        let start = self.arena.methods.len() as u32;
+        let mut prev: Option<Box<str>> = None;
+        for _ in 0..n {
+            let mat = self.rd.offset();
+            let len = self.rd.leb("method name length")?;
+            let name = std::str::from_utf8(self.blob(len, "method name")?)
+                .map_err(|_| Error::binary("invalid utf8 in method name", mat))?;
+            if prev.as_deref().is_some_and(|p| p >= name) {
+                return Err(Error::binary(
+                    format!("method name {name} duplicate or not sorted"),
+                    mat,
+                ));
+            }
+            let name: Box<str> = name.into();
+            prev = Some(name.clone());
+            let ty = self.type_ref("method type")?;
+            self.arena.methods.push((name, ty));
+        }
+        Ok(Node::Service(Span {
+            start,
+            len: n as u32,
+        }))
+    }
+
+    /// A type from a future Candid version (the entry starts at `at`): its opcode
+    /// (SLEB128, below -24), then a blob.
+    fn future(&mut self, at: usize) -> Result<Node> {
+        self.rd.rewind(at);
+        let op = self.rd.sleb("type opcode")?;
+        if op >= opcode::PRINCIPAL {
+            return Err(Error::binary(
+                format!("unknown opcode {op} in type table"),
+                at,
+            ));
+        }
+        let len = self.rd.leb("future type length")?;
+        self.blob(len, "future type")?;
+        Ok(Node::Future)
+    }
+
+    /// A length-prefixed run of bytes (a method name, a future type's body).
+    fn blob(&mut self, len: u64, what: &str) -> Result<&[u8]> {
+        let n = usize::try_from(len).map_err(|_| self.rd.eof(what))?;
+        self.rd.take(n, what)
+    }
+
+    /// The argument types, after the table.
+    fn arguments(&mut self) -> Result<Store<Ref, 8>> {
+        let argc = self.count("argument count", "argument types")?;
+        let mut args = Store::new();
+        for _ in 0..argc {
+            args.push(self.type_ref("argument type")?);
+        }
+        Ok(args)
+    }
 }
 
 /// Records whose every value would be infinite (`type t = record { t }`) have no
