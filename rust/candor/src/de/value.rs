@@ -212,9 +212,9 @@ impl<'a, 'de> De<'a, 'de> {
         self.core.charge(
             principal
                 .len()
-                .max(30)
+                .max(quota::PRINCIPAL_MIN)
                 .saturating_add(len)
-                .saturating_add(2),
+                .saturating_add(quota::FUNC_REFERENCE),
         )?;
         let mut out = Vec::with_capacity(principal.len() + len + 12);
         out.push(TAG_FUNC);
@@ -603,7 +603,7 @@ impl<'de> De<'_, 'de> {
                     self.core.charge(len.saturating_mul(quota::ELEMENT))?;
                     0
                 } else {
-                    3
+                    quota::ELEMENT
                 };
                 let mut access = VecAccess::new(&mut *self.core, len, w_el, e_el, per_elem);
                 let out = v.visit_seq(&mut access)?;
