@@ -27,7 +27,7 @@ fn field_path(core: &Core<'_>, ef: Option<usize>, id: u32, err: Error) -> Error 
         Some(FieldLabel::Named(n)) => PathSegment::Field(n.to_string()),
         _ => PathSegment::FieldId(id),
     };
-    err.at(core.pos).within(seg)
+    err.at(core.offset()).within(seg)
 }
 
 /// A record decoded as a struct: wire and expected fields merged by id.
@@ -113,7 +113,7 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                             return Err(Error::subtype(format!(
                                 "field {label} is not optional field"
                             ))
-                            .at(self.core.pos));
+                            .at(self.core.offset()));
                         }
                         resolved
                     };
@@ -227,7 +227,7 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
         self.i += 1;
         seed.deserialize(De::new(&mut *self.core, w, e))
             .map(Some)
-            .map_err(|err| err.at(self.core.pos).within(PathSegment::FieldId(i)))
+            .map_err(|err| err.at(self.core.offset()).within(PathSegment::FieldId(i)))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -286,7 +286,7 @@ impl<'de> de::SeqAccess<'de> for VecAccess<'_, 'de> {
         }
         seed.deserialize(De::new(&mut *self.core, self.w, self.e))
             .map(Some)
-            .map_err(|err| err.at(self.core.pos).within(PathSegment::Index(i)))
+            .map_err(|err| err.at(self.core.offset()).within(PathSegment::Index(i)))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -355,7 +355,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
             seed.deserialize(De::new(&mut *self.core, self.wire.0, self.exp.0))
         };
         out.map(Some)
-            .map_err(|err| err.at(self.core.pos).within(PathSegment::Index(i)))
+            .map_err(|err| err.at(self.core.offset()).within(PathSegment::Index(i)))
     }
 
     #[inline]
@@ -365,7 +365,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
         }
         let i = self.done.saturating_sub(1);
         seed.deserialize(De::new(&mut *self.core, self.wire.1, self.exp.1))
-            .map_err(|err| err.at(self.core.pos).within(PathSegment::Index(i)))
+            .map_err(|err| err.at(self.core.offset()).within(PathSegment::Index(i)))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -401,7 +401,7 @@ impl<'a, 'de> EnumAccess<'a, 'de> {
             (_, Some(f)) => PathSegment::Case(f.id.to_string()),
             (_, None) => PathSegment::Case(String::new()),
         };
-        err.at(self.core.pos).within(seg)
+        err.at(self.core.offset()).within(seg)
     }
 }
 
@@ -455,7 +455,7 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
             let err = Error::mismatch(
                 super::describe::describe(&self.core.exp, self.e),
                 super::describe::describe(&self.core.wire, self.w),
-                self.core.pos,
+                self.core.offset(),
             );
             return Err(self.path(err));
         }

@@ -1,4 +1,4 @@
-//! The state one message's decode shares: the input and position, the wire and
+//! The state one message's decode shares: the reader over the input, the wire and
 //! expected arenas, the quotas, the depth and the subtype memo.
 //!
 //! Per-value state (which wire type, which expected type) is not here: it travels in
@@ -9,7 +9,7 @@ use super::quota;
 use super::subtype::{Memo, Sides};
 use crate::error::{fault, Error};
 use crate::wire::header::{Arena, Node, Ref, PRIM_COUNT};
-use crate::wire::leb::{self, LebError};
+use crate::wire::reader::Reader;
 use crate::Result;
 use std::rc::Rc;
 
@@ -19,9 +19,13 @@ const STACK_CHECK_EVERY: u32 = 8;
 /// Texts up to this many bytes are first tested for ASCII (see [`Core::text`]).
 pub(crate) const SHORT_TEXT: usize = 32;
 
+/// `repr(C)` with the reader first: the reader then sits at the core's own address,
+/// so lending it to an out-of-line reader function (a principal, an error) takes no
+/// address arithmetic in the hot functions that hold the core.
+#[repr(C)]
 pub(crate) struct Core<'de> {
-    pub input: &'de [u8],
-    pub pos: usize,
+    /// The message's bytes and the position in them: every read goes through it.
+    pub reader: Reader<'de>,
     pub wire: Arena,
     pub exp: Rc<Arena>,
     /// Number of wire type table entries: the cost of a func/service subtype check.
@@ -31,13 +35,9 @@ pub(crate) struct Core<'de> {
     /// True while decoding an argument with no Rust type (`IDLValue`): every cost is
     /// multiplied and counts against the skipping quota.
     pub untyped: bool,
-    /// True during the value-level `opt` check, whose skips are not charged.
-    pub silent: bool,
-    /// Bytes walked by value-level `opt` checks in this message.
-    pub walked: usize,
-    /// Units the current value-level `opt` check would have cost (bounded by the
-    /// decoding quota, see `skip_charge`).
-    pub silent_cost: usize,
+    /// Bytes walked by all value-level `opt` checks of this message: their
+    /// allowance is per message (`coerce.rs`), so the count is message state.
+    pub opt_walked: usize,
     depth: u32,
     max_depth: u32,
     /// Stack address when the current argument's decode began, and how many bytes
@@ -82,17 +82,14 @@ impl<'de> Core<'de> {
         config: &super::DecoderConfig,
     ) -> Self {
         Core {
-            input,
-            pos,
+            reader: Reader::new(input, pos),
             wire,
             exp,
             table_len,
             decoding_quota: config.decoding_quota,
             skipping_quota: config.skipping_quota,
             untyped: false,
-            silent: false,
-            walked: 0,
-            silent_cost: 0,
+            opt_walked: 0,
             depth: 0,
             max_depth: config.max_depth,
             stack_base: stack_addr(),
@@ -142,7 +139,7 @@ impl<'de> Core<'de> {
 
     #[cold]
     pub(super) fn quota_error(&self, msg: &str) -> Error {
-        Error::limit(msg, self.pos)
+        Error::limit(msg, self.offset())
     }
 
     // ---- depth -----------------------------------------------------------------
@@ -194,7 +191,7 @@ impl<'de> Core<'de> {
                 "nesting used more than {} bytes of stack (at depth {}); raise it with DecoderConfig::set_max_stack on a larger stack",
                 self.max_stack, self.depth
             ),
-            self.pos,
+            self.offset(),
         )
     }
     /// Forgets the nesting of an argument that failed half-way.
@@ -209,7 +206,7 @@ impl<'de> Core<'de> {
     fn depth_error(&self) -> Error {
         Error::limit(
             format!("nesting deeper than {} levels", self.max_depth),
-            self.pos,
+            self.offset(),
         )
     }
 
@@ -261,142 +258,29 @@ impl<'de> Core<'de> {
         self.memo.check(sides, w, e)
     }
 
-    // ---- input -----------------------------------------------------------------
+    // ---- input ----------------------------------------------------------------
 
+    /// The byte offset of the next read (where an error is reported).
     #[inline(always)]
-    pub fn remaining(&self) -> usize {
-        self.input.len().saturating_sub(self.pos)
+    pub fn offset(&self) -> usize {
+        self.reader.offset()
     }
 
-    #[cold]
-    pub fn eof(&self, what: &str) -> Error {
-        fault::unexpected_end(what, self.pos)
-    }
-
-    #[cold]
-    fn leb_error(&self, e: LebError, what: &str) -> Error {
-        match e {
-            LebError::Truncated => self.eof(what),
-            LebError::Overflow => fault::leb_overflow(what, self.pos),
-        }
-    }
-
-    /// A LEB128 value that must fit u64 (lengths, indices).
-    #[inline(always)]
-    pub fn leb_u64(&mut self, what: &str) -> Result<u64> {
-        leb::read_u64(self.input, &mut self.pos).map_err(|e| self.leb_error(e, what))
-    }
-
-    /// A length, checked against the remaining input divided by the least bytes one
-    /// element takes: a length larger than the input could hold is rejected before
-    /// anything is allocated or iterated.
-    ///
-    /// Like candid, a length takes at most 9 LEB128 bytes (a 10-byte form is either
-    /// overlong or beyond any message), so both accept the same messages.
-    #[inline(always)]
-    pub fn len(&mut self, min_elem_bytes: usize) -> Result<usize> {
-        let at = self.pos;
-        let n = self.leb_u64("length")?;
-        if self.pos - at > 9 {
-            return Err(fault::leb_overflow("length", at));
-        }
-        let n = usize::try_from(n).map_err(|_| Error::binary("length out of usize range", at))?;
-        if min_elem_bytes > 0 && n > self.remaining() / min_elem_bytes {
-            return Err(Error::binary(
-                format!(
-                    "length {n} exceeds the {} bytes left in the message",
-                    self.remaining()
-                ),
-                at,
-            ));
-        }
-        Ok(n)
-    }
-
-    #[inline(always)]
-    pub fn byte(&mut self, what: &str) -> Result<u8> {
-        match self.input.get(self.pos) {
-            Some(&b) => {
-                self.pos += 1;
-                Ok(b)
-            }
-            None => Err(self.eof(what)),
-        }
-    }
-
-    #[inline(always)]
-    pub fn bool(&mut self) -> Result<bool> {
-        let at = self.pos;
-        match self.byte("bool")? {
-            0 => Ok(false),
-            1 => Ok(true),
-            b => Err(Error::binary(
-                format!("expected bool 00 or 01, found {b:02x}"),
-                at,
-            )),
-        }
-    }
-
-    /// The next `n` bytes, borrowed from the input.
-    #[inline(always)]
-    pub fn take(&mut self, n: usize, what: &str) -> Result<&'de [u8]> {
-        let input: &'de [u8] = self.input;
-        match self
-            .pos
-            .checked_add(n)
-            .and_then(|end| input.get(self.pos..end))
-        {
-            Some(s) => {
-                self.pos += n;
-                Ok(s)
-            }
-            None => Err(self.eof(what)),
-        }
-    }
-
-    #[inline(always)]
-    pub fn fixed<const N: usize>(&mut self, what: &str) -> Result<[u8; N]> {
-        let s = self.take(N, what)?;
-        let mut out = [0u8; N];
-        out.copy_from_slice(s);
-        Ok(out)
-    }
-
-    /// Text: a length then UTF-8 bytes, borrowed. Short all-ASCII texts skip
-    /// `from_utf8`: in a canister its fixed cost is most of a short text's price, and
-    /// ASCII is valid UTF-8 by definition (spec/decoder.md, fast path 12).
+    /// Text: a length then UTF-8 bytes, borrowed, charged its length and a call.
+    /// Short all-ASCII texts skip `from_utf8`: in a canister its fixed cost is most
+    /// of a short text's price, and ASCII is valid UTF-8 by definition
+    /// (spec/decoder.md, fast path 12).
     #[inline]
     pub fn text(&mut self) -> Result<&'de str> {
-        let n = self.len(1)?;
+        let n = self.reader.len(1)?;
         self.charge(n.saturating_add(quota::CALL))?;
-        let at = self.pos;
-        let bytes = self.take(n, "text")?;
+        let at = self.offset();
+        let bytes = self.reader.take(n, "text")?;
         if bytes.len() <= SHORT_TEXT && bytes.is_ascii() {
             // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is
             // valid UTF-8.
             return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
         }
         std::str::from_utf8(bytes).map_err(|e| fault::invalid_utf8("text", e, at))
-    }
-
-    /// A principal: flag byte 1, a length of at most 29, the bytes.
-    pub fn principal_bytes(&mut self) -> Result<&'de [u8]> {
-        let at = self.pos;
-        match self.byte("principal flag")? {
-            1 => {}
-            0 => return Err(fault::opaque_reference(at)),
-            b => {
-                return Err(Error::binary(
-                    format!("expected principal flag 01, found {b:02x}"),
-                    at,
-                ))
-            }
-        }
-        let at = self.pos;
-        let n = self.leb_u64("principal length")?;
-        if n > 29 {
-            return Err(Error::binary("principal is longer than 29 bytes", at));
-        }
-        self.take(n as usize, "principal")
     }
 }

@@ -112,6 +112,9 @@ impl Interner {
         Rc::make_mut(&mut self.arena).set_node(idx, node);
     }
 
+    /// Flattens `t` into the arena: primitives are their fixed references, `Knot`s
+    /// and `Var`s become references with the var bit (the cost of resolving them),
+    /// and every other form a node of its own.
     fn flatten(
         &mut self,
         t: &Type,
@@ -122,154 +125,206 @@ impl Interner {
         if depth > quota::MAX_EXPECTED_DEPTH {
             return Err(Error::msg("expected type nests too deeply"));
         }
-        use TypeInner::*;
-        let prim = |p: Prim| Ok(Ref::prim(p));
+        if let Some(p) = prim_of(t.as_ref()) {
+            return Ok(Ref::prim(p));
+        }
         match t.as_ref() {
-            Null => return prim(Prim::Null),
-            Bool => return prim(Prim::Bool),
-            Nat => return prim(Prim::Nat),
-            Int => return prim(Prim::Int),
-            Nat8 => return prim(Prim::Nat8),
-            Nat16 => return prim(Prim::Nat16),
-            Nat32 => return prim(Prim::Nat32),
-            Nat64 => return prim(Prim::Nat64),
-            Int8 => return prim(Prim::Int8),
-            Int16 => return prim(Prim::Int16),
-            Int32 => return prim(Prim::Int32),
-            Int64 => return prim(Prim::Int64),
-            Float32 => return prim(Prim::Float32),
-            Float64 => return prim(Prim::Float64),
-            Text => return prim(Prim::Text),
-            Reserved => return prim(Prim::Reserved),
-            Empty => return prim(Prim::Empty),
-            Principal => return prim(Prim::Principal),
-            Knot(id) => {
+            TypeInner::Knot(id) => {
                 let target = internal::find_type(id)
                     .ok_or_else(|| Error::msg(format!("recursive type {id} not computed")))?;
                 let r = self.flatten(&target, env, vars, depth + 1)?;
+                Ok(Ref::new(r.idx(), true))
+            }
+            TypeInner::Var(name) => self.var(name, env, vars, depth),
+            TypeInner::Unknown | TypeInner::Future | TypeInner::Class(..) => {
+                Err(Error::msg(format!("{t} cannot be an expected type")))
+            }
+            _ => self.constructor(t, env, vars, depth),
+        }
+    }
+
+    /// A type named in `env`: one node per name, reserved before its definition is
+    /// flattened so recursive mentions point back to it. Aliases of primitives
+    /// resolve to the primitive itself.
+    fn var(
+        &mut self,
+        name: &str,
+        env: Option<&TypeEnv>,
+        vars: &mut HashMap<String, u32>,
+        depth: usize,
+    ) -> Result<Ref> {
+        if let Some(&idx) = vars.get(name) {
+            return Ok(Ref::new(idx, true));
+        }
+        let env = env.ok_or_else(|| Error::msg(format!("unbound type {name}")))?;
+        let def = env.find_type(name)?.clone();
+        if let Ok(resolved) = env.rec_find_type(name) {
+            if crate::types::is_primitive(resolved) {
+                let r = self.flatten(&resolved.clone(), Some(env), vars, depth + 1)?;
                 return Ok(Ref::new(r.idx(), true));
             }
-            Var(name) => {
-                if let Some(&idx) = vars.get(name) {
-                    return Ok(Ref::new(idx, true));
-                }
-                let env = env.ok_or_else(|| Error::msg(format!("unbound type {name}")))?;
-                let def = env.find_type(name)?.clone();
-                // Aliases of primitives resolve to the primitive itself.
-                if let Ok(resolved) = env.rec_find_type(name) {
-                    if crate::types::is_primitive(resolved) {
-                        let r = self.flatten(&resolved.clone(), Some(env), vars, depth + 1)?;
-                        return Ok(Ref::new(r.idx(), true));
-                    }
-                }
-                // Reserve the node first so recursive mentions point back to it.
-                let idx = self.push(Node::Prim(Prim::Empty));
-                vars.insert(name.clone(), idx);
-                let r = self.flatten(&def, Some(env), vars, depth + 1)?;
-                let node = self.arena.node(r);
-                self.set(idx, node);
-                return Ok(Ref::new(idx, true));
-            }
-            Unknown | Future | Class(..) => {
-                return Err(Error::msg(format!("{t} cannot be an expected type")))
-            }
-            _ => {}
         }
+        let idx = self.push(Node::Prim(Prim::Empty));
+        vars.insert(name.to_string(), idx);
+        let r = self.flatten(&def, Some(env), vars, depth + 1)?;
+        let node = self.arena.node(r);
+        self.set(idx, node);
+        Ok(Ref::new(idx, true))
+    }
+
+    /// `opt`, `vec`, records, variants, functions and services: one node per `Rc`,
+    /// reserved first, so a knot inside points back here through `by_ptr`.
+    fn constructor(
+        &mut self,
+        t: &Type,
+        env: Option<&TypeEnv>,
+        vars: &mut HashMap<String, u32>,
+        depth: usize,
+    ) -> Result<Ref> {
         let key = Rc::as_ptr(&t.0) as usize;
         if let Some(&(idx, _)) = self.by_ptr.get(&key) {
             return Ok(Ref::new(idx, false));
         }
-        // Reserve first: a knot inside points back here through `by_ptr`.
         let idx = self.push(Node::Prim(Prim::Empty));
         self.by_ptr.insert(key, (idx, t.clone()));
         let node = match t.as_ref() {
-            Opt(inner) => Node::Opt(self.flatten(inner, env, vars, depth + 1)?),
-            Vec(inner) => Node::Vec(self.flatten(inner, env, vars, depth + 1)?),
-            Record(fs) | Variant(fs) => {
-                let base = self.scratch.len();
-                for (i, f) in fs.iter().enumerate() {
-                    let ty = self.flatten(&f.ty, env, vars, depth + 1)?;
-                    let id = f.id.get_id();
-                    self.scratch.push((FieldEntry { id, ty }, i as u32));
-                }
-                let mut scratch = std::mem::take(&mut self.scratch);
-                let entries = scratch.get_mut(base..).unwrap_or_default();
-                entries.sort_by_key(|e| e.0.id);
-                if entries
-                    .windows(2)
-                    .any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id))
-                {
-                    return Err(Error::msg(format!("field id collision in {t}")));
-                }
-                let arena = Rc::make_mut(&mut self.arena);
-                let span = Span {
-                    start: arena.fields.len() as u32,
-                    len: entries.len() as u32,
-                };
-                // Labels run parallel to fields; wire-only fields before them read
-                // as ids.
-                arena.labels.resize(arena.fields.len(), FieldLabel::Id);
-                arena.fields.reserve(entries.len());
-                arena.labels.reserve(entries.len());
-                for &(f, i) in entries.iter() {
-                    let label = match fs.get(i as usize).map(|f| f.id.as_ref()) {
-                        Some(Label::Named(n)) => FieldLabel::Named(n.as_str().into()),
-                        Some(Label::Unnamed(_)) => FieldLabel::Unnamed,
-                        Some(Label::Id(_)) | None => FieldLabel::Id,
-                    };
-                    arena.fields.push(f);
-                    arena.labels.push(label);
-                }
-                scratch.truncate(base);
-                self.scratch = scratch;
-                if matches!(t.as_ref(), Record(_)) {
-                    Node::Record(span)
-                } else {
-                    Node::Variant(span)
-                }
-            }
-            Func(f) => {
-                let args = f
-                    .args
-                    .iter()
-                    .map(|a| self.flatten(a, env, vars, depth + 1))
-                    .collect::<Result<std::vec::Vec<_>>>()?;
-                let rets = f
-                    .rets
-                    .iter()
-                    .map(|a| self.flatten(a, env, vars, depth + 1))
-                    .collect::<Result<std::vec::Vec<_>>>()?;
-                use crate::types::FuncMode;
-                let mode = match f.modes.first() {
-                    None => 0,
-                    Some(FuncMode::Query) => 1,
-                    Some(FuncMode::Oneway) => 2,
-                    Some(FuncMode::CompositeQuery) => 3,
-                };
-                let arena = Rc::make_mut(&mut self.arena);
-                arena.funcs.push(FuncEntry { args, rets, mode });
-                Node::Func(arena.funcs.len() as u32 - 1)
-            }
-            Service(ms) => {
-                let mut entries = std::vec::Vec::with_capacity(ms.len());
-                for (name, ty) in ms {
-                    entries.push((
-                        name.as_str().into(),
-                        self.flatten(ty, env, vars, depth + 1)?,
-                    ));
-                }
-                entries.sort_by(|a: &(Box<str>, Ref), b| a.0.cmp(&b.0));
-                let arena = Rc::make_mut(&mut self.arena);
-                let span = Span {
-                    start: arena.methods.len() as u32,
-                    len: entries.len() as u32,
-                };
-                arena.methods.extend(entries);
-                Node::Service(span)
-            }
+            TypeInner::Opt(inner) => Node::Opt(self.flatten(inner, env, vars, depth + 1)?),
+            TypeInner::Vec(inner) => Node::Vec(self.flatten(inner, env, vars, depth + 1)?),
+            TypeInner::Record(fs) => Node::Record(self.fields(t, fs, env, vars, depth)?),
+            TypeInner::Variant(fs) => Node::Variant(self.fields(t, fs, env, vars, depth)?),
+            TypeInner::Func(f) => self.func(f, env, vars, depth)?,
+            TypeInner::Service(ms) => self.service(ms, env, vars, depth)?,
             _ => Node::Prim(Prim::Empty),
         };
         self.set(idx, node);
         Ok(Ref::new(idx, false))
     }
+
+    /// The fields of record or variant `t`, sorted by id (a collision is an error),
+    /// with how each was labelled in Rust beside them.
+    fn fields(
+        &mut self,
+        t: &Type,
+        fs: &[crate::types::Field],
+        env: Option<&TypeEnv>,
+        vars: &mut HashMap<String, u32>,
+        depth: usize,
+    ) -> Result<Span> {
+        let base = self.scratch.len();
+        for (i, f) in fs.iter().enumerate() {
+            let ty = self.flatten(&f.ty, env, vars, depth + 1)?;
+            let id = f.id.get_id();
+            self.scratch.push((FieldEntry { id, ty }, i as u32));
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let entries = scratch.get_mut(base..).unwrap_or_default();
+        entries.sort_by_key(|e| e.0.id);
+        if entries
+            .windows(2)
+            .any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id))
+        {
+            return Err(Error::msg(format!("field id collision in {t}")));
+        }
+        let arena = Rc::make_mut(&mut self.arena);
+        let span = Span {
+            start: arena.fields.len() as u32,
+            len: entries.len() as u32,
+        };
+        // Labels run parallel to fields; wire-only fields before them read as ids.
+        arena.labels.resize(arena.fields.len(), FieldLabel::Id);
+        arena.fields.reserve(entries.len());
+        arena.labels.reserve(entries.len());
+        for &(f, i) in entries.iter() {
+            let label = match fs.get(i as usize).map(|f| f.id.as_ref()) {
+                Some(Label::Named(n)) => FieldLabel::Named(n.as_str().into()),
+                Some(Label::Unnamed(_)) => FieldLabel::Unnamed,
+                Some(Label::Id(_)) | None => FieldLabel::Id,
+            };
+            arena.fields.push(f);
+            arena.labels.push(label);
+        }
+        scratch.truncate(base);
+        self.scratch = scratch;
+        Ok(span)
+    }
+
+    fn func(
+        &mut self,
+        f: &crate::types::Function,
+        env: Option<&TypeEnv>,
+        vars: &mut HashMap<String, u32>,
+        depth: usize,
+    ) -> Result<Node> {
+        let args = f
+            .args
+            .iter()
+            .map(|a| self.flatten(a, env, vars, depth + 1))
+            .collect::<Result<std::vec::Vec<_>>>()?;
+        let rets = f
+            .rets
+            .iter()
+            .map(|a| self.flatten(a, env, vars, depth + 1))
+            .collect::<Result<std::vec::Vec<_>>>()?;
+        use crate::types::FuncMode;
+        let mode = match f.modes.first() {
+            None => 0,
+            Some(FuncMode::Query) => 1,
+            Some(FuncMode::Oneway) => 2,
+            Some(FuncMode::CompositeQuery) => 3,
+        };
+        let arena = Rc::make_mut(&mut self.arena);
+        arena.funcs.push(FuncEntry { args, rets, mode });
+        Ok(Node::Func(arena.funcs.len() as u32 - 1))
+    }
+
+    /// A service's methods, sorted by name.
+    fn service(
+        &mut self,
+        ms: &[(String, Type)],
+        env: Option<&TypeEnv>,
+        vars: &mut HashMap<String, u32>,
+        depth: usize,
+    ) -> Result<Node> {
+        let mut entries = std::vec::Vec::with_capacity(ms.len());
+        for (name, ty) in ms {
+            entries.push((
+                name.as_str().into(),
+                self.flatten(ty, env, vars, depth + 1)?,
+            ));
+        }
+        entries.sort_by(|a: &(Box<str>, Ref), b| a.0.cmp(&b.0));
+        let arena = Rc::make_mut(&mut self.arena);
+        let span = Span {
+            start: arena.methods.len() as u32,
+            len: entries.len() as u32,
+        };
+        arena.methods.extend(entries);
+        Ok(Node::Service(span))
+    }
+}
+
+/// The primitive a type is, if it is one.
+fn prim_of(t: &TypeInner) -> Option<Prim> {
+    use TypeInner::*;
+    Some(match t {
+        Null => Prim::Null,
+        Bool => Prim::Bool,
+        Nat => Prim::Nat,
+        Int => Prim::Int,
+        Nat8 => Prim::Nat8,
+        Nat16 => Prim::Nat16,
+        Nat32 => Prim::Nat32,
+        Nat64 => Prim::Nat64,
+        Int8 => Prim::Int8,
+        Int16 => Prim::Int16,
+        Int32 => Prim::Int32,
+        Int64 => Prim::Int64,
+        Float32 => Prim::Float32,
+        Float64 => Prim::Float64,
+        Text => Prim::Text,
+        Reserved => Prim::Reserved,
+        Empty => Prim::Empty,
+        Principal => Prim::Principal,
+        _ => return None,
+    })
 }

@@ -7,6 +7,7 @@
 //! hand).
 
 use super::core::Core;
+use super::quota;
 use super::value::De;
 use crate::error::Error;
 use crate::wire::header::{FieldLabel, Prim, Ref};
@@ -37,7 +38,7 @@ impl<'de> de::Deserializer<'de> for KeyDe<'_, 'de> {
     fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         let cost = match self.core.exp.label(self.field) {
             FieldLabel::Named(name) => name.len(),
-            FieldLabel::Id | FieldLabel::Unnamed => 4,
+            FieldLabel::Id | FieldLabel::Unnamed => quota::ID_LABEL,
         };
         self.core.charge(cost + self.extra)?;
         // Charged first, so the name can be lent straight from the arena.

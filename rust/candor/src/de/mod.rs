@@ -7,6 +7,7 @@
 //! rule in `skip`. `spec/decoder.md` describes the design and every fast path.
 
 mod access;
+mod coerce;
 mod core;
 mod describe;
 mod expect;
@@ -272,7 +273,7 @@ impl<'de> IDLDeserialize<'de> {
                         "No more values on the wire, the expected type {} is not opt, null, or reserved",
                         describe::describe(&self.core.exp, e)
                     ))
-                    .at(self.core.pos)
+                    .at(self.core.offset())
                     .within(PathSegment::Arg(index))),
                 };
             }
@@ -284,7 +285,7 @@ impl<'de> IDLDeserialize<'de> {
 
     #[cold]
     fn arg_error(&self, err: Error, index: usize, w: Ref, e: Ref) -> Error {
-        let err = err.at(self.core.pos).within(PathSegment::Arg(index));
+        let err = err.at(self.core.offset()).within(PathSegment::Arg(index));
         if self.full_error_message {
             let ctx = format!(
                 "while decoding argument {index} from {} to {}",
@@ -311,12 +312,12 @@ impl<'de> IDLDeserialize<'de> {
             self.core.start_stack();
             self.core
                 .skip(w)
-                .map_err(|err| err.at(self.core.pos).within(PathSegment::Arg(index)))?;
+                .map_err(|err| err.at(self.core.offset()).within(PathSegment::Arg(index)))?;
         }
-        if self.core.remaining() != 0 {
+        if self.core.reader.remaining() != 0 {
             return Err(Error::binary(
                 "Trailing value after finishing deserialization",
-                self.core.pos,
+                self.core.offset(),
             ));
         }
         Ok(())

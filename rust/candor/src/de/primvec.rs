@@ -1,4 +1,4 @@
-//! `PrimitiveVecAccess`: the elements of a vector of fixed-width numbers (or bools),
+//! `PrimVecAccess`: the elements of a vector of fixed-width numbers (or bools),
 //! read straight from the input slice. The caller checked the element type once and
 //! charged the whole vector's cost once, as candid does.
 //!

@@ -1,17 +1,15 @@
 //! Skipping values the expected type does not want (extra arguments, extra record
-//! fields, `reserved`, `opt` values that do not fit), and the value-level check that
-//! decides the spec's `opt` rule when the types alone cannot.
+//! fields, `reserved`, `opt` values that do not fit). The same walk serves the
+//! value-level `opt` check (`coerce.rs`), which pays for it with its own meter.
 //!
 //! Skipping is charged as candid charges it: every unit 50× against the decoding
 //! quota and 1× against the skipping quota, with candid's per-call units (table
 //! references resolved, field keys, variant labels…). See `spec/limits.md`.
 
 use super::core::Core;
-use super::merge::{FieldMerge, Step};
 use super::quota;
 use crate::error::{fault, Error};
-use crate::wire::header::{Arena, Node, Prim, Ref};
-use crate::wire::leb;
+use crate::wire::header::{Arena, Node, Prim, Ref, Span};
 use crate::Result;
 
 /// The fewest bytes a value of this wire type takes, for the eager length check
@@ -50,293 +48,241 @@ fn digits(mut n: u32) -> usize {
     d
 }
 
+/// How a walk over a value pays for the units it would cost. The walk itself is
+/// the same whoever pays; the meter is the caller's, passed down the walk, so no
+/// state about who pays sits on the shared `Core`.
+pub(super) trait Meter {
+    fn charge(&mut self, core: &mut Core<'_>, units: usize) -> Result<()>;
+}
+
+/// Skipped work, charged as candid charges it: 50× on the decoding quota and 1× on
+/// the skipping quota.
+pub(super) struct Skipped;
+
+impl Meter for Skipped {
+    #[inline(always)]
+    fn charge(&mut self, core: &mut Core<'_>, units: usize) -> Result<()> {
+        core.charge_untyped(units)
+    }
+}
+
 impl<'de> Core<'de> {
     /// Skips one value of wire type `w`, charged as skipped work.
     pub(crate) fn skip(&mut self, w: Ref) -> Result<()> {
         self.enter()?;
-        let out = self.skip_inner(w);
+        let out = self.skip_inner(&mut Skipped, w);
         self.leave();
         out
     }
 
-    #[inline]
-    fn skip_charge(&mut self, cost: usize) -> Result<()> {
-        if self.silent {
-            // Not charged, but bounded: a walk over more units than the decoding
-            // quota has left is over a value candid could neither decode nor skip
-            // within it. Bytes alone do not bound a walk (a `vec null` of 2^60
-            // elements is a few bytes long).
-            self.silent_cost = self.silent_cost.saturating_add(cost);
-            if self.decoding_quota.is_some_and(|q| self.silent_cost > q) {
-                return Err(self.quota_error("Decoding cost exceeds the limit"));
-            }
-            return Ok(());
-        }
-        self.charge_untyped(cost)
-    }
-
-    fn skip_inner(&mut self, w: Ref) -> Result<()> {
+    /// Walks one value of wire type `w`, `meter` paying for its units.
+    ///
+    /// Each kind of node is walked by a function of its own below; all are inlined
+    /// here, so a skipped value still costs one call per level of nesting.
+    pub(super) fn skip_inner<M: Meter>(&mut self, meter: &mut M, w: Ref) -> Result<()> {
         if w.is_var() {
-            self.skip_charge(2 * quota::UNROLL)?;
+            meter.charge(self, 2 * quota::UNROLL)?;
         }
-        let at = self.pos;
         match self.wnode(w) {
-            Node::Prim(p) => match p {
-                Prim::Nat | Prim::Int => {
-                    let n =
-                        leb::skip(self.input, &mut self.pos).map_err(|_| self.eof("nat/int"))?;
-                    self.skip_charge(n)
-                }
-                Prim::Nat8 | Prim::Int8 => self.skip_fixed(1),
-                Prim::Nat16 | Prim::Int16 => self.skip_fixed(2),
-                Prim::Nat32 | Prim::Int32 | Prim::Float32 => self.skip_fixed(4),
-                Prim::Nat64 | Prim::Int64 | Prim::Float64 => self.skip_fixed(8),
-                Prim::Bool => {
-                    self.skip_charge(quota::CALL)?;
-                    self.bool().map(drop)
-                }
-                Prim::Text => {
-                    let n = self.len(1)?;
-                    self.skip_charge(n.saturating_add(quota::CALL))?;
-                    let at = self.pos;
-                    let bytes = self.take(n, "text")?;
-                    std::str::from_utf8(bytes)
-                        .map(drop)
-                        .map_err(|e| fault::invalid_utf8("text", e, at))
-                }
-                Prim::Null | Prim::Reserved => self.skip_charge(quota::CALL),
-                Prim::Empty => Err(fault::empty_value(at)),
-                Prim::Principal => {
-                    let b = self.principal_bytes()?;
-                    self.skip_charge(b.len().max(quota::PRINCIPAL_MIN))
-                }
-            },
-            Node::Opt(inner) => {
-                self.skip_charge(quota::CALL)?;
-                if self.bool()? {
-                    self.enter()?;
-                    self.skip_inner(inner)?;
-                    self.leave();
-                }
-                Ok(())
+            Node::Prim(p) => self.skip_prim(meter, p),
+            Node::Opt(inner) => self.skip_opt(meter, inner),
+            Node::Vec(el) => self.skip_vec(meter, el.resolved()),
+            Node::Record(fields) => self.skip_record(meter, fields),
+            Node::Variant(cases) => self.skip_variant(meter, cases),
+            Node::Func(_) => self.skip_func(meter),
+            Node::Service(_) => self.skip_service(meter),
+            Node::Future => self.skip_future(meter),
+        }
+    }
+
+    #[inline(always)]
+    fn skip_prim<M: Meter>(&mut self, meter: &mut M, p: Prim) -> Result<()> {
+        match p {
+            Prim::Nat | Prim::Int => {
+                let n = self.reader.skip_leb("nat/int")?;
+                meter.charge(self, n)
             }
-            Node::Vec(el) => {
-                let el = el.resolved();
-                let el_node = self.wnode(el);
-                if el_node == Node::Prim(Prim::Nat8) {
-                    let n = self.len(1)?;
-                    self.skip_charge(n.saturating_add(quota::CALL))?;
-                    return self.take(n, "blob").map(drop);
-                }
-                self.skip_charge(quota::CALL)?;
-                self.enter()?;
-                match el_node {
-                    Node::Prim(p) if super::primvec::is_fixed(p) => {
-                        let size = super::primvec::size(p);
-                        let n = self.len(size)?;
-                        self.skip_charge(n.saturating_mul(quota::ELEMENT + size))?;
-                        let at = self.pos;
-                        let bytes = self.take(n * size, "vector")?;
-                        if p == Prim::Bool {
-                            if let Some(i) = bytes.iter().position(|b| *b > 1) {
-                                return Err(Error::binary("expected bool 00 or 01", at + i));
-                            }
-                        }
-                    }
-                    Node::Prim(Prim::Nat) | Node::Prim(Prim::Int) => {
-                        let n = self.len(1)?;
-                        self.skip_charge(n.saturating_mul(quota::ELEMENT))?;
-                        for _ in 0..n {
-                            let b = leb::skip(self.input, &mut self.pos)
-                                .map_err(|_| self.eof("nat/int"))?;
-                            self.skip_charge(b)?;
-                        }
-                    }
-                    _ => {
-                        let n = self.len(min_size(&self.wire, el))?;
-                        for _ in 0..n {
-                            self.skip_charge(quota::ELEMENT)?;
-                            self.skip_inner(el)?;
-                        }
-                    }
-                }
-                self.leave();
-                Ok(())
+            Prim::Nat8 | Prim::Int8 => self.skip_fixed(meter, 1),
+            Prim::Nat16 | Prim::Int16 => self.skip_fixed(meter, 2),
+            Prim::Nat32 | Prim::Int32 | Prim::Float32 => self.skip_fixed(meter, 4),
+            Prim::Nat64 | Prim::Int64 | Prim::Float64 => self.skip_fixed(meter, 8),
+            Prim::Bool => {
+                meter.charge(self, quota::CALL)?;
+                self.reader.bool().map(drop)
             }
-            Node::Record(span) => {
-                self.skip_charge(quota::CALL)?;
-                self.enter()?;
-                for k in span.range() {
-                    let ty = match self.wire.field(k) {
-                        Some(f) => f.ty,
-                        None => break,
-                    };
-                    self.skip_charge(quota::KEY + quota::ID_LABEL + quota::CALL)?;
-                    self.skip_inner(ty)?;
-                }
-                self.skip_charge(quota::KEY)?;
-                self.leave();
-                Ok(())
+            Prim::Text => {
+                let n = self.reader.len(1)?;
+                meter.charge(self, n.saturating_add(quota::CALL))?;
+                let at = self.offset();
+                let bytes = self.reader.take(n, "text")?;
+                std::str::from_utf8(bytes)
+                    .map(drop)
+                    .map_err(|e| fault::invalid_utf8("text", e, at))
             }
-            Node::Variant(span) => {
-                self.skip_charge(quota::CALL)?;
-                self.enter()?;
-                let at = self.pos;
-                let index = self.leb_u64("variant index")?;
-                let case = usize::try_from(index)
-                    .ok()
-                    .and_then(|i| self.wire.fields(span).get(i))
-                    .map(|f| (f.id, f.ty));
-                let Some((id, ty)) = case else {
-                    let cases = span.len as usize;
-                    return Err(fault::variant_index(index, cases, at));
-                };
-                // candid's untyped label is "<id>,id,<accessor>".
-                let accessor = if self.wnode(ty) == Node::Prim(Prim::Null) && !ty.is_var() {
-                    quota::UNTYPED_UNIT
-                } else {
-                    quota::UNTYPED_NEWTYPE
-                };
-                self.skip_charge(
-                    quota::CASE + digits(id) + quota::UNTYPED_LABEL_FIXED + accessor + quota::CALL,
-                )?;
-                self.skip_inner(ty)?;
-                self.leave();
-                Ok(())
-            }
-            Node::Func(_) => {
-                self.skip_charge(self.table_len)?;
-                if !self.bool()? {
-                    return Err(fault::opaque_reference(at));
-                }
-                let p = self.principal_bytes()?.len();
-                let n = self.len(1)?;
-                let at = self.pos;
-                // The method name is `text`: invalid UTF-8 makes the message malformed
-                // even when the value is skipped.
-                std::str::from_utf8(self.take(n, "method name")?)
-                    .map_err(|e| fault::invalid_utf8("method name", e, at))?;
-                self.skip_charge(
-                    p.max(quota::PRINCIPAL_MIN)
-                        .saturating_add(n)
-                        .saturating_add(quota::FUNC_REFERENCE),
-                )
-            }
-            Node::Service(_) => {
-                self.skip_charge(self.table_len)?;
-                let p = self.principal_bytes()?.len();
-                self.skip_charge(p.max(quota::PRINCIPAL_MIN))
-            }
-            Node::Future => {
-                let at = self.pos;
-                let n = self.leb_u64("future value length")?;
-                let n = usize::try_from(n)
-                    .ok()
-                    .filter(|n| *n <= self.remaining())
-                    .ok_or_else(|| Error::binary("future value longer than the message", at))?;
-                self.skip_charge(n.saturating_add(quota::CALL))?;
-                self.leb_u64("future value references")?;
-                self.take(n, "future value").map(drop)
+            Prim::Null | Prim::Reserved => meter.charge(self, quota::CALL),
+            Prim::Empty => Err(fault::empty_value(self.offset())),
+            Prim::Principal => {
+                let b = self.reader.principal()?;
+                meter.charge(self, b.len().max(quota::PRINCIPAL_MIN))
             }
         }
+    }
+
+    #[inline(always)]
+    fn skip_opt<M: Meter>(&mut self, meter: &mut M, inner: Ref) -> Result<()> {
+        meter.charge(self, quota::CALL)?;
+        if self.reader.bool()? {
+            self.enter()?;
+            self.skip_inner(meter, inner)?;
+            self.leave();
+        }
+        Ok(())
+    }
+
+    /// A vector of (resolved) element type `el`: a blob, fixed-width and bignum
+    /// elements in one pass each, anything else element by element.
+    #[inline(always)]
+    fn skip_vec<M: Meter>(&mut self, meter: &mut M, el: Ref) -> Result<()> {
+        let el_node = self.wnode(el);
+        if el_node == Node::Prim(Prim::Nat8) {
+            let n = self.reader.len(1)?;
+            meter.charge(self, n.saturating_add(quota::CALL))?;
+            return self.reader.take(n, "blob").map(drop);
+        }
+        meter.charge(self, quota::CALL)?;
+        self.enter()?;
+        match el_node {
+            Node::Prim(p) if super::primvec::is_fixed(p) => self.skip_prim_vec(meter, p)?,
+            Node::Prim(Prim::Nat) | Node::Prim(Prim::Int) => {
+                let n = self.reader.len(1)?;
+                meter.charge(self, n.saturating_mul(quota::ELEMENT))?;
+                for _ in 0..n {
+                    let b = self.reader.skip_leb("nat/int")?;
+                    meter.charge(self, b)?;
+                }
+            }
+            _ => {
+                let n = self.reader.len(min_size(&self.wire, el))?;
+                for _ in 0..n {
+                    meter.charge(self, quota::ELEMENT)?;
+                    self.skip_inner(meter, el)?;
+                }
+            }
+        }
+        self.leave();
+        Ok(())
+    }
+
+    /// Fixed-width elements: one length check and one charge for them all (bools
+    /// still validated).
+    #[inline(always)]
+    fn skip_prim_vec<M: Meter>(&mut self, meter: &mut M, p: Prim) -> Result<()> {
+        let size = super::primvec::size(p);
+        let n = self.reader.len(size)?;
+        meter.charge(self, n.saturating_mul(quota::ELEMENT + size))?;
+        let at = self.offset();
+        let bytes = self.reader.take(n * size, "vector")?;
+        if p == Prim::Bool {
+            if let Some(i) = bytes.iter().position(|b| *b > 1) {
+                return Err(Error::binary("expected bool 00 or 01", at + i));
+            }
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn skip_record<M: Meter>(&mut self, meter: &mut M, fields: Span) -> Result<()> {
+        meter.charge(self, quota::CALL)?;
+        self.enter()?;
+        for k in fields.range() {
+            let ty = match self.wire.field(k) {
+                Some(f) => f.ty,
+                None => break,
+            };
+            meter.charge(self, quota::KEY + quota::ID_LABEL + quota::CALL)?;
+            self.skip_inner(meter, ty)?;
+        }
+        meter.charge(self, quota::KEY)?;
+        self.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn skip_variant<M: Meter>(&mut self, meter: &mut M, cases: Span) -> Result<()> {
+        meter.charge(self, quota::CALL)?;
+        self.enter()?;
+        let at = self.offset();
+        let index = self.reader.leb("variant index")?;
+        let case = usize::try_from(index)
+            .ok()
+            .and_then(|i| self.wire.fields(cases).get(i))
+            .map(|f| (f.id, f.ty));
+        let Some((id, ty)) = case else {
+            return Err(fault::variant_index(index, cases.len as usize, at));
+        };
+        // candid's untyped label is "<id>,id,<accessor>".
+        let accessor = if self.wnode(ty) == Node::Prim(Prim::Null) && !ty.is_var() {
+            quota::UNTYPED_UNIT
+        } else {
+            quota::UNTYPED_NEWTYPE
+        };
+        meter.charge(
+            self,
+            quota::CASE + digits(id) + quota::UNTYPED_LABEL_FIXED + accessor + quota::CALL,
+        )?;
+        self.skip_inner(meter, ty)?;
+        self.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn skip_func<M: Meter>(&mut self, meter: &mut M) -> Result<()> {
+        let at = self.offset();
+        let units = self.table_len;
+        meter.charge(self, units)?;
+        if !self.reader.bool()? {
+            return Err(fault::opaque_reference(at));
+        }
+        let p = self.reader.principal()?.len();
+        let n = self.reader.len(1)?;
+        let at = self.offset();
+        // The method name is `text`: invalid UTF-8 makes the message malformed even
+        // when the value is skipped.
+        std::str::from_utf8(self.reader.take(n, "method name")?)
+            .map_err(|e| fault::invalid_utf8("method name", e, at))?;
+        meter.charge(
+            self,
+            p.max(quota::PRINCIPAL_MIN)
+                .saturating_add(n)
+                .saturating_add(quota::FUNC_REFERENCE),
+        )
+    }
+
+    #[inline(always)]
+    fn skip_service<M: Meter>(&mut self, meter: &mut M) -> Result<()> {
+        let units = self.table_len;
+        meter.charge(self, units)?;
+        let p = self.reader.principal()?.len();
+        meter.charge(self, p.max(quota::PRINCIPAL_MIN))
+    }
+
+    /// A value of a future type: a byte length, a reference count, the bytes.
+    #[inline(always)]
+    fn skip_future<M: Meter>(&mut self, meter: &mut M) -> Result<()> {
+        let at = self.offset();
+        let n = self.reader.leb("future value length")?;
+        let n = usize::try_from(n)
+            .ok()
+            .filter(|n| *n <= self.reader.remaining())
+            .ok_or_else(|| Error::binary("future value longer than the message", at))?;
+        meter.charge(self, n.saturating_add(quota::CALL))?;
+        self.reader.leb("future value references")?;
+        self.reader.take(n, "future value").map(drop)
     }
 
     #[inline]
-    fn skip_fixed(&mut self, n: usize) -> Result<()> {
-        self.skip_charge(n)?;
-        self.take(n, "number").map(drop)
-    }
-
-    /// The spec's `opt` rule, per value: does the value at the current position, of
-    /// wire type `w`, coerce to expected type `e`? Walks the value without building
-    /// it and restores the position. Called only when the type-level check says no;
-    /// the bytes walked are charged as decoding work, which bounds repeated walks.
-    pub(crate) fn coerces(&mut self, w: Ref, e: Ref) -> Result<bool> {
-        let start = self.pos;
-        let was_silent = std::mem::replace(&mut self.silent, true);
-        if !was_silent {
-            self.silent_cost = 0;
-        }
-        let out = self.coerce_walk(w, e);
-        self.silent = was_silent;
-        let walked = self.pos - start;
-        self.pos = start;
-        let fits = out?;
-        // candid charges nothing extra for a value that fits (it decodes it once),
-        // so neither does candor, up to an allowance of a few walks over the whole
-        // message; beyond it — only nested `opt`s crafted to be re-walked at every
-        // level get there — the walks are charged, which bounds them by the quota.
-        self.walked = self.walked.saturating_add(walked);
-        let allowance = self.input.len().saturating_mul(4).saturating_add(4096);
-        if self.walked > allowance {
-            self.charge(walked)?;
-        }
-        Ok(fits)
-    }
-
-    fn coerce_walk(&mut self, w: Ref, e: Ref) -> Result<bool> {
-        if self.subtype(w, e) {
-            self.skip_inner(w)?;
-            return Ok(true);
-        }
-        self.enter()?;
-        let out = self.coerce_node(w, e);
-        self.leave();
-        out
-    }
-
-    fn coerce_node(&mut self, w: Ref, e: Ref) -> Result<bool> {
-        match (self.wnode(w), self.enode(e)) {
-            (Node::Vec(we), Node::Vec(ee)) => {
-                let we = we.resolved();
-                let n = self.len(min_size(&self.wire, we))?;
-                for _ in 0..n {
-                    if !self.coerce_walk(we, ee)? {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            }
-            (Node::Record(wf), Node::Record(ef)) => {
-                let mut fields = FieldMerge::new(wf, ef);
-                while let Some(step) = fields.next(&self.wire, &self.exp) {
-                    match step {
-                        Step::Both { w, e, .. } => {
-                            if !self.coerce_walk(w, e)? {
-                                return Ok(false);
-                            }
-                        }
-                        Step::Expected { e, .. } => {
-                            if !super::subtype::is_optional(&self.exp, e.resolved()) {
-                                return Ok(false);
-                            }
-                        }
-                        Step::Wire { w, .. } => self.skip_inner(w)?,
-                    }
-                }
-                Ok(true)
-            }
-            (Node::Variant(wf), Node::Variant(ef)) => {
-                let at = self.pos;
-                let index = self.leb_u64("variant index")?;
-                let Some((id, wty)) = usize::try_from(index)
-                    .ok()
-                    .and_then(|i| self.wire.fields(wf).get(i))
-                    .map(|f| (f.id, f.ty))
-                else {
-                    let cases = wf.len as usize;
-                    return Err(fault::variant_index(index, cases, at));
-                };
-                let exp_cases = self.exp.fields(ef);
-                match exp_cases.binary_search_by_key(&id, |f| f.id) {
-                    Ok(k) => {
-                        let ety = exp_cases.get(k).map(|f| f.ty).unwrap_or(e);
-                        self.coerce_walk(wty, ety)
-                    }
-                    Err(_) => Ok(false),
-                }
-            }
-            _ => Ok(false),
-        }
+    fn skip_fixed<M: Meter>(&mut self, meter: &mut M, n: usize) -> Result<()> {
+        meter.charge(self, n)?;
+        self.reader.take(n, "number").map(drop)
     }
 }

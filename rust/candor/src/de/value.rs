@@ -64,7 +64,7 @@ impl<'a, 'de> De<'a, 'de> {
         Error::mismatch(
             describe(&self.core.exp, self.e),
             describe(&self.core.wire, self.w),
-            self.core.pos,
+            self.core.offset(),
         )
     }
 
@@ -74,7 +74,7 @@ impl<'a, 'de> De<'a, 'de> {
             "the Rust type asked for {what} but its Candid type is {}",
             describe(&self.core.exp, self.e)
         ))
-        .at(self.core.pos)
+        .at(self.core.offset())
     }
 
     #[inline(always)]
@@ -98,10 +98,10 @@ impl<'a, 'de> De<'a, 'de> {
         if self.nodes() != (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat)) {
             return Err(self.mismatch());
         }
-        let start = self.core.pos;
+        let start = self.core.offset();
         if !self.core.untyped {
-            if let Ok(x) = leb::read_u64(self.core.input, &mut self.core.pos) {
-                self.core.charge(self.core.pos - start)?;
+            if let Some(x) = self.core.reader.nat_u64() {
+                self.core.charge(self.core.offset() - start)?;
                 return v.visit_u64(x);
             }
         }
@@ -118,7 +118,7 @@ impl<'a, 'de> De<'a, 'de> {
             return Err(self.internal("int"));
         }
         let wire = self.core.wnode(self.w);
-        let start = self.core.pos;
+        let start = self.core.offset();
         let is_nat = match wire {
             Node::Prim(Prim::Int) => false,
             Node::Prim(Prim::Nat) => true,
@@ -126,12 +126,12 @@ impl<'a, 'de> De<'a, 'de> {
         };
         if !self.core.untyped {
             if is_nat {
-                if let Ok(x) = leb::read_u64(self.core.input, &mut self.core.pos) {
-                    self.core.charge(self.core.pos - start)?;
+                if let Some(x) = self.core.reader.nat_u64() {
+                    self.core.charge(self.core.offset() - start)?;
                     return v.visit_u64(x);
                 }
-            } else if let Ok(x) = leb::read_i64(self.core.input, &mut self.core.pos) {
-                self.core.charge(self.core.pos - start)?;
+            } else if let Some(x) = self.core.reader.int_i64() {
+                self.core.charge(self.core.offset() - start)?;
                 return v.visit_i64(x);
             }
         }
@@ -150,15 +150,9 @@ impl<'a, 'de> De<'a, 'de> {
     /// The bytes of a LEB128 value of any length, charged per byte.
     #[cold]
     fn big_leb(&mut self) -> Result<&'de [u8]> {
-        let start = self.core.pos;
-        leb::skip_long(self.core.input, &mut self.core.pos)
-            .map_err(|_| self.core.eof("nat/int"))?;
-        self.core.charge(self.core.pos - start)?;
-        Ok(self
-            .core
-            .input
-            .get(start..self.core.pos)
-            .unwrap_or_default())
+        let bytes = self.core.reader.long_leb("nat/int")?;
+        self.core.charge(bytes.len())?;
+        Ok(bytes)
     }
 
     // ---- references ------------------------------------------------------------
@@ -171,7 +165,7 @@ impl<'a, 'de> De<'a, 'de> {
         ) {
             return Err(self.mismatch());
         }
-        let bytes = self.core.principal_bytes()?;
+        let bytes = self.core.reader.principal()?;
         self.core.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
         if tagged {
             let mut buf = [0u8; 30];
@@ -196,7 +190,7 @@ impl<'a, 'de> De<'a, 'de> {
 
     fn service<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.check_reference()?;
-        let bytes = self.core.principal_bytes()?;
+        let bytes = self.core.reader.principal()?;
         self.core.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
         let mut buf = [0u8; 30];
         buf[0] = TAG_SERVICE;
@@ -206,21 +200,21 @@ impl<'a, 'de> De<'a, 'de> {
 
     fn func<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.check_reference()?;
-        let at = self.core.pos;
-        if !self.core.bool()? {
+        let at = self.core.offset();
+        if !self.core.reader.bool()? {
             return Err(fault::opaque_reference(at));
         }
-        let principal = self.core.principal_bytes()?;
-        let len = self.core.len(1)?;
-        let at = self.core.pos;
-        let method = self.core.take(len, "method name")?;
+        let principal = self.core.reader.principal()?;
+        let len = self.core.reader.len(1)?;
+        let at = self.core.offset();
+        let method = self.core.reader.take(len, "method name")?;
         std::str::from_utf8(method).map_err(|e| fault::invalid_utf8("method name", e, at))?;
         self.core.charge(
             principal
                 .len()
-                .max(30)
+                .max(quota::PRINCIPAL_MIN)
                 .saturating_add(len)
-                .saturating_add(2),
+                .saturating_add(quota::FUNC_REFERENCE),
         )?;
         let mut out = Vec::with_capacity(principal.len() + len + 12);
         out.push(TAG_FUNC);
@@ -260,12 +254,12 @@ impl<'a, 'de> De<'a, 'de> {
         tuple_len: Option<usize>,
     ) -> Result<V::Value> {
         let size = primvec::size(p);
-        let len = self.core.len(size)?;
+        let len = self.core.reader.len(size)?;
         check_array_len(self.core, tuple_len, len)?;
         self.core
             .charge(len.saturating_mul(quota::ELEMENT + size))?;
-        let at = self.core.pos;
-        let data = self.core.take(len * size, "vector")?;
+        let at = self.core.offset();
+        let data = self.core.reader.take(len * size, "vector")?;
         use primvec::{visit, BoolByte};
         match p {
             Prim::Bool => visit::<BoolByte, V>(data, at, v),
@@ -290,7 +284,7 @@ macro_rules! primitive {
         fn $method<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
             self.prim(Prim::$p)?;
             self.core.charge($n)?;
-            let b = self.core.fixed::<$n>(stringify!($p))?;
+            let b = self.core.reader.fixed::<$n>(stringify!($p))?;
             v.$visit(<$t>::from_le_bytes(b))
         }
     )*};
@@ -326,7 +320,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                     v.visit_bytes(&[TAG_RESERVED])
                 }
                 Prim::Empty => Err(if self.core.wnode(self.w) == Node::Prim(Prim::Empty) {
-                    fault::empty_value(self.core.pos)
+                    fault::empty_value(self.core.offset())
                 } else {
                     self.mismatch()
                 }),
@@ -338,9 +332,9 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                     Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
                     _ => return Err(self.mismatch()),
                 }
-                let len = self.core.len(1)?;
+                let len = self.core.reader.len(1)?;
                 self.core.charge(len.saturating_add(quota::CALL))?;
-                let blob = self.core.take(len, "blob")?;
+                let blob = self.core.reader.take(len, "blob")?;
                 let mut out = Vec::with_capacity(len + 1);
                 out.push(TAG_BLOB);
                 out.extend_from_slice(blob);
@@ -388,13 +382,19 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
             return Err(self.internal("i128"));
         }
         self.core.charge(quota::BIG_FLAT)?;
-        let at = self.core.pos;
+        let at = self.core.offset();
         let value = match self.core.wnode(self.w) {
-            Node::Prim(Prim::Int) => leb::read_i128(self.core.input, &mut self.core.pos)
-                .map_err(|_| fault::number_too_large("int does not fit i128", at))?,
+            Node::Prim(Prim::Int) => self
+                .core
+                .reader
+                .int_i128()
+                .ok_or_else(|| fault::number_too_large("int does not fit i128", at))?,
             Node::Prim(Prim::Nat) => {
-                let n = leb::read_u128(self.core.input, &mut self.core.pos)
-                    .map_err(|_| fault::number_too_large("nat does not fit u128", at))?;
+                let n = self
+                    .core
+                    .reader
+                    .nat_u128()
+                    .ok_or_else(|| fault::number_too_large("nat does not fit u128", at))?;
                 i128::try_from(n)
                     .map_err(|_| fault::number_too_large("nat does not fit i128", at))?
             }
@@ -406,16 +406,19 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     fn deserialize_u128<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Nat)?;
         self.core.charge(quota::BIG_FLAT)?;
-        let at = self.core.pos;
-        let n = leb::read_u128(self.core.input, &mut self.core.pos)
-            .map_err(|_| fault::number_too_large("nat does not fit u128", at))?;
+        let at = self.core.offset();
+        let n = self
+            .core
+            .reader
+            .nat_u128()
+            .ok_or_else(|| fault::number_too_large("nat does not fit u128", at))?;
         v.visit_u128(n)
     }
 
     fn deserialize_bool<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Bool)?;
         self.core.charge(quota::CALL)?;
-        let b = self.core.bool()?;
+        let b = self.core.reader.bool()?;
         v.visit_bool(b)
     }
 
@@ -444,12 +447,14 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                     Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
                     _ => return Err(self.mismatch()),
                 }
-                let len = self.core.len(1)?;
+                let len = self.core.reader.len(1)?;
                 self.core.charge(len.saturating_add(quota::CALL))?;
-                let bytes = self.core.take(len, "blob")?;
+                let bytes = self.core.reader.take(len, "blob")?;
                 v.visit_borrowed_bytes(bytes)
             }
-            _ => Err(Error::subtype("bytes only takes principal or vec nat8").at(self.core.pos)),
+            _ => {
+                Err(Error::subtype("bytes only takes principal or vec nat8").at(self.core.offset()))
+            }
         }
     }
 
@@ -467,7 +472,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         match wire {
             Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved) => v.visit_none(),
             Node::Opt(w_in) => {
-                if self.core.bool()? {
+                if self.core.reader.bool()? {
                     self.some(w_in, e_in, v)
                 } else {
                     v.visit_none()
@@ -592,13 +597,13 @@ impl<'de> De<'_, 'de> {
                         | (Node::Prim(Prim::Nat), Node::Prim(Prim::Int))
                 );
                 let min = super::skip::min_size(&self.core.wire, w_el);
-                let len = self.core.len(min)?;
+                let len = self.core.reader.len(min)?;
                 check_array_len(self.core, tuple_len, len)?;
                 let per_elem = if bignum {
                     self.core.charge(len.saturating_mul(quota::ELEMENT))?;
                     0
                 } else {
-                    3
+                    quota::ELEMENT
                 };
                 let mut access = VecAccess::new(&mut *self.core, len, w_el, e_el, per_elem);
                 let out = v.visit_seq(&mut access)?;
@@ -614,7 +619,7 @@ impl<'de> De<'_, 'de> {
                         "{} is not a tuple type",
                         describe(&self.core.wire, self.w)
                     ))
-                    .at(self.core.pos));
+                    .at(self.core.offset()));
                 }
                 let mut access = TupleAccess::new(&mut *self.core, wf, ef);
                 let out = v.visit_seq(&mut access)?;
@@ -641,10 +646,10 @@ impl<'de> De<'_, 'de> {
         let (Some((wk, wv)), Some((ek, ev))) =
             (pair(&self.core.wire, w_el), pair(&self.core.exp, e_el))
         else {
-            return Err(Error::subtype("expect a key-value pair").at(self.core.pos));
+            return Err(Error::subtype("expect a key-value pair").at(self.core.offset()));
         };
         let min = super::skip::min_size(&self.core.wire, w_el.resolved());
-        let len = self.core.len(min)?;
+        let len = self.core.reader.len(min)?;
         let text_keys = self.core.wnode(wk) == Node::Prim(Prim::Text)
             && self.core.enode(ek) == Node::Prim(Prim::Text);
         let bignum_values = matches!(
@@ -682,8 +687,8 @@ impl<'de> De<'_, 'de> {
         let (Node::Variant(wf), Node::Variant(ef)) = self.nodes() else {
             return Err(self.mismatch());
         };
-        let at = self.core.pos;
-        let index = self.core.leb_u64("variant index")?;
+        let at = self.core.offset();
+        let index = self.core.reader.leb("variant index")?;
         let wire_cases = self.core.wire.fields(wf);
         let Some(case) = wire_cases.get(case_index(index)) else {
             let cases = wire_cases.len();
@@ -715,9 +720,10 @@ fn case_index(index: u64) -> usize {
 /// `N` elements: a longer vector would lose data silently.
 fn check_array_len(core: &Core<'_>, expected: Option<usize>, len: usize) -> Result<()> {
     match expected {
-        Some(n) if n != len => {
-            Err(Error::msg(format!("expected a vector of {n} elements, found {len}")).at(core.pos))
-        }
+        Some(n) if n != len => Err(Error::msg(format!(
+            "expected a vector of {n} elements, found {len}"
+        ))
+        .at(core.offset())),
         _ => Ok(()),
     }
 }

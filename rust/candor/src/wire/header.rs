@@ -10,8 +10,9 @@
 //! byte, future types (opcode < -24) carry a length-prefixed blob, and records that
 //! can only be inhabited by infinite values become `empty`.
 
+use super::opcode;
+use super::reader::Reader;
 use super::store::Store;
-use super::{leb, opcode};
 use crate::error::fault;
 use crate::{Error, Result};
 use std::cell::Cell;
@@ -323,236 +324,56 @@ pub struct Header {
     pub len: usize,
 }
 
-/// A cursor over the header bytes (bounded by `max_header_len`).
-struct Cursor<'a> {
-    buf: &'a [u8],
-    pos: usize,
-    /// True if `buf` is a prefix of a longer message cut at the header bound.
-    truncated_by_bound: bool,
-    bound: usize,
-}
-
-impl Cursor<'_> {
-    #[cold]
-    fn eof(&self, what: &str) -> Error {
-        if self.truncated_by_bound {
-            Error::limit(
-                format!(
-                    "type table header exceeds the limit of {} bytes",
-                    self.bound
-                ),
-                self.pos,
-            )
-        } else {
-            fault::unexpected_end(what, self.pos)
-        }
-    }
-    fn leb(&mut self, what: &str) -> Result<u64> {
-        let start = self.pos;
-        leb::read_u64(self.buf, &mut self.pos).map_err(|e| match e {
-            leb::LebError::Truncated => self.eof(what),
-            leb::LebError::Overflow => fault::leb_overflow(what, start),
-        })
-    }
-    fn sleb(&mut self, what: &str) -> Result<i64> {
-        let start = self.pos;
-        leb::read_i64(self.buf, &mut self.pos).map_err(|e| match e {
-            leb::LebError::Truncated => self.eof(what),
-            leb::LebError::Overflow => fault::leb_overflow(what, start),
-        })
-    }
-    fn byte(&mut self, what: &str) -> Result<u8> {
-        let b = *self.buf.get(self.pos).ok_or_else(|| self.eof(what))?;
-        self.pos += 1;
-        Ok(b)
-    }
-    fn bytes(&mut self, len: u64, what: &str) -> Result<&[u8]> {
-        let start = self.pos;
-        let end = usize::try_from(len)
-            .ok()
-            .and_then(|l| start.checked_add(l))
-            .filter(|&e| e <= self.buf.len())
-            .ok_or_else(|| self.eof(what))?;
-        self.pos = end;
-        Ok(self.buf.get(start..end).unwrap_or_default())
-    }
-}
-
-/// A type reference as read from the table, before the table length is known to
-/// be sufficient.
-fn type_ref(cur: &mut Cursor<'_>, table_len: u64, what: &str) -> Result<Ref> {
-    let at = cur.pos;
-    let v = cur.sleb(what)?;
-    if v >= 0 {
-        if (v as u64) >= table_len {
-            return Err(Error::binary(format!("type index {v} out of range"), at));
-        }
-        return Ok(Ref::new(PRIM_COUNT + v as u32, true));
-    }
-    match prim_of_opcode(v) {
-        Some(p) => Ok(Ref::prim(p)),
-        None => Err(Error::binary(format!("unknown opcode {v}"), at)),
-    }
-}
-
-/// Parses the header of `bytes`.
+/// Parses the header of `bytes`: the magic, the type table, the argument types.
 pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result<Header> {
-    let bound = bytes.len().min(max_header_len);
-    let mut cur = Cursor {
-        buf: bytes.get(..bound).unwrap_or(bytes),
-        pos: 0,
-        truncated_by_bound: bound < bytes.len(),
-        bound: max_header_len,
-    };
-    if cur.buf.get(..4) != Some(&opcode::MAGIC[..]) {
-        if bytes.len() < 4 && opcode::MAGIC.starts_with(bytes) {
-            return Err(fault::unexpected_end("magic", bytes.len()));
-        }
-        return Err(Error::binary("wrong magic number: expected \"DIDL\"", 0));
-    }
-    cur.pos = 4;
-    let at = cur.pos;
-    let table_len = cur.leb("type table length")?;
+    let mut rd = Reader::bounded(bytes, max_header_len);
+    magic(&mut rd, bytes)?;
+    let at = rd.offset();
+    let table_len = rd.leb("type table length")?;
     if table_len > max_type_len as u64 {
         return Err(Error::limit("type table size exceeded", at));
     }
     // Every entry takes at least one byte: an honest header cannot claim more
     // entries than it has bytes, so allocation below is bounded by the input.
-    if table_len > (cur.buf.len() - cur.pos) as u64 {
-        return Err(cur.eof("type table"));
+    if table_len > rd.remaining() as u64 {
+        return Err(rd.eof("type table"));
     }
-    let mut arena = Arena::recycled();
-    arena.nodes.reserve(table_len as usize);
+    let mut table = Table {
+        rd,
+        arena: Arena::recycled(),
+        len: table_len,
+    };
+    table.arena.nodes.reserve(table_len as usize);
     for _ in 0..table_len {
-        let at = cur.pos;
-        let op = cur.byte("type opcode")?;
-        let node = match op {
-            0x6e => Node::Opt(type_ref(&mut cur, table_len, "opt type")?),
-            0x6d => Node::Vec(type_ref(&mut cur, table_len, "vec type")?),
-            0x6c | 0x6b => {
-                let n = cur.leb("field count")?;
-                if n > u64::from(u32::MAX) {
-                    return Err(Error::binary("field length out of 32-bit range", at));
-                }
-                if n > (cur.buf.len() - cur.pos) as u64 {
-                    return Err(cur.eof("fields"));
-                }
-                let start = arena.fields.len() as u32;
-                let mut prev: Option<u32> = None;
-                for _ in 0..n {
-                    let fat = cur.pos;
-                    let id = cur.leb("field id")?;
-                    let id = u32::try_from(id)
-                        .map_err(|_| Error::binary("field id out of 32-bit range", fat))?;
-                    if prev.is_some_and(|p| p >= id) {
-                        return Err(Error::binary(
-                            format!("field id {id} collision or not sorted"),
-                            fat,
-                        ));
-                    }
-                    prev = Some(id);
-                    let ty = type_ref(&mut cur, table_len, "field type")?;
-                    arena.fields.push(FieldEntry { id, ty });
-                }
-                let span = Span {
-                    start,
-                    len: n as u32,
-                };
-                if op == 0x6c {
-                    Node::Record(span)
-                } else {
-                    Node::Variant(span)
-                }
-            }
-            0x6a => {
-                let n = cur.leb("function argument count")?;
-                if n > (cur.buf.len() - cur.pos) as u64 {
-                    return Err(cur.eof("function arguments"));
-                }
-                let args = (0..n)
-                    .map(|_| type_ref(&mut cur, table_len, "function argument"))
-                    .collect::<Result<Vec<_>>>()?;
-                let n = cur.leb("function result count")?;
-                if n > (cur.buf.len() - cur.pos) as u64 {
-                    return Err(cur.eof("function results"));
-                }
-                let rets = (0..n)
-                    .map(|_| type_ref(&mut cur, table_len, "function result"))
-                    .collect::<Result<Vec<_>>>()?;
-                let mat = cur.pos;
-                let ann_len = cur.byte("function annotation length")?;
-                let mode = match ann_len {
-                    0 => 0,
-                    1 => match cur.byte("function annotation")? {
-                        m @ 1..=3 => m,
-                        _ => return Err(Error::binary("unknown function annotation", mat + 1)),
-                    },
-                    _ => {
-                        return Err(Error::binary(
-                            "function annotation length should be at most 1",
-                            mat,
-                        ))
-                    }
-                };
-                arena.funcs.push(FuncEntry { args, rets, mode });
-                Node::Func(arena.funcs.len() as u32 - 1)
-            }
-            0x69 => {
-                let n = cur.leb("method count")?;
-                if n > (cur.buf.len() - cur.pos) as u64 {
-                    return Err(cur.eof("methods"));
-                }
-                let start = arena.methods.len() as u32;
-                let mut prev: Option<Box<str>> = None;
-                for _ in 0..n {
-                    let mat = cur.pos;
-                    let len = cur.leb("method name length")?;
-                    let name = std::str::from_utf8(cur.bytes(len, "method name")?)
-                        .map_err(|_| Error::binary("invalid utf8 in method name", mat))?;
-                    if prev.as_deref().is_some_and(|p| p >= name) {
-                        return Err(Error::binary(
-                            format!("method name {name} duplicate or not sorted"),
-                            mat,
-                        ));
-                    }
-                    let name: Box<str> = name.into();
-                    prev = Some(name.clone());
-                    let ty = type_ref(&mut cur, table_len, "method type")?;
-                    arena.methods.push((name, ty));
-                }
-                Node::Service(Span {
-                    start,
-                    len: n as u32,
-                })
-            }
-            _ => {
-                // A future type: the opcode (SLEB128, below -24), then a blob.
-                cur.pos = at;
-                let op = cur.sleb("type opcode")?;
-                if op >= opcode::PRINCIPAL {
-                    return Err(Error::binary(
-                        format!("unknown opcode {op} in type table"),
-                        at,
-                    ));
-                }
-                let len = cur.leb("future type length")?;
-                cur.bytes(len, "future type")?;
-                Node::Future
-            }
-        };
-        arena.push_node(node);
+        let node = table.entry()?;
+        table.arena.push_node(node);
     }
-    let at = cur.pos;
-    let argc = cur.leb("argument count")?;
-    if argc > (cur.buf.len() - cur.pos) as u64 {
-        let _ = at;
-        return Err(cur.eof("argument types"));
+    let args = table.arguments()?;
+    let Table { rd, mut arena, .. } = table;
+    methods_are_functions(&arena)?;
+    replace_empty(&mut arena, table_len as usize);
+    Ok(Header {
+        arena,
+        args,
+        table_len: table_len as usize,
+        len: rd.offset(),
+    })
+}
+
+/// The four bytes `DIDL`.
+fn magic(rd: &mut Reader<'_>, bytes: &[u8]) -> Result<()> {
+    if rd.take(4, "magic").ok() == Some(&opcode::MAGIC[..]) {
+        return Ok(());
     }
-    let mut args = Store::new();
-    for _ in 0..argc {
-        args.push(type_ref(&mut cur, table_len, "argument type")?);
+    if bytes.len() < 4 && opcode::MAGIC.starts_with(bytes) {
+        return Err(fault::unexpected_end("magic", bytes.len()));
     }
-    // Service methods must have function types.
+    Err(Error::binary("wrong magic number: expected \"DIDL\"", 0))
+}
+
+/// Service methods must have function types (checked once the whole table is read,
+/// as a method may name a later entry).
+fn methods_are_functions(arena: &Arena) -> Result<()> {
     for (name, ty) in &arena.methods {
         if !matches!(arena.node(*ty), Node::Func(_)) {
             return Err(Error::binary(
@@ -561,13 +382,178 @@ pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result
             ));
         }
     }
-    replace_empty(&mut arena, table_len as usize);
-    Ok(Header {
-        arena,
-        args,
-        table_len: table_len as usize,
-        len: cur.pos,
-    })
+    Ok(())
+}
+
+/// The type table being read into its arena.
+struct Table<'a> {
+    rd: Reader<'a>,
+    arena: Arena,
+    /// Entries the table declares (the bound on type indices).
+    len: u64,
+}
+
+impl Table<'_> {
+    /// One table entry, by its opcode byte.
+    fn entry(&mut self) -> Result<Node> {
+        let at = self.rd.offset();
+        Ok(match self.rd.byte("type opcode")? {
+            0x6e => Node::Opt(self.type_ref("opt type")?),
+            0x6d => Node::Vec(self.type_ref("vec type")?),
+            0x6c => Node::Record(self.fields(at)?),
+            0x6b => Node::Variant(self.fields(at)?),
+            0x6a => self.func()?,
+            0x69 => self.service()?,
+            _ => self.future(at)?,
+        })
+    }
+
+    /// A type reference: a table index (below the table length) or a primitive
+    /// opcode.
+    fn type_ref(&mut self, what: &str) -> Result<Ref> {
+        let at = self.rd.offset();
+        let v = self.rd.sleb(what)?;
+        if v >= 0 {
+            if (v as u64) >= self.len {
+                return Err(Error::binary(format!("type index {v} out of range"), at));
+            }
+            return Ok(Ref::new(PRIM_COUNT + v as u32, true));
+        }
+        match prim_of_opcode(v) {
+            Some(p) => Ok(Ref::prim(p)),
+            None => Err(Error::binary(format!("unknown opcode {v}"), at)),
+        }
+    }
+
+    /// A count of items that take at least one byte each: more than the bytes left
+    /// is a message cut short.
+    fn count(&mut self, what: &str, items: &str) -> Result<u64> {
+        let n = self.rd.leb(what)?;
+        if n > self.rd.remaining() as u64 {
+            return Err(self.rd.eof(items));
+        }
+        Ok(n)
+    }
+
+    /// The fields of a record or variant (the entry starts at `at`): ids in 32 bits
+    /// and strictly increasing.
+    fn fields(&mut self, at: usize) -> Result<Span> {
+        let n = self.rd.leb("field count")?;
+        if n > u64::from(u32::MAX) {
+            return Err(Error::binary("field length out of 32-bit range", at));
+        }
+        if n > self.rd.remaining() as u64 {
+            return Err(self.rd.eof("fields"));
+        }
+        let start = self.arena.fields.len() as u32;
+        let mut prev: Option<u32> = None;
+        for _ in 0..n {
+            let fat = self.rd.offset();
+            let id = self.rd.leb("field id")?;
+            let id = u32::try_from(id)
+                .map_err(|_| Error::binary("field id out of 32-bit range", fat))?;
+            if prev.is_some_and(|p| p >= id) {
+                return Err(Error::binary(
+                    format!("field id {id} collision or not sorted"),
+                    fat,
+                ));
+            }
+            prev = Some(id);
+            let ty = self.type_ref("field type")?;
+            self.arena.fields.push(FieldEntry { id, ty });
+        }
+        Ok(Span {
+            start,
+            len: n as u32,
+        })
+    }
+
+    /// A function type: arguments, results, and at most one annotation byte.
+    fn func(&mut self) -> Result<Node> {
+        let n = self.count("function argument count", "function arguments")?;
+        let args = (0..n)
+            .map(|_| self.type_ref("function argument"))
+            .collect::<Result<Vec<_>>>()?;
+        let n = self.count("function result count", "function results")?;
+        let rets = (0..n)
+            .map(|_| self.type_ref("function result"))
+            .collect::<Result<Vec<_>>>()?;
+        let mat = self.rd.offset();
+        let mode = match self.rd.byte("function annotation length")? {
+            0 => 0,
+            1 => match self.rd.byte("function annotation")? {
+                m @ 1..=3 => m,
+                _ => return Err(Error::binary("unknown function annotation", mat + 1)),
+            },
+            _ => {
+                return Err(Error::binary(
+                    "function annotation length should be at most 1",
+                    mat,
+                ))
+            }
+        };
+        self.arena.funcs.push(FuncEntry { args, rets, mode });
+        Ok(Node::Func(self.arena.funcs.len() as u32 - 1))
+    }
+
+    /// A service type: methods with UTF-8 names in strictly increasing order.
+    fn service(&mut self) -> Result<Node> {
+        let n = self.count("method count", "methods")?;
+        let start = self.arena.methods.len() as u32;
+        let mut prev: Option<Box<str>> = None;
+        for _ in 0..n {
+            let mat = self.rd.offset();
+            let len = self.rd.leb("method name length")?;
+            let name = std::str::from_utf8(self.blob(len, "method name")?)
+                .map_err(|_| Error::binary("invalid utf8 in method name", mat))?;
+            if prev.as_deref().is_some_and(|p| p >= name) {
+                return Err(Error::binary(
+                    format!("method name {name} duplicate or not sorted"),
+                    mat,
+                ));
+            }
+            let name: Box<str> = name.into();
+            prev = Some(name.clone());
+            let ty = self.type_ref("method type")?;
+            self.arena.methods.push((name, ty));
+        }
+        Ok(Node::Service(Span {
+            start,
+            len: n as u32,
+        }))
+    }
+
+    /// A type from a future Candid version (the entry starts at `at`): its opcode
+    /// (SLEB128, below -24), then a blob.
+    fn future(&mut self, at: usize) -> Result<Node> {
+        self.rd.rewind(at);
+        let op = self.rd.sleb("type opcode")?;
+        if op >= opcode::PRINCIPAL {
+            return Err(Error::binary(
+                format!("unknown opcode {op} in type table"),
+                at,
+            ));
+        }
+        let len = self.rd.leb("future type length")?;
+        self.blob(len, "future type")?;
+        Ok(Node::Future)
+    }
+
+    /// A length-prefixed run of bytes (a method name, a future type's body).
+    fn blob(&mut self, len: u64, what: &str) -> Result<&[u8]> {
+        let n = usize::try_from(len).map_err(|_| self.rd.eof(what))?;
+        self.rd.take(n, what)
+    }
+
+    /// The argument types, after the table.
+    fn arguments(&mut self) -> Result<Store<Ref, 8>> {
+        let argc = self.count("argument count", "argument types")?;
+        let mut args = Store::new();
+        for _ in 0..argc {
+            args.push(self.type_ref("argument type")?);
+        }
+        Ok(args)
+    }
 }
 
 /// Records whose every value would be infinite (`type t = record { t }`) have no
