@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 pub const USAGE: &str = "\
 usage: canbench [PATTERN] [options]
-       canbench compare A.yml B.yml [--labels A,B] [--markdown]
+       canbench compare A.yml B.yml [--labels A,B] [--markdown] [--only A,B | --except A,B]
        canbench call --wasm CANISTER.wasm [--script FILE|-] [--caller PRINCIPAL_HEX]
                      [--instruction-limit N] [--show-canister-output]
        canbench call --wasm CANISTER.wasm --service-did
@@ -103,6 +103,10 @@ pub struct CompareArgs {
     pub files: Vec<PathBuf>,
     pub labels: (String, String),
     pub markdown: bool,
+    /// `--only A,B`: just these benchmarks.
+    pub only: Option<Vec<String>>,
+    /// `--except A,B`: every benchmark but these.
+    pub except: Vec<String>,
 }
 
 /// `canbench call`: messages to one installed canister (see `call`).
@@ -215,11 +219,16 @@ impl CompareArgs {
             files: Vec::new(),
             labels: ("A".to_string(), "B".to_string()),
             markdown: false,
+            only: None,
+            except: Vec::new(),
         };
+        let names = |list: String| list.split(',').map(str::to_string).collect::<Vec<_>>();
         let mut args = Arguments::new(argv);
         while let Some(arg) = args.next() {
             match arg {
                 "--markdown" => a.markdown = true,
+                "--only" => a.only = Some(names(args.value(arg)?)),
+                "--except" => a.except = names(args.value(arg)?),
                 "--labels" => {
                     let labels = args.next().ok_or("--labels needs A,B")?;
                     let (x, y) = labels.split_once(',').ok_or("--labels needs A,B")?;

@@ -9,9 +9,14 @@ pub fn run(args: &CompareArgs) -> Result<Status, String> {
     let [a, b] = args.files.as_slice() else {
         return Err(format!("compare needs two results files\n{USAGE}"));
     };
-    let (ra, rb) = (Results::read(a)?, Results::read(b)?);
+    let (mut ra, mut rb) = (Results::read(a)?, Results::read(b)?);
     if ra.benches.is_empty() || rb.benches.is_empty() {
         return Err("a results file is missing or empty".into());
+    }
+    select(&mut ra, args);
+    select(&mut rb, args);
+    if ra.benches.is_empty() || rb.benches.is_empty() {
+        return Err("no benchmark of both files is selected".into());
     }
     let (la, lb) = (&args.labels.0, &args.labels.1);
     if args.markdown {
@@ -20,4 +25,38 @@ pub fn run(args: &CompareArgs) -> Result<Status, String> {
         print!("{}", report::compare(&ra, &rb, la, lb));
     }
     Ok(Status::Success)
+}
+
+/// Keeps the benchmarks `--only` and `--except` select, e.g. for one table per kind of
+/// workload, each with its own geometric means.
+fn select(results: &mut Results, args: &CompareArgs) {
+    results.benches.retain(|name, _| {
+        args.only.as_ref().is_none_or(|only| only.contains(name)) && !args.except.contains(name)
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_and_except_select_benchmarks() {
+        let mut results = Results::new(
+            ["a", "b", "c"]
+                .into_iter()
+                .map(|n| (n.to_string(), Default::default()))
+                .collect(),
+            None,
+        );
+        let names = |l: &[&str]| l.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let args = CompareArgs {
+            files: Vec::new(),
+            labels: ("A".into(), "B".into()),
+            markdown: false,
+            only: Some(names(&["a", "b"])),
+            except: names(&["b"]),
+        };
+        select(&mut results, &args);
+        assert_eq!(results.benches.keys().collect::<Vec<_>>(), ["a"]);
+    }
 }
