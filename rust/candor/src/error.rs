@@ -230,12 +230,17 @@ impl serde::de::Error for Error {
     /// the decoder does not add a second offset to text that already has one.
     #[cold]
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        passed_through::recover(msg)
+        // Only the formatting is generic: every serde visitor instantiates `custom`,
+        // so the rest lives in two plain functions.
+        let was = passed_through::begin();
+        let text = msg.to_string();
+        passed_through::finish(was, text)
     }
 }
 
 /// Recognising a candor error handed back as a `Display` value. `custom` formats
-/// its message with capture on; a candor error being displayed then leaves a copy
+/// its message with capture on (between [`begin`](passed_through::begin) and
+/// [`finish`](passed_through::finish)); a candor error being displayed then leaves a copy
 /// of itself. The copy is used only when the whole message is exactly that error's
 /// text, so a visitor's message that merely quotes an error keeps its own words.
 mod passed_through {
@@ -247,11 +252,19 @@ mod passed_through {
         static CAPTURED: RefCell<Option<Error>> = const { RefCell::new(None) };
     }
 
+    /// Starts capturing; returns the previous state for [`finish`].
     #[cold]
-    pub(super) fn recover<T: std::fmt::Display>(msg: T) -> Error {
+    #[inline(never)]
+    pub(super) fn begin() -> bool {
         CAPTURED.with(|c| c.borrow_mut().take());
-        let was = CAPTURING.with(|c| c.replace(true));
-        let text = msg.to_string();
+        CAPTURING.with(|c| c.replace(true))
+    }
+
+    /// Stops capturing: the captured error if `text` is exactly its text, else a
+    /// custom error with `text`.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn finish(was: bool, text: String) -> Error {
         CAPTURING.with(|c| c.set(was));
         match CAPTURED.with(|c| c.borrow_mut().take()) {
             Some(e) if e.to_string() == text => e,

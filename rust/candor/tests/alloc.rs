@@ -225,14 +225,16 @@ macro_rules! row {
         let ours_cold = count(|| candor::decode_args::<$ours>(&bytes).unwrap());
         let value = candor::decode_args::<$ours>(&bytes).unwrap();
         let needs = count(|| value.clone());
-        // The steady state takes the header kept after the first two decodes: a
+        // The steady state takes the header kept after the first two decodes (a
+        // header with a type table; an empty one is parsed, which is cheaper): a
         // header-cache hit allocates nothing beyond the value.
         let hits = candor::de::header_cache_hits();
         let ours_warm = count(|| candor::decode_args::<$ours>(&bytes).unwrap());
+        let has_table = bytes[4] != 0;
         assert_eq!(
             candor::de::header_cache_hits(),
-            hits + 1,
-            "{}: the steady-state decode did not take the kept header",
+            hits + u64::from(has_table),
+            "{}: the steady-state decode and the header cache",
             $case
         );
         let theirs_cold = count(|| candid::decode_args::<$theirs>(&bytes).unwrap());

@@ -63,7 +63,6 @@ struct Entry {
     used: u64,
 }
 
-#[derive(Default)]
 struct Cache {
     entries: Vec<Entry>,
     /// Hashes of headers parsed once and not kept yet (0: free), replaced in turn.
@@ -76,8 +75,23 @@ struct Cache {
     off: bool,
 }
 
+impl Cache {
+    const fn new() -> Self {
+        Cache {
+            entries: Vec::new(),
+            pending: [0; PENDING],
+            next_pending: 0,
+            clock: 0,
+            hits: 0,
+            off: false,
+        }
+    }
+}
+
 thread_local! {
-    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
+    // Const-initialised: no lazy set-up on first use, which matters where every
+    // query starts from the same heap again.
+    static CACHE: RefCell<Cache> = const { RefCell::new(Cache::new()) };
 }
 
 /// Where a lent arena goes back to when its decoder is dropped.

@@ -189,11 +189,21 @@ impl<'de> IDLDeserialize<'de> {
                 .max_header_len
                 .unwrap_or(header::DEFAULT_MAX_HEADER_LEN),
         };
-        let (h, lease) = match header_cache::take(bytes, limits) {
+        // A header with an empty type table (primitive arguments only) parses in
+        // less than a cache lookup costs, so only the others go through the cache.
+        let cacheable = bytes
+            .get(crate::wire::opcode::MAGIC.len())
+            .is_some_and(|&n| n != 0);
+        let (h, lease) = match cacheable
+            .then(|| header_cache::take(bytes, limits))
+            .flatten()
+        {
             Some((h, lease)) => (h, Some(lease)),
             None => {
                 let h = header::parse(bytes, limits.max_type_len, limits.max_header_len)?;
-                header_cache::offer(bytes, limits, &h);
+                if cacheable {
+                    header_cache::offer(bytes, limits, &h);
+                }
                 (h, None)
             }
         };
