@@ -30,29 +30,53 @@ pub(crate) const PRINCIPAL: i64 = -24;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(i64)]
 pub enum Opcode {
+    /// `null`, opcode -1.
     Null = NULL,
+    /// `bool`, opcode -2.
     Bool = BOOL,
+    /// `nat`, opcode -3.
     Nat = NAT,
+    /// `int`, opcode -4.
     Int = INT,
+    /// `nat8`, opcode -5.
     Nat8 = NAT8,
+    /// `nat16`, opcode -6.
     Nat16 = NAT16,
+    /// `nat32`, opcode -7.
     Nat32 = NAT32,
+    /// `nat64`, opcode -8.
     Nat64 = NAT64,
+    /// `int8`, opcode -9.
     Int8 = INT8,
+    /// `int16`, opcode -10.
     Int16 = INT16,
+    /// `int32`, opcode -11.
     Int32 = INT32,
+    /// `int64`, opcode -12.
     Int64 = INT64,
+    /// `float32`, opcode -13.
     Float32 = FLOAT32,
+    /// `float64`, opcode -14.
     Float64 = FLOAT64,
+    /// `text`, opcode -15.
     Text = TEXT,
+    /// `reserved`, opcode -16.
     Reserved = RESERVED,
+    /// `empty`, opcode -17.
     Empty = EMPTY,
+    /// `opt`, opcode -18.
     Opt = OPT,
+    /// `vec`, opcode -19.
     Vec = VEC,
+    /// `record`, opcode -20.
     Record = RECORD,
+    /// `variant`, opcode -21.
     Variant = VARIANT,
+    /// `func`, opcode -22.
     Func = FUNC,
+    /// `service`, opcode -23.
     Service = SERVICE,
+    /// `principal`, opcode -24.
     Principal = PRINCIPAL,
 }
 
