@@ -2,8 +2,11 @@
 //! give the same bytes, the same bytes decode to the same values, and both print the
 //! same text.
 
+mod common;
+
 use candor::types::{Field, Function, Label, Type, TypeInner};
 use candor::{IDLArgs, IDLField, IDLValue, Int, Nat, Principal, TypeEnv, VariantValue};
+use common::{nested_opts, with_stack};
 use proptest::prelude::*;
 use std::rc::Rc;
 
@@ -697,16 +700,10 @@ const STACK: usize = 256 << 20;
 /// Deep nesting is refused by the decoder's depth bound, not by a stack overflow.
 #[test]
 fn deep_values() {
-    let depth = 100_000;
-    let mut bytes = b"DIDL\x01\x6e\x00\x01\x00".to_vec();
-    bytes.extend(std::iter::repeat_n(1u8, depth));
-    bytes.push(0);
-    let r = std::thread::Builder::new()
-        .stack_size(STACK)
-        .spawn(move || IDLArgs::from_bytes(&bytes).map(|a| a.args.len()))
-        .unwrap()
-        .join()
-        .unwrap();
+    let bytes = nested_opts(100_000);
+    let r = with_stack(STACK, move || {
+        IDLArgs::from_bytes(&bytes).map(|a| a.args.len())
+    });
     assert!(r.is_err());
     // Within the bound, a long recursive list decodes and prints.
     let v = (0..1_000).fold(IDLValue::None, |tail, i| {
@@ -715,31 +712,26 @@ fn deep_values() {
             named("tail", tail),
         ])))
     });
-    let r = std::thread::Builder::new()
-        .stack_size(STACK)
-        .spawn(move || {
-            let a = IDLArgs::new(&[v]);
-            let mut env = TypeEnv::new();
-            env.0.insert(
-                "L".into(),
-                t(TypeInner::Opt(t(TypeInner::Record(vec![
-                    field("head", t(TypeInner::Nat16)),
-                    field("tail", t(TypeInner::Var("L".into()))),
-                ])))),
-            );
-            let bytes = a
-                .to_bytes_with_types(&env, &[t(TypeInner::Var("L".into()))])
-                .unwrap();
-            // Debug builds take ten times the stack per level: lift the bound.
-            let mut config = candor::DecoderConfig::new();
-            config.set_max_stack(STACK / 2);
-            let back = IDLArgs::from_bytes_with_config(&bytes, &config).unwrap();
-            let s = back.to_string();
-            (back == a, s.len())
-        })
-        .unwrap()
-        .join()
-        .unwrap();
+    let r = with_stack(STACK, move || {
+        let a = IDLArgs::new(&[v]);
+        let mut env = TypeEnv::new();
+        env.0.insert(
+            "L".into(),
+            t(TypeInner::Opt(t(TypeInner::Record(vec![
+                field("head", t(TypeInner::Nat16)),
+                field("tail", t(TypeInner::Var("L".into()))),
+            ])))),
+        );
+        let bytes = a
+            .to_bytes_with_types(&env, &[t(TypeInner::Var("L".into()))])
+            .unwrap();
+        // Debug builds take ten times the stack per level: lift the bound.
+        let mut config = candor::DecoderConfig::new();
+        config.set_max_stack(STACK / 2);
+        let back = IDLArgs::from_bytes_with_config(&bytes, &config).unwrap();
+        let s = back.to_string();
+        (back == a, s.len())
+    });
     assert!(r.0 && r.1 > 1000);
 }
 
@@ -1086,30 +1078,13 @@ fn list_of_2048_decodes_dynamically() {
     } else {
         (8 << 20, 6 << 20)
     };
-    #[derive(candor::CandidType)]
-    struct List {
-        head: Int,
-        tail: Option<Box<List>>,
-    }
-    let mut list = None;
-    for i in 0..2048 {
-        list = Some(Box::new(List {
-            head: i.into(),
-            tail: list,
-        }));
-    }
-    let bytes = candor::encode_one(&list).unwrap();
-    let r = std::thread::Builder::new()
-        .stack_size(stack)
-        .spawn(move || {
-            let mut config = candor::DecoderConfig::new();
-            config.set_max_stack(budget);
-            IDLArgs::from_bytes_with_config(&bytes, &config)
-                .map(|a| a.args.len())
-                .map_err(|e| e.to_string())
-        })
-        .unwrap()
-        .join()
-        .unwrap();
+    let bytes = candor::encode_one(common::list(2048)).unwrap();
+    let r = with_stack(stack, move || {
+        let mut config = candor::DecoderConfig::new();
+        config.set_max_stack(budget);
+        IDLArgs::from_bytes_with_config(&bytes, &config)
+            .map(|a| a.args.len())
+            .map_err(|e| e.to_string())
+    });
     assert_eq!(r, Ok(1));
 }
