@@ -1,9 +1,12 @@
 //! Fixtures shared by several test binaries (each includes this file with
 //! `mod common;`): the recursive list that the round-trip, stack and golden-bytes
-//! tests all use, the hostile nested-`opt` message, and a thread with a chosen stack.
+//! tests all use, the hostile nested-`opt` message, a thread with a chosen stack, and
+//! the conversion of candor's types and values to candid's for the differential tests.
 //!
 //! Every binary compiles this whole file but uses only part of it.
 #![allow(dead_code)]
+
+pub mod to_candid;
 
 /// `type List = opt record { head : int; tail : List }`, the recursive type of the
 /// bench's list workload.
