@@ -42,6 +42,7 @@
 //! None yet: everything above is always available.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs, unreachable_pub)]
 
 pub mod de;
 pub mod error;

@@ -2,7 +2,10 @@
 //! found in the spec as written: when an example there changes, this test fails until
 //! the code or the example is right again.
 
+mod common;
+
 use candor::{CandidType, Decode, Deserialize, Encode, Int, Nat, Principal};
+use common::List;
 
 fn spec() -> String {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/format.md");
@@ -37,12 +40,6 @@ struct R {
 enum V {
     Ok(u8),
     Err(String),
-}
-
-#[derive(CandidType, Deserialize, Debug, PartialEq)]
-struct List {
-    head: Int,
-    tail: Option<Box<List>>,
 }
 
 #[test]

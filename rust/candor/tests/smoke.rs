@@ -2,6 +2,9 @@
 //! few hand-picked messages (the wide differential and property tests live in
 //! `differential.rs` and `roundtrip.rs`).
 
+mod common;
+
+use common::List;
 use pretty_assertions::assert_eq;
 
 #[test]
@@ -18,21 +21,9 @@ fn candid_doc_example_costs() {
     assert_eq!(cost.skipping_quota, Some(16));
 }
 
-#[derive(candor::CandidType, serde::Deserialize, Debug, PartialEq, Clone)]
-struct List {
-    head: candor::Int,
-    tail: Option<Box<List>>,
-}
-
 #[test]
 fn recursive_list_round_trip() {
-    let mut list = None;
-    for i in 0..100 {
-        list = Some(Box::new(List {
-            head: candor::Int::from(i),
-            tail: list,
-        }));
-    }
+    let list = common::list(100);
     let bytes = candor::encode_one(&list).unwrap();
     let back: Option<Box<List>> = candor::decode_one(&bytes).unwrap();
     assert_eq!(back, list);

@@ -1,25 +1,16 @@
 //! Deeply nested hostile messages must end in an `Err`, never a stack overflow, on
 //! the stack a test thread (or a canister) really has.
 
+mod common;
+
+use common::{nested_opts, with_stack, List};
+
 #[derive(candor::CandidType, candor::Deserialize, Debug)]
 struct Nest(Option<Box<Nest>>);
 
-/// `type t = opt t` with `depth` nested `opt` values.
-fn nested_opts(depth: usize) -> Vec<u8> {
-    let mut bytes = b"DIDL\x01\x6e\x00\x01\x00".to_vec();
-    bytes.extend(std::iter::repeat_n(1u8, depth));
-    bytes.push(0);
-    bytes
-}
-
 fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     // 2 MiB: the default stack of a Rust test thread, and more than a canister's.
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .expect("spawn")
-        .join()
-        .expect("the decoder overflowed its stack")
+    with_stack(2 << 20, f)
 }
 
 /// The error is a limit: the depth bound, or (in debug builds, whose frames are ten
@@ -55,16 +46,11 @@ fn deep_skipped_value_is_an_error() {
 #[test]
 fn depth_limit_applies_whatever_the_stack() {
     // A generous stack budget leaves the depth bound to decide.
-    let err = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(|| {
-            let mut config = candor::DecoderConfig::new();
-            config.set_max_stack(200 << 20).set_max_depth(1_000);
-            candor::decode_args_with_config::<(Nest,)>(&nested_opts(5_000), &config).unwrap_err()
-        })
-        .unwrap()
-        .join()
-        .unwrap();
+    let err = with_stack(256 << 20, || {
+        let mut config = candor::DecoderConfig::new();
+        config.set_max_stack(200 << 20).set_max_depth(1_000);
+        candor::decode_args_with_config::<(Nest,)>(&nested_opts(5_000), &config).unwrap_err()
+    });
     assert!(
         err.to_string().contains("nesting deeper than 1000 levels"),
         "{err}"
@@ -75,20 +61,8 @@ fn depth_limit_applies_whatever_the_stack() {
 fn list_of_2048_decodes() {
     // The recursive list of the bench (2,048 levels) is legitimate and must decode:
     // on the default budget in release builds; debug frames need a larger one.
-    #[derive(candor::CandidType, candor::Deserialize, Debug, PartialEq)]
-    struct List {
-        head: candor::Int,
-        tail: Option<Box<List>>,
-    }
     let run = || {
-        let mut list = None;
-        for i in 0..2048 {
-            list = Some(Box::new(List {
-                head: i.into(),
-                tail: list,
-            }));
-        }
-        let bytes = candor::encode_one(&list).unwrap();
+        let bytes = candor::encode_one(common::list(2048)).unwrap();
         let mut config = candor::DecoderConfig::new();
         if cfg!(debug_assertions) {
             config.set_max_stack(48 << 20);
@@ -103,12 +77,7 @@ fn list_of_2048_decodes() {
         n
     };
     let n = if cfg!(debug_assertions) {
-        std::thread::Builder::new()
-            .stack_size(64 << 20)
-            .spawn(run)
-            .unwrap()
-            .join()
-            .unwrap()
+        with_stack(64 << 20, run)
     } else {
         on_small_stack(run)
     };

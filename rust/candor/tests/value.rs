@@ -2,121 +2,13 @@
 //! give the same bytes, the same bytes decode to the same values, and both print the
 //! same text.
 
+mod common;
+
 use candor::types::{Field, Function, Label, Type, TypeInner};
 use candor::{IDLArgs, IDLField, IDLValue, Int, Nat, Principal, TypeEnv, VariantValue};
+use common::{nested_opts, to_candid, with_stack};
 use proptest::prelude::*;
 use std::rc::Rc;
-
-// ---- conversion to candid's types ------------------------------------------------------
-
-fn c_label(l: &Label) -> candid::types::Label {
-    match l {
-        Label::Id(n) => candid::types::Label::Id(*n),
-        Label::Unnamed(n) => candid::types::Label::Unnamed(*n),
-        Label::Named(s) => candid::types::Label::Named(s.clone()),
-    }
-}
-
-fn c_value(v: &IDLValue) -> candid::IDLValue {
-    use candid::IDLValue as C;
-    match v {
-        IDLValue::Bool(b) => C::Bool(*b),
-        IDLValue::Null => C::Null,
-        IDLValue::Text(s) => C::Text(s.clone()),
-        IDLValue::Number(s) => C::Number(s.clone()),
-        IDLValue::Float64(f) => C::Float64(*f),
-        IDLValue::Opt(v) => C::Opt(Box::new(c_value(v))),
-        IDLValue::Vec(vs) => C::Vec(vs.iter().map(c_value).collect()),
-        IDLValue::Record(fs) => C::Record(fs.iter().map(c_field).collect()),
-        IDLValue::Variant(v) => C::Variant(candid::types::value::VariantValue(
-            Box::new(c_field(&v.0)),
-            v.1,
-        )),
-        IDLValue::Blob(b) => C::Blob(b.clone()),
-        IDLValue::Principal(p) => C::Principal(*p),
-        IDLValue::Service(p) => C::Service(*p),
-        IDLValue::Func(p, m) => C::Func(*p, m.clone()),
-        IDLValue::None => C::None,
-        IDLValue::Int(i) => C::Int(candid::Int(i.0.clone())),
-        IDLValue::Nat(n) => C::Nat(candid::Nat(n.0.clone())),
-        IDLValue::Nat8(n) => C::Nat8(*n),
-        IDLValue::Nat16(n) => C::Nat16(*n),
-        IDLValue::Nat32(n) => C::Nat32(*n),
-        IDLValue::Nat64(n) => C::Nat64(*n),
-        IDLValue::Int8(n) => C::Int8(*n),
-        IDLValue::Int16(n) => C::Int16(*n),
-        IDLValue::Int32(n) => C::Int32(*n),
-        IDLValue::Int64(n) => C::Int64(*n),
-        IDLValue::Float32(f) => C::Float32(*f),
-        IDLValue::Reserved => C::Reserved,
-    }
-}
-
-fn c_field(f: &IDLField) -> candid::types::value::IDLField {
-    candid::types::value::IDLField {
-        id: c_label(&f.id),
-        val: c_value(&f.val),
-    }
-}
-
-fn c_args(a: &IDLArgs) -> candid::IDLArgs {
-    candid::IDLArgs::new(&a.args.iter().map(c_value).collect::<Vec<_>>())
-}
-
-fn c_type(t: &Type) -> candid::types::Type {
-    use candid::types::TypeInner as C;
-    let fields = |fs: &[Field]| {
-        fs.iter()
-            .map(|f| candid::types::Field {
-                id: Rc::new(c_label(&f.id)),
-                ty: c_type(&f.ty),
-            })
-            .collect()
-    };
-    match t.as_ref() {
-        TypeInner::Null => C::Null,
-        TypeInner::Bool => C::Bool,
-        TypeInner::Nat => C::Nat,
-        TypeInner::Int => C::Int,
-        TypeInner::Nat8 => C::Nat8,
-        TypeInner::Nat16 => C::Nat16,
-        TypeInner::Nat32 => C::Nat32,
-        TypeInner::Nat64 => C::Nat64,
-        TypeInner::Int8 => C::Int8,
-        TypeInner::Int16 => C::Int16,
-        TypeInner::Int32 => C::Int32,
-        TypeInner::Int64 => C::Int64,
-        TypeInner::Float32 => C::Float32,
-        TypeInner::Float64 => C::Float64,
-        TypeInner::Text => C::Text,
-        TypeInner::Reserved => C::Reserved,
-        TypeInner::Empty => C::Empty,
-        TypeInner::Principal => C::Principal,
-        TypeInner::Var(s) => C::Var(s.clone()),
-        TypeInner::Opt(t) => C::Opt(c_type(t)),
-        TypeInner::Vec(t) => C::Vec(c_type(t)),
-        TypeInner::Record(fs) => C::Record(fields(fs)),
-        TypeInner::Variant(fs) => C::Variant(fields(fs)),
-        TypeInner::Func(f) => C::Func(candid::types::Function {
-            modes: vec![],
-            args: f.args.iter().map(c_type).collect(),
-            rets: f.rets.iter().map(c_type).collect(),
-        }),
-        TypeInner::Service(ms) => {
-            C::Service(ms.iter().map(|(n, t)| (n.clone(), c_type(t))).collect())
-        }
-        other => panic!("no conversion for {other:?}"),
-    }
-    .into()
-}
-
-fn c_env(env: &TypeEnv) -> candid::TypeEnv {
-    let mut out = candid::TypeEnv::new();
-    for (k, v) in &env.0 {
-        out.0.insert(k.clone(), c_type(v));
-    }
-    out
-}
 
 // ---- shorthands -----------------------------------------------------------------------
 
@@ -241,7 +133,7 @@ fn samples() -> Vec<IDLValue> {
 fn display_and_debug_match_candid() {
     let mut diffs = Vec::new();
     for v in samples() {
-        let c = c_value(&v);
+        let c = to_candid::value(&v);
         if v.to_string() != c.to_string() {
             diffs.push(format!("Display\n{}\n---\n{}", v, c));
         }
@@ -254,25 +146,25 @@ fn display_and_debug_match_candid() {
         for unit in ["x", "日", "é"] {
             let s = unit.repeat(if unit == "日" { n / 2 } else { n });
             let v = IDLValue::Record(vec![named("a", text(&s)), named("b", IDLValue::Nat8(1))]);
-            let c = c_value(&v);
+            let c = to_candid::value(&v);
             if v.to_string() != c.to_string() {
                 diffs.push(format!("Display\n{}\n---\n{}", v, c));
             }
             let half: String = s.chars().take(n / 4).collect();
             let v = IDLValue::Vec(vec![text(&half), text(&half), text(&half)]);
-            if v.to_string() != c_value(&v).to_string() {
-                diffs.push(format!("Display\n{}\n---\n{}", v, c_value(&v)));
+            if v.to_string() != to_candid::value(&v).to_string() {
+                diffs.push(format!("Display\n{}\n---\n{}", v, to_candid::value(&v)));
             }
         }
     }
     let args = IDLArgs::new(&samples());
-    assert_eq!(args.to_string(), c_args(&args).to_string());
-    assert_eq!(format!("{args:?}"), format!("{:?}", c_args(&args)));
+    assert_eq!(args.to_string(), to_candid::args(&args).to_string());
+    assert_eq!(format!("{args:?}"), format!("{:?}", to_candid::args(&args)));
     let one = IDLArgs::new(&[IDLValue::Nat8(1)]);
-    assert_eq!(format!("{one:?}"), format!("{:?}", c_args(&one)));
+    assert_eq!(format!("{one:?}"), format!("{:?}", to_candid::args(&one)));
     assert_eq!(
         IDLArgs::new(&[]).to_string(),
-        c_args(&IDLArgs::new(&[])).to_string()
+        to_candid::args(&IDLArgs::new(&[])).to_string()
     );
     assert!(diffs.is_empty(), "{}", diffs.join("\n=====\n"));
 }
@@ -303,12 +195,15 @@ fn untyped_encoding_matches_candid() {
     for v in &values {
         let a = IDLArgs::new(std::slice::from_ref(v));
         let ours = a.to_bytes().unwrap();
-        let theirs = c_args(&a).to_bytes().unwrap();
+        let theirs = to_candid::args(&a).to_bytes().unwrap();
         assert_eq!(ours, theirs, "{v:?}");
         assert_eq!(a.get_types().len(), 1);
     }
     let all = IDLArgs::new(&values);
-    assert_eq!(all.to_bytes().unwrap(), c_args(&all).to_bytes().unwrap());
+    assert_eq!(
+        all.to_bytes().unwrap(),
+        to_candid::args(&all).to_bytes().unwrap()
+    );
 }
 
 #[test]
@@ -324,7 +219,7 @@ fn untyped_decoding_matches_candid() {
             candid::IDLArgs::from_bytes(&bytes),
         ) {
             (Ok(ours), Ok(theirs)) => {
-                assert_eq!(c_args(&ours), theirs);
+                assert_eq!(to_candid::args(&ours), theirs);
                 assert_eq!(ours.to_string(), theirs.to_string());
             }
             // Fields out of order in the value: an invalid message for both.
@@ -357,10 +252,10 @@ fn annotate_record_with_repeated_fields() {
         named("a", Nat8(3)),
     ]);
     let ours = v.annotate_type(false, &env, &ty).unwrap();
-    let theirs = c_value(&v)
-        .annotate_type(false, &c_env(&env), &c_type(&ty))
+    let theirs = to_candid::value(&v)
+        .annotate_type(false, &to_candid::env(&env), &to_candid::ty(&ty))
         .unwrap();
-    assert_eq!(c_value(&ours), theirs);
+    assert_eq!(to_candid::value(&ours), theirs);
     assert_eq!(
         ours.to_string(),
         "record { a = 3 : nat8; b = null; z = 2 : nat16 }"
@@ -391,17 +286,17 @@ fn annotate_from_parser() {
         named("h", Number("-300".into())),
     ]);
     let ours = v.annotate_type(true, &env, &ty).unwrap();
-    let theirs = c_value(&v)
-        .annotate_type(true, &c_env(&env), &c_type(&ty))
+    let theirs = to_candid::value(&v)
+        .annotate_type(true, &to_candid::env(&env), &to_candid::ty(&ty))
         .unwrap();
-    assert_eq!(c_value(&ours), theirs);
+    assert_eq!(to_candid::value(&ours), theirs);
     assert_eq!(ours.to_string(), theirs.to_string());
     let a = IDLArgs::new(std::slice::from_ref(&v));
     assert_eq!(
         a.to_bytes_with_types(&env, std::slice::from_ref(&ty))
             .unwrap(),
-        c_args(&a)
-            .to_bytes_with_types(&c_env(&env), &[c_type(&ty)])
+        to_candid::args(&a)
+            .to_bytes_with_types(&to_candid::env(&env), &[to_candid::ty(&ty)])
             .unwrap()
     );
     // Errors where candid errs.
@@ -423,8 +318,8 @@ fn annotate_from_parser() {
         ),
     ] {
         assert!(v.annotate_type(true, &env, &ty).is_err(), "{v:?}");
-        assert!(c_value(&v)
-            .annotate_type(true, &c_env(&env), &c_type(&ty))
+        assert!(to_candid::value(&v)
+            .annotate_type(true, &to_candid::env(&env), &to_candid::ty(&ty))
             .is_err());
     }
     // Omitted trailing values.
@@ -437,14 +332,17 @@ fn annotate_from_parser() {
     let a = IDLArgs::new(&[Number("1".into())])
         .annotate_types(true, &env, &types)
         .unwrap();
-    let c = c_args(&IDLArgs::new(&[Number("1".into())]))
+    let c = to_candid::args(&IDLArgs::new(&[Number("1".into())]))
         .annotate_types(
             true,
-            &c_env(&env),
-            &types.iter().map(c_type).collect::<std::vec::Vec<_>>(),
+            &to_candid::env(&env),
+            &types
+                .iter()
+                .map(to_candid::ty)
+                .collect::<std::vec::Vec<_>>(),
         )
         .unwrap();
-    assert_eq!(c_args(&a), c);
+    assert_eq!(to_candid::args(&a), c);
     assert!(IDLArgs::new(&[])
         .annotate_types(true, &env, &[t(TypeInner::Nat)])
         .is_err());
@@ -471,10 +369,10 @@ fn annotate_decoded_opt_rule() {
     ];
     for (v, ty) in cases {
         let ours = v.annotate_type(false, &env, &ty).unwrap();
-        let theirs = c_value(&v)
-            .annotate_type(false, &c_env(&env), &c_type(&ty))
+        let theirs = to_candid::value(&v)
+            .annotate_type(false, &to_candid::env(&env), &to_candid::ty(&ty))
             .unwrap();
-        assert_eq!(c_value(&ours), theirs, "{v:?} : {ty}");
+        assert_eq!(to_candid::value(&ours), theirs, "{v:?} : {ty}");
     }
 }
 
@@ -511,8 +409,8 @@ fn decode_with_types_matches_candid() {
         .unwrap();
     assert_eq!(
         bytes,
-        c_args(&a)
-            .to_bytes_with_types(&c_env(&env), &[c_type(&wire_ty)])
+        to_candid::args(&a)
+            .to_bytes_with_types(&to_candid::env(&env), &[to_candid::ty(&wire_ty)])
             .unwrap()
     );
     let expected = [
@@ -539,15 +437,24 @@ fn decode_with_types_matches_candid() {
     ];
     for ty in &expected {
         let ours = IDLArgs::from_bytes_with_types(&bytes, &env, std::slice::from_ref(ty)).unwrap();
-        let theirs =
-            candid::IDLArgs::from_bytes_with_types(&bytes, &c_env(&env), &[c_type(ty)]).unwrap();
-        assert_eq!(c_args(&ours), theirs, "{ty}");
+        let theirs = candid::IDLArgs::from_bytes_with_types(
+            &bytes,
+            &to_candid::env(&env),
+            &[to_candid::ty(ty)],
+        )
+        .unwrap();
+        assert_eq!(to_candid::args(&ours), theirs, "{ty}");
         assert_eq!(ours.to_string(), theirs.to_string());
     }
     // Not a subtype: both reject.
     let bad = t(TypeInner::Record(vec![field("b", t(TypeInner::Nat))]));
     assert!(IDLArgs::from_bytes_with_types(&bytes, &env, std::slice::from_ref(&bad)).is_err());
-    assert!(candid::IDLArgs::from_bytes_with_types(&bytes, &c_env(&env), &[c_type(&bad)]).is_err());
+    assert!(candid::IDLArgs::from_bytes_with_types(
+        &bytes,
+        &to_candid::env(&env),
+        &[to_candid::ty(&bad)]
+    )
+    .is_err());
     // Trailing types on an exhausted message: opt gives none.
     let two = [wire_ty.clone(), t(TypeInner::Opt(t(TypeInner::Nat)))];
     let ours = IDLArgs::from_bytes_with_types(&bytes, &env, &two).unwrap();
@@ -574,23 +481,32 @@ fn env_and_recursive_types() {
     let a = IDLArgs::new(&[v, Nat8(1)]);
     let types = [ty.clone(), t(TypeInner::Nat8)];
     let ours = a.to_bytes_with_types(&env, &types).unwrap();
-    let theirs = c_args(&a)
+    let theirs = to_candid::args(&a)
         .to_bytes_with_types(
-            &c_env(&env),
-            &types.iter().map(c_type).collect::<std::vec::Vec<_>>(),
+            &to_candid::env(&env),
+            &types
+                .iter()
+                .map(to_candid::ty)
+                .collect::<std::vec::Vec<_>>(),
         )
         .unwrap();
     assert_eq!(ours, theirs);
     let d = IDLArgs::from_bytes_with_types(&ours, &env, &types).unwrap();
     let c = candid::IDLArgs::from_bytes_with_types(
         &ours,
-        &c_env(&env),
-        &types.iter().map(c_type).collect::<std::vec::Vec<_>>(),
+        &to_candid::env(&env),
+        &types
+            .iter()
+            .map(to_candid::ty)
+            .collect::<std::vec::Vec<_>>(),
     )
     .unwrap();
-    assert_eq!(c_args(&d), c);
+    assert_eq!(to_candid::args(&d), c);
     let u = IDLArgs::from_bytes(&ours).unwrap();
-    assert_eq!(c_args(&u), candid::IDLArgs::from_bytes(&ours).unwrap());
+    assert_eq!(
+        to_candid::args(&u),
+        candid::IDLArgs::from_bytes(&ours).unwrap()
+    );
     assert_eq!(
         u.to_string(),
         candid::IDLArgs::from_bytes(&ours).unwrap().to_string()
@@ -639,7 +555,7 @@ fn typed_messages() {
     let bytes = candor::encode_args((&d, Shape::Square(4), Shape::Empty)).unwrap();
     let ours = IDLArgs::from_bytes(&bytes).unwrap();
     let theirs = candid::IDLArgs::from_bytes(&bytes).unwrap();
-    assert_eq!(c_args(&ours), theirs);
+    assert_eq!(to_candid::args(&ours), theirs);
     assert_eq!(ours.to_string(), theirs.to_string());
     let v = IDLValue::try_from_candid_type(&d).unwrap();
     assert_eq!(v, ours.args[0]);
@@ -697,16 +613,10 @@ const STACK: usize = 256 << 20;
 /// Deep nesting is refused by the decoder's depth bound, not by a stack overflow.
 #[test]
 fn deep_values() {
-    let depth = 100_000;
-    let mut bytes = b"DIDL\x01\x6e\x00\x01\x00".to_vec();
-    bytes.extend(std::iter::repeat_n(1u8, depth));
-    bytes.push(0);
-    let r = std::thread::Builder::new()
-        .stack_size(STACK)
-        .spawn(move || IDLArgs::from_bytes(&bytes).map(|a| a.args.len()))
-        .unwrap()
-        .join()
-        .unwrap();
+    let bytes = nested_opts(100_000);
+    let r = with_stack(STACK, move || {
+        IDLArgs::from_bytes(&bytes).map(|a| a.args.len())
+    });
     assert!(r.is_err());
     // Within the bound, a long recursive list decodes and prints.
     let v = (0..1_000).fold(IDLValue::None, |tail, i| {
@@ -715,31 +625,26 @@ fn deep_values() {
             named("tail", tail),
         ])))
     });
-    let r = std::thread::Builder::new()
-        .stack_size(STACK)
-        .spawn(move || {
-            let a = IDLArgs::new(&[v]);
-            let mut env = TypeEnv::new();
-            env.0.insert(
-                "L".into(),
-                t(TypeInner::Opt(t(TypeInner::Record(vec![
-                    field("head", t(TypeInner::Nat16)),
-                    field("tail", t(TypeInner::Var("L".into()))),
-                ])))),
-            );
-            let bytes = a
-                .to_bytes_with_types(&env, &[t(TypeInner::Var("L".into()))])
-                .unwrap();
-            // Debug builds take ten times the stack per level: lift the bound.
-            let mut config = candor::DecoderConfig::new();
-            config.set_max_stack(STACK / 2);
-            let back = IDLArgs::from_bytes_with_config(&bytes, &config).unwrap();
-            let s = back.to_string();
-            (back == a, s.len())
-        })
-        .unwrap()
-        .join()
-        .unwrap();
+    let r = with_stack(STACK, move || {
+        let a = IDLArgs::new(&[v]);
+        let mut env = TypeEnv::new();
+        env.0.insert(
+            "L".into(),
+            t(TypeInner::Opt(t(TypeInner::Record(vec![
+                field("head", t(TypeInner::Nat16)),
+                field("tail", t(TypeInner::Var("L".into()))),
+            ])))),
+        );
+        let bytes = a
+            .to_bytes_with_types(&env, &[t(TypeInner::Var("L".into()))])
+            .unwrap();
+        // Debug builds take ten times the stack per level: lift the bound.
+        let mut config = candor::DecoderConfig::new();
+        config.set_max_stack(STACK / 2);
+        let back = IDLArgs::from_bytes_with_config(&bytes, &config).unwrap();
+        let s = back.to_string();
+        (back == a, s.len())
+    });
     assert!(r.0 && r.1 > 1000);
 }
 
@@ -758,20 +663,23 @@ fn func_and_service_values() {
     ]);
     let types = [fty, sty];
     let bytes = a.to_bytes_with_types(&env, &types).unwrap();
-    let ctypes: std::vec::Vec<_> = types.iter().map(c_type).collect();
+    let ctypes: std::vec::Vec<_> = types.iter().map(to_candid::ty).collect();
     assert_eq!(
         bytes,
-        c_args(&a)
-            .to_bytes_with_types(&c_env(&env), &ctypes)
+        to_candid::args(&a)
+            .to_bytes_with_types(&to_candid::env(&env), &ctypes)
             .unwrap()
     );
     let ours = IDLArgs::from_bytes(&bytes).unwrap();
     assert_eq!(ours, a);
-    assert_eq!(c_args(&ours), candid::IDLArgs::from_bytes(&bytes).unwrap());
+    assert_eq!(
+        to_candid::args(&ours),
+        candid::IDLArgs::from_bytes(&bytes).unwrap()
+    );
     let ours = IDLArgs::from_bytes_with_types(&bytes, &env, &types).unwrap();
     assert_eq!(
-        c_args(&ours),
-        candid::IDLArgs::from_bytes_with_types(&bytes, &c_env(&env), &ctypes).unwrap()
+        to_candid::args(&ours),
+        candid::IDLArgs::from_bytes_with_types(&bytes, &to_candid::env(&env), &ctypes).unwrap()
     );
 }
 
@@ -1040,8 +948,8 @@ proptest! {
         let (types, args) = gen_args(seed);
         let env = TypeEnv::new();
         let cenv = candid::TypeEnv::new();
-        let ctypes: Vec<_> = types.iter().map(c_type).collect();
-        let cargs = c_args(&args);
+        let ctypes: Vec<_> = types.iter().map(to_candid::ty).collect();
+        let cargs = to_candid::args(&args);
 
         prop_assert_eq!(args.to_string(), cargs.to_string());
         prop_assert_eq!(format!("{args:?}"), format!("{cargs:?}"));
@@ -1057,7 +965,7 @@ proptest! {
         match (IDLArgs::from_bytes(&untyped), candid::IDLArgs::from_bytes(&untyped)) {
             (Ok(ours), Ok(theirs)) => {
                 prop_assert_eq!(ours.to_string(), theirs.to_string());
-                prop_assert_eq!(c_args(&ours), theirs);
+                prop_assert_eq!(to_candid::args(&ours), theirs);
             }
             (Err(_), Err(_)) => {}
             (ours, theirs) => prop_assert!(false, "candor {:?}, candid {:?}", ours.map(|_| ()), theirs.map(|_| ())),
@@ -1065,11 +973,11 @@ proptest! {
         let ours = IDLArgs::from_bytes(&typed).unwrap();
         let theirs = candid::IDLArgs::from_bytes(&typed).unwrap();
         prop_assert_eq!(ours.to_string(), theirs.to_string());
-        prop_assert_eq!(c_args(&ours), theirs);
+        prop_assert_eq!(to_candid::args(&ours), theirs);
         prop_assert_eq!(&ours, &args);
         let ours = IDLArgs::from_bytes_with_types(&typed, &env, &types).unwrap();
         let theirs = candid::IDLArgs::from_bytes_with_types(&typed, &cenv, &ctypes).unwrap();
-        prop_assert_eq!(c_args(&ours), theirs);
+        prop_assert_eq!(to_candid::args(&ours), theirs);
         // Re-encoding a decoded value at its type gives the message back.
         prop_assert_eq!(ours.to_bytes_with_types(&env, &types).unwrap(), typed);
     }
@@ -1086,30 +994,13 @@ fn list_of_2048_decodes_dynamically() {
     } else {
         (8 << 20, 6 << 20)
     };
-    #[derive(candor::CandidType)]
-    struct List {
-        head: Int,
-        tail: Option<Box<List>>,
-    }
-    let mut list = None;
-    for i in 0..2048 {
-        list = Some(Box::new(List {
-            head: i.into(),
-            tail: list,
-        }));
-    }
-    let bytes = candor::encode_one(&list).unwrap();
-    let r = std::thread::Builder::new()
-        .stack_size(stack)
-        .spawn(move || {
-            let mut config = candor::DecoderConfig::new();
-            config.set_max_stack(budget);
-            IDLArgs::from_bytes_with_config(&bytes, &config)
-                .map(|a| a.args.len())
-                .map_err(|e| e.to_string())
-        })
-        .unwrap()
-        .join()
-        .unwrap();
+    let bytes = candor::encode_one(common::list(2048)).unwrap();
+    let r = with_stack(stack, move || {
+        let mut config = candor::DecoderConfig::new();
+        config.set_max_stack(budget);
+        IDLArgs::from_bytes_with_config(&bytes, &config)
+            .map(|a| a.args.len())
+            .map_err(|e| e.to_string())
+    });
     assert_eq!(r, Ok(1));
 }

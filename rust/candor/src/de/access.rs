@@ -49,7 +49,7 @@ struct PendingField {
 }
 
 impl<'a, 'de> StructAccess<'a, 'de> {
-    pub fn new(core: &'a mut Core<'de>, wf: Span, ef: Span) -> Self {
+    pub(super) fn new(core: &'a mut Core<'de>, wf: Span, ef: Span) -> Self {
         StructAccess {
             core,
             fields: FieldMerge::new(wf, ef),
@@ -63,7 +63,7 @@ impl<'a, 'de> StructAccess<'a, 'de> {
     }
 
     /// Skips wire fields the visitor did not ask for (a visitor that stops early).
-    pub fn finish(&mut self) -> Result<()> {
+    pub(super) fn finish(&mut self) -> Result<()> {
         for k in self.fields.wire_left() {
             if let Some(f) = self.core.wire.field(k) {
                 self.core.skip(f.ty)?;
@@ -169,13 +169,13 @@ pub(crate) struct TupleAccess<'a, 'de> {
 }
 
 impl<'a, 'de> TupleAccess<'a, 'de> {
-    pub fn new(core: &'a mut Core<'de>, wf: Span, ef: Span) -> Self {
+    pub(super) fn new(core: &'a mut Core<'de>, wf: Span, ef: Span) -> Self {
         TupleAccess { core, wf, ef, i: 0 }
     }
     /// Skips wire fields beyond the ones the visitor read, so the next value starts
     /// at the right byte.
     #[inline(always)]
-    pub fn finish(&mut self) -> Result<()> {
+    pub(super) fn finish(&mut self) -> Result<()> {
         if self.i >= self.wf.len {
             return Ok(());
         }
@@ -251,7 +251,13 @@ pub(crate) struct VecAccess<'a, 'de> {
 }
 
 impl<'a, 'de> VecAccess<'a, 'de> {
-    pub fn new(core: &'a mut Core<'de>, len: usize, w: Ref, e: Ref, per_elem: usize) -> Self {
+    pub(super) fn new(
+        core: &'a mut Core<'de>,
+        len: usize,
+        w: Ref,
+        e: Ref,
+        per_elem: usize,
+    ) -> Self {
         VecAccess {
             core,
             len,
@@ -262,7 +268,7 @@ impl<'a, 'de> VecAccess<'a, 'de> {
         }
     }
     /// Skips elements the visitor did not read.
-    pub fn finish(&mut self) -> Result<()> {
+    pub(super) fn finish(&mut self) -> Result<()> {
         while self.done < self.len {
             self.done += 1;
             self.core.skip(self.w)?;
@@ -308,7 +314,7 @@ pub(crate) struct MapAccess<'a, 'de> {
 }
 
 impl<'a, 'de> MapAccess<'a, 'de> {
-    pub fn new(
+    pub(super) fn new(
         core: &'a mut Core<'de>,
         len: usize,
         wire: (Ref, Ref),
@@ -327,7 +333,7 @@ impl<'a, 'de> MapAccess<'a, 'de> {
         }
     }
     /// Skips entries the visitor did not read.
-    pub fn finish(&mut self) -> Result<()> {
+    pub(super) fn finish(&mut self) -> Result<()> {
         while self.done < self.len {
             self.done += 1;
             self.core.skip(self.wire.0)?;
@@ -384,7 +390,7 @@ pub(crate) struct EnumAccess<'a, 'de> {
 }
 
 impl<'a, 'de> EnumAccess<'a, 'de> {
-    pub fn new(core: &'a mut Core<'de>, ef: Span, case: usize, w: Ref, e: Ref) -> Self {
+    pub(super) fn new(core: &'a mut Core<'de>, ef: Span, case: usize, w: Ref, e: Ref) -> Self {
         EnumAccess {
             core,
             ef,

@@ -73,7 +73,7 @@ impl Drop for Core<'_> {
 impl<'de> Core<'de> {
     /// `exp` is the expected-type arena to start from (the thread's interned types:
     /// `expect::shared_arena`), passed in so this layer does not reach up to it.
-    pub fn new(
+    pub(super) fn new(
         input: &'de [u8],
         pos: usize,
         wire: Arena,
@@ -104,7 +104,7 @@ impl<'de> Core<'de> {
 
     /// Charges `cost` units of typed work (multiplied in untyped mode).
     #[inline(always)]
-    pub fn charge(&mut self, cost: usize) -> Result<()> {
+    pub(super) fn charge(&mut self, cost: usize) -> Result<()> {
         if self.untyped {
             return self.charge_untyped(cost);
         }
@@ -120,7 +120,7 @@ impl<'de> Core<'de> {
     /// Charges `cost` units of skipped (untyped) work: 50× on the decoding quota and
     /// 1× on the skipping quota.
     #[inline]
-    pub fn charge_untyped(&mut self, cost: usize) -> Result<()> {
+    pub(super) fn charge_untyped(&mut self, cost: usize) -> Result<()> {
         if let Some(q) = self.decoding_quota {
             let c = cost.saturating_mul(quota::UNTYPED);
             if q < c {
@@ -156,7 +156,7 @@ impl<'de> Core<'de> {
     /// grows by at most that many frames (a few KiB in release builds, tens in debug
     /// builds), well inside the room the defaults leave below `max_stack`.
     #[inline(always)]
-    pub fn enter(&mut self) -> Result<()> {
+    pub(super) fn enter(&mut self) -> Result<()> {
         if self.depth >= self.max_depth {
             return Err(self.depth_error());
         }
@@ -173,15 +173,15 @@ impl<'de> Core<'de> {
         }
         Ok(())
     }
-    pub fn max_depth(&self) -> u32 {
+    pub(super) fn max_depth(&self) -> u32 {
         self.max_depth
     }
-    pub fn max_stack(&self) -> usize {
+    pub(super) fn max_stack(&self) -> usize {
         self.max_stack
     }
     /// Marks the start of an argument's decode: the stack budget counts from here.
     #[inline(always)]
-    pub fn start_stack(&mut self) {
+    pub(super) fn start_stack(&mut self) {
         self.stack_base = stack_addr();
     }
     #[cold]
@@ -195,11 +195,11 @@ impl<'de> Core<'de> {
         )
     }
     /// Forgets the nesting of an argument that failed half-way.
-    pub fn reset_depth(&mut self) {
+    pub(super) fn reset_depth(&mut self) {
         self.depth = 0;
     }
     #[inline(always)]
-    pub fn leave(&mut self) {
+    pub(super) fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
     #[cold]
@@ -213,7 +213,7 @@ impl<'de> Core<'de> {
     // ---- types -----------------------------------------------------------------
 
     /// The wire types as an arena of expected types (the same references), shared.
-    pub fn wire_as_expected(&mut self) -> Rc<Arena> {
+    pub(super) fn wire_as_expected(&mut self) -> Rc<Arena> {
         self.wire_as_exp
             .get_or_insert_with(|| Rc::new(self.wire.clone()))
             .clone()
@@ -223,7 +223,7 @@ impl<'de> Core<'de> {
     /// costs), then puts the expected types back: how candid decodes a value that a
     /// visitor asks for through `deserialize_ignored_any`. The subtype memo is set
     /// aside meanwhile, as its keys are references into the other arena.
-    pub fn at_wire_type<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+    pub(super) fn at_wire_type<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         let wire = self.wire_as_expected();
         let exp = std::mem::replace(&mut self.exp, wire);
         let untyped = std::mem::replace(&mut self.untyped, true);
@@ -236,18 +236,18 @@ impl<'de> Core<'de> {
     }
 
     #[inline(always)]
-    pub fn wnode(&self, r: Ref) -> Node {
+    pub(super) fn wnode(&self, r: Ref) -> Node {
         self.wire.node(r)
     }
     #[inline(always)]
-    pub fn enode(&self, r: Ref) -> Node {
+    pub(super) fn enode(&self, r: Ref) -> Node {
         self.exp.node(r)
     }
     /// Type-level subtype check between a wire and an expected type. The same
     /// direct primitive on both sides holds without a memo lookup (primitives sit
     /// at the same indices in every arena).
     #[inline]
-    pub fn subtype(&mut self, w: Ref, e: Ref) -> bool {
+    pub(super) fn subtype(&mut self, w: Ref, e: Ref) -> bool {
         if w == e && w.idx() < PRIM_COUNT {
             return true;
         }
@@ -262,7 +262,7 @@ impl<'de> Core<'de> {
 
     /// The byte offset of the next read (where an error is reported).
     #[inline(always)]
-    pub fn offset(&self) -> usize {
+    pub(super) fn offset(&self) -> usize {
         self.reader.offset()
     }
 
@@ -271,7 +271,7 @@ impl<'de> Core<'de> {
     /// of a short text's price, and ASCII is valid UTF-8 by definition
     /// (spec/decoder.md, fast path 12).
     #[inline]
-    pub fn text(&mut self) -> Result<&'de str> {
+    pub(super) fn text(&mut self) -> Result<&'de str> {
         let n = self.reader.len(1)?;
         self.charge(n.saturating_add(quota::CALL))?;
         let at = self.offset();

@@ -26,7 +26,7 @@ pub(crate) struct KeyDe<'a, 'de> {
 
 impl<'a, 'de> KeyDe<'a, 'de> {
     #[inline(always)]
-    pub fn new(core: &'a mut Core<'de>, field: usize, extra: usize) -> Self {
+    pub(super) fn new(core: &'a mut Core<'de>, field: usize, extra: usize) -> Self {
         KeyDe { core, field, extra }
     }
 }
@@ -75,7 +75,7 @@ pub(crate) struct TextKeyDe<'a, 'de> {
 
 impl<'a, 'de> TextKeyDe<'a, 'de> {
     #[inline(always)]
-    pub fn new(core: &'a mut Core<'de>) -> Self {
+    pub(super) fn new(core: &'a mut Core<'de>) -> Self {
         TextKeyDe { core }
     }
 }

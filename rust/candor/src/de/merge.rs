@@ -35,7 +35,7 @@ pub(crate) struct FieldMerge {
 }
 
 impl FieldMerge {
-    pub fn new(wire: Span, exp: Span) -> Self {
+    pub(super) fn new(wire: Span, exp: Span) -> Self {
         FieldMerge {
             wire,
             exp,
@@ -46,7 +46,7 @@ impl FieldMerge {
 
     /// The next step, or `None` when both sides are done.
     #[inline]
-    pub fn next(&mut self, wire: &Arena, exp: &Arena) -> Option<Step> {
+    pub(super) fn next(&mut self, wire: &Arena, exp: &Arena) -> Option<Step> {
         let ek = (self.i < self.exp.len).then(|| (self.exp.start + self.i) as usize);
         let e = ek.and_then(|k| exp.field(k).map(|f| (k, f.id, f.ty)));
         let w = (self.j < self.wire.len)
@@ -76,12 +76,12 @@ impl FieldMerge {
     }
 
     /// Wire fields not consumed yet (for a visitor that stopped early).
-    pub fn wire_left(&self) -> std::ops::Range<usize> {
+    pub(super) fn wire_left(&self) -> std::ops::Range<usize> {
         (self.wire.start + self.j) as usize..(self.wire.start + self.wire.len) as usize
     }
 
     /// Fields both sides still have, as a size hint.
-    pub fn remaining(&self) -> usize {
+    pub(super) fn remaining(&self) -> usize {
         self.exp
             .len
             .saturating_sub(self.i)

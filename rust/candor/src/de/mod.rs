@@ -349,6 +349,7 @@ impl<'de> IDLDeserialize<'de> {
 
 /// A tuple of arguments decoded from one message.
 pub trait ArgumentDecoder<'a>: Sized {
+    /// Decodes the next arguments, one per tuple element, in order.
     fn decode(de: &mut IDLDeserialize<'a>) -> Result<Self>;
 }
 

@@ -90,7 +90,7 @@ use super::quota::MAX_SUBTYPE_DEPTH as MAX_DEPTH;
 
 impl Memo {
     /// Is `w` (wire) a subtype of `e` (expected)?
-    pub fn check(&mut self, sides: Sides<'_>, w: Ref, e: Ref) -> bool {
+    pub(super) fn check(&mut self, sides: Sides<'_>, w: Ref, e: Ref) -> bool {
         let k = key(w, e, false);
         if let Some((last, v)) = self.last {
             if last == k {

@@ -36,7 +36,7 @@ pub(crate) struct De<'a, 'de> {
 
 impl<'a, 'de> De<'a, 'de> {
     #[inline(always)]
-    pub fn new(core: &'a mut Core<'de>, w: Ref, e: Ref) -> Self {
+    pub(super) fn new(core: &'a mut Core<'de>, w: Ref, e: Ref) -> Self {
         De { core, w, e }
     }
 

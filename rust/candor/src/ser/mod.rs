@@ -20,6 +20,7 @@ pub struct ValueSerializer {
 }
 
 impl ValueSerializer {
+    /// A serializer with an empty buffer.
     #[inline]
     pub fn new() -> Self {
         ValueSerializer { value: Vec::new() }
@@ -29,6 +30,7 @@ impl ValueSerializer {
     pub(crate) fn with_buffer(buf: Vec<u8>) -> Self {
         ValueSerializer { value: buf }
     }
+    /// The bytes written so far.
     pub fn get_result(&self) -> &[u8] {
         &self.value
     }
@@ -192,6 +194,7 @@ pub struct IDLBuilder {
 }
 
 impl IDLBuilder {
+    /// A builder with no arguments yet.
     pub fn new() -> Self {
         Self::default()
     }

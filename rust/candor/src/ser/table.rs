@@ -29,6 +29,7 @@ pub struct TypeSerialize {
 }
 
 impl TypeSerialize {
+    /// A builder with an empty table.
     pub fn new() -> Self {
         Self::default()
     }

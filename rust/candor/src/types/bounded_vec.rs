@@ -49,10 +49,12 @@ impl<const LEN: usize, const TOTAL: usize, const ELEMENT: usize, T>
         BoundedVec(data)
     }
 
+    /// The elements (read-only, so the bounds checked on decoding stay true).
     pub fn get(&self) -> &Vec<T> {
         &self.0
     }
 
+    /// The elements, without the bounds.
     pub fn into_inner(self) -> Vec<T> {
         self.0
     }
@@ -74,6 +76,7 @@ impl<const LEN: usize, const TOTAL: usize, const ELEMENT: usize, T: CandidType> 
 /// of a number, string or principal; for a vector, its `Vec` header plus its
 /// elements (the same sizes candid counts).
 pub trait DataSize {
+    /// The size this value counts for, in bytes.
     fn data_size(&self) -> usize;
 }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 /// The doc comments of every named type of an environment, by type name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TypeDocs {
+    /// Type name → that type's doc comments.
     pub named: BTreeMap<String, TypeDoc>,
 }
 
@@ -13,7 +14,9 @@ pub struct TypeDocs {
 /// keyed by the field's Candid id.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TypeDoc {
+    /// The type's own doc lines, one per `///` line.
     pub docs: Vec<String>,
+    /// Field or case id → its doc comments.
     pub fields: BTreeMap<u32, FieldDoc>,
 }
 
@@ -28,7 +31,9 @@ impl TypeDoc {
 /// written inline in an enum case) when it has some.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FieldDoc {
+    /// The field's own doc lines, one per `///` line.
     pub docs: Vec<String>,
+    /// The doc comments inside the field's type when that type is written inline.
     pub ty: Option<Box<TypeDoc>>,
 }
 

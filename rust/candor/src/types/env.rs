@@ -12,6 +12,7 @@ pub struct TypeEnv(pub BTreeMap<String, Type>);
 const MAX_ALIAS_CHAIN: usize = 10_000;
 
 impl TypeEnv {
+    /// An environment with no definitions.
     pub fn new() -> Self {
         TypeEnv(BTreeMap::new())
     }

@@ -87,7 +87,9 @@ pub fn type_of<T>(_: &T) -> TypeId {
 /// thread afterwards (a container's fields can be moved out, so there is no drop to
 /// turn it off at).
 pub struct TypeContainer {
+    /// The named definitions of every type added so far.
     pub env: super::TypeEnv,
+    /// The doc comments of those definitions, under the same names.
     pub docs: TypeDocs,
 }
 
@@ -98,6 +100,8 @@ impl Default for TypeContainer {
 }
 
 impl TypeContainer {
+    /// An empty container; turns naming and recording on for this thread (see the
+    /// type's docs).
     pub fn new() -> Self {
         NAMING.with(|n| n.set(true));
         env_clear();

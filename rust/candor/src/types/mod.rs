@@ -87,40 +87,70 @@ pub trait CandidType {
 
 /// Writes Candid values (candid's serializer interface).
 pub trait Serializer: Sized {
+    /// What a failed write reports.
     type Error: serde::ser::Error;
+    /// The writer for the parts of a record, variant or vector.
     type Compound: Compound<Error = Self::Error>;
+    /// Writes a `bool` (one byte, 0 or 1).
     fn serialize_bool(self, v: bool) -> Result<(), Self::Error>;
+    /// Writes an `int` (SLEB128).
     fn serialize_int(self, v: &crate::Int) -> Result<(), Self::Error>;
+    /// Writes an `int` from an `i128` without building a bignum.
     fn serialize_i128(self, v: i128) -> Result<(), Self::Error>;
+    /// Writes a `nat` (LEB128).
     fn serialize_nat(self, v: &crate::Nat) -> Result<(), Self::Error>;
+    /// Writes a `nat` from a `u128` without building a bignum.
     fn serialize_u128(self, v: u128) -> Result<(), Self::Error>;
+    /// Writes a `nat8`.
     fn serialize_nat8(self, v: u8) -> Result<(), Self::Error>;
+    /// Writes a `nat16` (little-endian, as every fixed-width number).
     fn serialize_nat16(self, v: u16) -> Result<(), Self::Error>;
+    /// Writes a `nat32`.
     fn serialize_nat32(self, v: u32) -> Result<(), Self::Error>;
+    /// Writes a `nat64`.
     fn serialize_nat64(self, v: u64) -> Result<(), Self::Error>;
+    /// Writes an `int8`.
     fn serialize_int8(self, v: i8) -> Result<(), Self::Error>;
+    /// Writes an `int16`.
     fn serialize_int16(self, v: i16) -> Result<(), Self::Error>;
+    /// Writes an `int32`.
     fn serialize_int32(self, v: i32) -> Result<(), Self::Error>;
+    /// Writes an `int64`.
     fn serialize_int64(self, v: i64) -> Result<(), Self::Error>;
+    /// Writes a `float32`.
     fn serialize_float32(self, v: f32) -> Result<(), Self::Error>;
+    /// Writes a `float64`.
     fn serialize_float64(self, v: f64) -> Result<(), Self::Error>;
+    /// Writes a `text` (LEB128 length, then the UTF-8 bytes).
     fn serialize_text(self, v: &str) -> Result<(), Self::Error>;
+    /// Writes a `null` (no bytes).
     fn serialize_null(self, v: ()) -> Result<(), Self::Error>;
+    /// Called for `empty`, which has no values: a value writer returns an error.
     fn serialize_empty(self) -> Result<(), Self::Error>;
+    /// Writes an `opt` (a 0 byte, or a 1 byte then the value).
     fn serialize_option<T>(self, v: Option<&T>) -> Result<(), Self::Error>
     where
         T: CandidType + ?Sized;
+    /// Starts a record (or tuple): its fields follow through the [`Compound`].
     fn serialize_struct(self) -> Result<Self::Compound, Self::Error>;
+    /// Starts a `vec` of `len` elements (the length is written first).
     fn serialize_vec(self, len: usize) -> Result<Self::Compound, Self::Error>;
+    /// Writes a `vec nat8` from its bytes.
     fn serialize_blob(self, v: &[u8]) -> Result<(), Self::Error>;
+    /// Starts a variant with the case at `index` (in label id order); the payload
+    /// follows through the [`Compound`].
     fn serialize_variant(self, index: u64) -> Result<Self::Compound, Self::Error>;
+    /// Writes a `principal` from its bytes.
     fn serialize_principal(self, v: &[u8]) -> Result<(), Self::Error>;
+    /// Writes a `func` reference: the canister's principal bytes and the method name.
     fn serialize_function(self, v: &[u8], meth: &str) -> Result<(), Self::Error>;
 }
 
 /// Writes the parts of a record, variant payload or vector.
 pub trait Compound {
+    /// What a failed write reports.
     type Error;
+    /// Writes the next field, case payload or element.
     fn serialize_element<T>(&mut self, v: &T) -> Result<(), Self::Error>
     where
         T: CandidType + ?Sized;

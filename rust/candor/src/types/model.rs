@@ -228,23 +228,31 @@ pub type SharedLabel = Rc<Label>;
 /// A record field or variant case.
 #[derive(Debug, PartialEq, Eq, Hash, Clone, PartialOrd, Ord)]
 pub struct Field {
+    /// The field's name or number; the number (a name's hash) orders fields on the wire.
     pub id: SharedLabel,
+    /// The field's type.
     pub ty: Type,
 }
 
 /// Function annotations.
 #[derive(Debug, PartialEq, Eq, Hash, Clone, PartialOrd, Ord)]
 pub enum FuncMode {
+    /// `oneway`: the caller gets no reply.
     Oneway,
+    /// `query`: runs without committing state changes.
     Query,
+    /// `composite_query`: a query that may call other queries.
     CompositeQuery,
 }
 
 /// A function type.
 #[derive(Debug, PartialEq, Eq, Hash, Clone, PartialOrd, Ord)]
 pub struct Function {
+    /// The annotations after the result types, in the order written.
     pub modes: Vec<FuncMode>,
+    /// The argument types.
     pub args: Vec<Type>,
+    /// The result types.
     pub rets: Vec<Type>,
 }
 
@@ -264,22 +272,39 @@ pub struct Type(pub Rc<TypeInner>);
 /// The shape of a Candid type.
 #[derive(Debug, PartialEq, Eq, Hash, Clone, PartialOrd, Ord)]
 pub enum TypeInner {
+    /// `null`: the type whose one value is `null`.
     Null,
+    /// `bool`: one byte, 0 or 1.
     Bool,
+    /// `nat`: an unbounded natural number (LEB128 on the wire).
     Nat,
+    /// `int`: an unbounded integer (SLEB128 on the wire).
     Int,
+    /// `nat8`: an 8-bit unsigned integer.
     Nat8,
+    /// `nat16`: a 16-bit unsigned integer.
     Nat16,
+    /// `nat32`: a 32-bit unsigned integer.
     Nat32,
+    /// `nat64`: a 64-bit unsigned integer.
     Nat64,
+    /// `int8`: an 8-bit signed integer.
     Int8,
+    /// `int16`: a 16-bit signed integer.
     Int16,
+    /// `int32`: a 32-bit signed integer.
     Int32,
+    /// `int64`: a 64-bit signed integer.
     Int64,
+    /// `float32`: an IEEE 754 single-precision number.
     Float32,
+    /// `float64`: an IEEE 754 double-precision number.
     Float64,
+    /// `text`: a UTF-8 string.
     Text,
+    /// `reserved`: any value, ignored; every type is a subtype of it.
     Reserved,
+    /// `empty`: the type with no values.
     Empty,
     /// A back reference to a Rust type whose type is being computed (recursion).
     Knot(TypeId),
@@ -288,14 +313,21 @@ pub enum TypeInner {
     Var(String),
     /// Placeholder while a recursive Rust type is computed; never in a finished type.
     Unknown,
+    /// `opt t`: a value of `t` or none.
     Opt(Type),
+    /// `vec t`: a sequence of values of `t` (`vec nat8` is a blob).
     Vec(Type),
+    /// `record { … }`: labelled fields, all present.
     Record(Vec<Field>),
+    /// `variant { … }`: labelled cases, one present.
     Variant(Vec<Field>),
+    /// `func (…) -> (…)`: a reference to a method of a canister.
     Func(Function),
+    /// `service { … }`: a reference to a canister, with its methods' names and types.
     Service(Vec<(String, Type)>),
     /// An actor class: init arguments and the service type.
     Class(Vec<Type>, Type),
+    /// `principal`: a canister or user id.
     Principal,
     /// A type from a future version of Candid (opcode < -24), skipped on decode.
     Future,
@@ -342,9 +374,11 @@ impl TypeInner {
 }
 
 impl Type {
+    /// [`TypeInner::is_tuple`] of the shape behind the `Rc`.
     pub fn is_tuple(&self) -> bool {
         self.0.is_tuple()
     }
+    /// [`TypeInner::is_blob`] of the shape behind the `Rc`.
     pub fn is_blob(&self, env: &super::TypeEnv) -> bool {
         self.0.is_blob(env)
     }

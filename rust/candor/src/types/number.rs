@@ -27,6 +27,7 @@ pub(crate) const TAG_INT: u8 = 0;
 pub(crate) const TAG_NAT: u8 = 1;
 
 impl Nat {
+    /// Wraps a big unsigned integer.
     pub fn new(v: BigUint) -> Self {
         Nat(v)
     }
@@ -49,6 +50,7 @@ impl Nat {
 }
 
 impl Int {
+    /// Wraps a big signed integer.
     pub fn new(v: BigInt) -> Self {
         Int(v)
     }

@@ -16,13 +16,16 @@ pub(crate) const TAG_FUNC: u8 = 5;
 /// A reference to a method of a canister.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Func {
+    /// The canister that has the method.
     pub principal: Principal,
+    /// The method's name.
     pub method: String,
 }
 
 /// A reference to a canister.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Service {
+    /// The canister.
     pub principal: Principal,
 }
 

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 #[allow(non_camel_case_types)]
 #[derive(Deserialize, Serialize, Debug, Clone)]
 pub enum MotokoResult<T, E> {
+    /// Success (Rust's `Ok`).
     ok(T),
+    /// Failure (Rust's `Err`).
     err(E),
 }
 

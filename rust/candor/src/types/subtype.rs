@@ -38,7 +38,9 @@ pub enum OptReport {
 /// One incompatibility: where (outermost first) and what.
 #[derive(Debug, Clone)]
 pub struct Incompatibility {
+    /// The fields, cases, arguments or methods leading to the mismatch, outermost first.
     pub path: Vec<String>,
+    /// What does not match there.
     pub message: String,
 }
 

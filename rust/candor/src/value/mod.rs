@@ -30,32 +30,57 @@ use crate::{Int, Nat, Principal};
 /// `Display` lays it out over several lines when it is longer than 80 columns.
 #[derive(PartialEq, Clone)]
 pub enum IDLValue {
+    /// A `bool`.
     Bool(bool),
+    /// `null`, the value of type `null` (not a missing `opt`; that is [`IDLValue::None`]).
     Null,
+    /// A `text`.
     Text(String),
     /// A number from the text format whose type is not known yet.
     Number(String),
+    /// A `float64`.
     Float64(f64),
+    /// A present `opt` value.
     Opt(Box<IDLValue>),
+    /// A `vec` (a `vec nat8` may also be held as a [`IDLValue::Blob`]).
     Vec(Vec<IDLValue>),
+    /// A `record`, its fields sorted by label id: they are written in the order held.
     Record(Vec<IDLField>),
+    /// A `variant`: the chosen case and its index among the cases.
     Variant(VariantValue),
+    /// A `vec nat8` held as bytes rather than one value per byte.
     Blob(Vec<u8>),
+    /// A `principal`.
     Principal(Principal),
+    /// A `service` reference: the canister's principal.
     Service(Principal),
+    /// A `func` reference: the canister's principal and the method name.
     Func(Principal, String),
+    /// An absent `opt` value.
     None,
+    /// An `int`.
     Int(Int),
+    /// A `nat`.
     Nat(Nat),
+    /// A `nat8`.
     Nat8(u8),
+    /// A `nat16`.
     Nat16(u16),
+    /// A `nat32`.
     Nat32(u32),
+    /// A `nat64`.
     Nat64(u64),
+    /// An `int8`.
     Int8(i8),
+    /// An `int16`.
     Int16(i16),
+    /// An `int32`.
     Int32(i32),
+    /// An `int64`.
     Int64(i64),
+    /// A `float32`.
     Float32(f32),
+    /// A value of type `reserved` (whatever was on the wire is dropped).
     Reserved,
 }
 
@@ -75,17 +100,21 @@ impl PartialEq for VariantValue {
 /// A record field or variant case with its value.
 #[derive(PartialEq, Clone)]
 pub struct IDLField {
+    /// The field's name or number.
     pub id: Label,
+    /// The field's value.
     pub val: IDLValue,
 }
 
 /// The arguments of a message.
 #[derive(PartialEq, Clone)]
 pub struct IDLArgs {
+    /// The values, one per argument, in order.
     pub args: Vec<IDLValue>,
 }
 
 impl IDLArgs {
+    /// Copies the values into a new argument list.
     pub fn new(args: &[IDLValue]) -> Self {
         IDLArgs {
             args: args.to_owned(),

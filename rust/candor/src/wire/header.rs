@@ -22,13 +22,13 @@ use std::cell::Cell;
 /// Rust `Knot`): resolving such a reference costs one unit of decoding quota, as in
 /// candid's `unroll_type`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Ref(u32);
+pub(crate) struct Ref(u32);
 
 const VAR_BIT: u32 = 1 << 31;
 
 impl Ref {
     #[inline(always)]
-    pub const fn prim(p: Prim) -> Ref {
+    pub(crate) const fn prim(p: Prim) -> Ref {
         Ref(p as u32)
     }
     #[inline(always)]
@@ -37,17 +37,17 @@ impl Ref {
     }
     /// The arena index.
     #[inline(always)]
-    pub fn idx(self) -> u32 {
+    pub(crate) fn idx(self) -> u32 {
         self.0 & !VAR_BIT
     }
     /// True if resolving this reference costs a unit (it names a table entry or knot).
     #[inline(always)]
-    pub fn is_var(self) -> bool {
+    pub(crate) fn is_var(self) -> bool {
         self.0 & VAR_BIT != 0
     }
     /// The same node, as a direct (already resolved) reference.
     #[inline(always)]
-    pub fn resolved(self) -> Ref {
+    pub(crate) fn resolved(self) -> Ref {
         Ref(self.idx())
     }
 }
@@ -55,7 +55,7 @@ impl Ref {
 /// The primitive types, at fixed arena indices (the first nodes of every arena).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u32)]
-pub enum Prim {
+pub(crate) enum Prim {
     Null = 0,
     Bool,
     Nat,
@@ -77,25 +77,25 @@ pub enum Prim {
 }
 
 /// Number of primitive nodes at the start of each arena.
-pub const PRIM_COUNT: u32 = 18;
+pub(crate) const PRIM_COUNT: u32 = 18;
 
 /// A range in one of the side tables of an arena.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Span {
+pub(crate) struct Span {
     pub start: u32,
     pub len: u32,
 }
 
 impl Span {
     #[inline(always)]
-    pub fn range(self) -> std::ops::Range<usize> {
+    pub(crate) fn range(self) -> std::ops::Range<usize> {
         self.start as usize..(self.start + self.len) as usize
     }
 }
 
 /// One type.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Node {
+pub(crate) enum Node {
     Prim(Prim),
     Opt(Ref),
     Vec(Ref),
@@ -120,7 +120,7 @@ impl Default for Node {
 /// How an expected field was labelled in Rust, which decides what the key visitor
 /// receives (a name or a number) and what the identifier costs.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FieldLabel {
+pub(crate) enum FieldLabel {
     /// Wire fields have only ids.
     Id,
     Named(Box<str>),
@@ -130,14 +130,14 @@ pub enum FieldLabel {
 /// A record field or variant case: its id and type. (Expected types also have a
 /// [`FieldLabel`] per field, kept apart so wire fields stay two words.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct FieldEntry {
+pub(crate) struct FieldEntry {
     pub id: u32,
     pub ty: Ref,
 }
 
 /// A function type.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FuncEntry {
+pub(crate) struct FuncEntry {
     pub args: Vec<Ref>,
     pub rets: Vec<Ref>,
     /// 0 none, 1 query, 2 oneway, 3 composite query.
@@ -152,7 +152,7 @@ pub struct FuncEntry {
 /// still allocates nothing in the steady state: it takes the vectors the previous
 /// message's arena gave back ([`Arena::recycled`], [`Arena::recycle`]).
 #[derive(Clone, Debug, Default)]
-pub struct Arena {
+pub(crate) struct Arena {
     pub nodes: Vec<Node>,
     pub fields: Vec<FieldEntry>,
     /// Per field, how the expected type labelled it; empty for wire arenas (whose
@@ -197,12 +197,12 @@ const MAX_SPARE: usize = 4096;
 
 impl Arena {
     /// An arena holding just the (implicit) primitive nodes.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// An empty arena on the vectors a previous arena gave back, if any.
-    pub fn recycled() -> Self {
+    pub(crate) fn recycled() -> Self {
         let mut nodes = SPARE_NODES.with(Cell::take);
         let mut fields = SPARE_FIELDS.with(Cell::take);
         nodes.clear();
@@ -215,7 +215,7 @@ impl Arena {
     }
 
     /// Gives this arena's vectors back for the next [`Arena::recycled`].
-    pub fn recycle(&mut self) {
+    pub(crate) fn recycle(&mut self) {
         let nodes = std::mem::take(&mut self.nodes);
         if nodes.capacity() <= MAX_SPARE {
             SPARE_NODES.with(|c| c.set(nodes));
@@ -229,7 +229,7 @@ impl Arena {
     /// and the expected-type builder, which check every index, so the lookup cannot
     /// fail for a reference of this arena; a foreign one reads as `empty`.
     #[inline(always)]
-    pub fn node(&self, r: Ref) -> Node {
+    pub(crate) fn node(&self, r: Ref) -> Node {
         let i = r.idx();
         if i < PRIM_COUNT {
             return match PRIMS.get(i as usize) {
@@ -243,12 +243,12 @@ impl Arena {
         }
     }
     /// Appends a node, returning its index.
-    pub fn push_node(&mut self, n: Node) -> u32 {
+    pub(crate) fn push_node(&mut self, n: Node) -> u32 {
         self.nodes.push(n);
         PRIM_COUNT + self.nodes.len() as u32 - 1
     }
     /// Replaces the node at index `i` (a reserved placeholder).
-    pub fn set_node(&mut self, i: u32, n: Node) {
+    pub(crate) fn set_node(&mut self, i: u32, n: Node) {
         if let Some(slot) = i
             .checked_sub(PRIM_COUNT)
             .and_then(|k| self.nodes.get_mut(k as usize))
@@ -258,27 +258,27 @@ impl Arena {
     }
     /// The fields of a record or variant span.
     #[inline(always)]
-    pub fn fields(&self, s: Span) -> &[FieldEntry] {
+    pub(crate) fn fields(&self, s: Span) -> &[FieldEntry] {
         self.fields.get(s.range()).unwrap_or(&[])
     }
     /// The field at absolute index `k`.
     #[inline(always)]
-    pub fn field(&self, k: usize) -> Option<FieldEntry> {
+    pub(crate) fn field(&self, k: usize) -> Option<FieldEntry> {
         self.fields.get(k).copied()
     }
     /// How field `k` was labelled (`Id` for wire fields).
     #[inline]
-    pub fn label(&self, k: usize) -> &FieldLabel {
+    pub(crate) fn label(&self, k: usize) -> &FieldLabel {
         self.labels.get(k).unwrap_or(&ID_LABEL)
     }
     /// The methods of a service span.
     #[inline]
-    pub fn methods(&self, s: Span) -> &[(Box<str>, Ref)] {
+    pub(crate) fn methods(&self, s: Span) -> &[(Box<str>, Ref)] {
         self.methods.get(s.range()).unwrap_or(&[])
     }
     /// A function entry.
     #[inline]
-    pub fn func(&self, i: u32) -> Option<&FuncEntry> {
+    pub(crate) fn func(&self, i: u32) -> Option<&FuncEntry> {
         self.funcs.get(i as usize)
     }
 }
@@ -308,13 +308,13 @@ fn prim_of_opcode(op: i64) -> Option<Prim> {
 }
 
 /// Default bound on type table entries (candid's `MAX_TYPE_TABLE_LEN`).
-pub const DEFAULT_MAX_TYPE_LEN: usize = 10_000;
+pub(crate) const DEFAULT_MAX_TYPE_LEN: usize = 10_000;
 /// Default bound on header bytes (candid 0.10.39).
-pub const DEFAULT_MAX_HEADER_LEN: usize = 64 * 1024;
+pub(crate) const DEFAULT_MAX_HEADER_LEN: usize = 64 * 1024;
 
 /// The parsed header.
 #[derive(Debug)]
-pub struct Header {
+pub(crate) struct Header {
     pub arena: Arena,
     /// Argument types, in order.
     pub args: Store<Ref, 8>,
@@ -325,7 +325,7 @@ pub struct Header {
 }
 
 /// Parses the header of `bytes`: the magic, the type table, the argument types.
-pub fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result<Header> {
+pub(crate) fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result<Header> {
     let mut rd = Reader::bounded(bytes, max_header_len);
     magic(&mut rd, bytes)?;
     let at = rd.offset();

@@ -12,7 +12,7 @@
 
 /// Why a 64-bit read failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LebError {
+pub(crate) enum LebError {
     /// The input ended before the last byte (one without the continuation bit).
     Truncated,
     /// The encoded value does not fit 64 bits (or uses more than 10 bytes).
@@ -22,7 +22,7 @@ pub enum LebError {
 /// Reads an unsigned LEB128 value that fits u64 from `buf[*pos..]`, advancing `pos`.
 /// On error `pos` is left unchanged.
 #[inline(always)]
-pub fn read_u64(buf: &[u8], pos: &mut usize) -> Result<u64, LebError> {
+pub(crate) fn read_u64(buf: &[u8], pos: &mut usize) -> Result<u64, LebError> {
     match buf.get(*pos) {
         Some(&b) if b < 0x80 => {
             *pos += 1;
@@ -74,7 +74,7 @@ fn overflow_or_truncated(buf: &[u8], next: usize, byte: u8) -> LebError {
 /// Reads a signed LEB128 value that fits i64 from `buf[*pos..]`, advancing `pos`.
 /// On error `pos` is left unchanged.
 #[inline(always)]
-pub fn read_i64(buf: &[u8], pos: &mut usize) -> Result<i64, LebError> {
+pub(crate) fn read_i64(buf: &[u8], pos: &mut usize) -> Result<i64, LebError> {
     match buf.get(*pos) {
         Some(&b) if b < 0x80 => {
             *pos += 1;
@@ -114,7 +114,7 @@ fn read_i64_multi(buf: &[u8], pos: &mut usize) -> Result<i64, LebError> {
 /// Skips one LEB128/SLEB128 value of any length (a `nat` or `int` being skipped),
 /// returning its byte length.
 #[inline]
-pub fn skip(buf: &[u8], pos: &mut usize) -> Result<usize, LebError> {
+pub(crate) fn skip(buf: &[u8], pos: &mut usize) -> Result<usize, LebError> {
     let start = *pos;
     let rest = buf.get(start..).unwrap_or(&[]);
     match rest.iter().position(|b| b & 0x80 == 0) {
@@ -128,7 +128,7 @@ pub fn skip(buf: &[u8], pos: &mut usize) -> Result<usize, LebError> {
 
 /// [`skip`] for values known to be long (a bignum that did not fit 64 bits): eight
 /// continuation bytes are recognised with one word test.
-pub fn skip_long(buf: &[u8], pos: &mut usize) -> Result<usize, LebError> {
+pub(crate) fn skip_long(buf: &[u8], pos: &mut usize) -> Result<usize, LebError> {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let start = *pos;
     let mut i = start;
@@ -146,7 +146,7 @@ pub fn skip_long(buf: &[u8], pos: &mut usize) -> Result<usize, LebError> {
 /// Appends the unsigned LEB128 form of `v`, byte by byte into the reserved tail of
 /// `out` (a copy through a stack buffer costs a `memcpy` call per value).
 #[inline]
-pub fn write_u64(out: &mut Vec<u8>, mut v: u64) {
+pub(crate) fn write_u64(out: &mut Vec<u8>, mut v: u64) {
     if v < 0x80 {
         out.push(v as u8);
         return;
@@ -165,7 +165,7 @@ pub fn write_u64(out: &mut Vec<u8>, mut v: u64) {
 
 /// Appends the signed LEB128 form of `v`.
 #[inline]
-pub fn write_i64(out: &mut Vec<u8>, mut v: i64) {
+pub(crate) fn write_i64(out: &mut Vec<u8>, mut v: i64) {
     if (-64..64).contains(&v) {
         out.push((v as u8) & 0x7f);
         return;
@@ -183,7 +183,7 @@ pub fn write_i64(out: &mut Vec<u8>, mut v: i64) {
 }
 
 /// Appends the unsigned LEB128 form of a u128.
-pub fn write_u128(out: &mut Vec<u8>, mut v: u128) {
+pub(crate) fn write_u128(out: &mut Vec<u8>, mut v: u128) {
     loop {
         let byte = (v & 0x7f) as u8;
         v >>= 7;
@@ -196,7 +196,7 @@ pub fn write_u128(out: &mut Vec<u8>, mut v: u128) {
 }
 
 /// Appends the signed LEB128 form of an i128.
-pub fn write_i128(out: &mut Vec<u8>, mut v: i128) {
+pub(crate) fn write_i128(out: &mut Vec<u8>, mut v: i128) {
     loop {
         let byte = (v as u8) & 0x7f;
         v >>= 7;
@@ -210,7 +210,7 @@ pub fn write_i128(out: &mut Vec<u8>, mut v: i128) {
 
 /// Reads an unsigned LEB128 value of any length into a u128 (candid's `u128`
 /// decoding): overlong forms are fine as long as no set bit lies beyond bit 127.
-pub fn read_u128(buf: &[u8], pos: &mut usize) -> Result<u128, LebError> {
+pub(crate) fn read_u128(buf: &[u8], pos: &mut usize) -> Result<u128, LebError> {
     let mut result: u128 = 0;
     let mut shift = 0u32;
     let mut overflow = false;
@@ -241,7 +241,7 @@ pub fn read_u128(buf: &[u8], pos: &mut usize) -> Result<u128, LebError> {
 
 /// Reads a signed LEB128 value of any length into an i128 (candid's `i128`
 /// decoding): every bit beyond bit 127 must repeat the sign.
-pub fn read_i128(buf: &[u8], pos: &mut usize) -> Result<i128, LebError> {
+pub(crate) fn read_i128(buf: &[u8], pos: &mut usize) -> Result<i128, LebError> {
     let mut result: i128 = 0;
     let mut shift = 0u32;
     let (mut high_zero, mut high_one) = (true, true);

@@ -7,7 +7,7 @@
 //! costs.
 
 #[derive(Clone, Debug)]
-pub struct Store<T: Copy + Default, const N: usize> {
+pub(crate) struct Store<T: Copy + Default, const N: usize> {
     len: usize,
     inline: [T; N],
     heap: Vec<T>,
@@ -20,7 +20,7 @@ impl<T: Copy + Default, const N: usize> Default for Store<T, N> {
 }
 
 impl<T: Copy + Default, const N: usize> Store<T, N> {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Store {
             len: 0,
             inline: [T::default(); N],
@@ -29,12 +29,12 @@ impl<T: Copy + Default, const N: usize> Store<T, N> {
     }
 
     #[inline]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len
     }
 
     #[inline]
-    pub fn push(&mut self, v: T) {
+    pub(crate) fn push(&mut self, v: T) {
         if self.len < N && self.heap.is_empty() {
             if let Some(slot) = self.inline.get_mut(self.len) {
                 *slot = v;
@@ -50,7 +50,7 @@ impl<T: Copy + Default, const N: usize> Store<T, N> {
     }
 
     #[inline(always)]
-    pub fn as_slice(&self) -> &[T] {
+    pub(crate) fn as_slice(&self) -> &[T] {
         if self.heap.is_empty() {
             self.inline.get(..self.len).unwrap_or(&[])
         } else {
@@ -59,7 +59,7 @@ impl<T: Copy + Default, const N: usize> Store<T, N> {
     }
 
     #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [T] {
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [T] {
         if self.heap.is_empty() {
             self.inline.get_mut(..self.len).unwrap_or(&mut [])
         } else {
@@ -68,16 +68,16 @@ impl<T: Copy + Default, const N: usize> Store<T, N> {
     }
 
     #[inline(always)]
-    pub fn get(&self, i: usize) -> Option<&T> {
+    pub(crate) fn get(&self, i: usize) -> Option<&T> {
         self.as_slice().get(i)
     }
 
     #[inline]
-    pub fn get_mut(&mut self, i: usize) -> Option<&mut T> {
+    pub(crate) fn get_mut(&mut self, i: usize) -> Option<&mut T> {
         self.as_mut_slice().get_mut(i)
     }
 
-    pub fn truncate(&mut self, len: usize) {
+    pub(crate) fn truncate(&mut self, len: usize) {
         if len < self.len {
             if !self.heap.is_empty() {
                 self.heap.truncate(len);

@@ -1,0 +1,50 @@
+//! Fixtures shared by several test binaries (each includes this file with
+//! `mod common;`): the recursive list that the round-trip, stack and golden-bytes
+//! tests all use, the hostile nested-`opt` message, a thread with a chosen stack, and
+//! the conversion of candor's types and values to candid's for the differential tests.
+//!
+//! Every binary compiles this whole file but uses only part of it.
+#![allow(dead_code)]
+
+pub mod to_candid;
+
+/// `type List = opt record { head : int; tail : List }`, the recursive type of the
+/// bench's list workload.
+#[derive(candor::CandidType, candor::Deserialize, Debug, PartialEq, Clone)]
+pub struct List {
+    pub head: candor::Int,
+    pub tail: Option<Box<List>>,
+}
+
+/// A list of `len` nodes, heads `len - 1` down to 0 (built from the tail up, so no
+/// recursion is needed however long it is).
+pub fn list(len: i32) -> Option<Box<List>> {
+    let mut list = None;
+    for i in 0..len {
+        list = Some(Box::new(List {
+            head: candor::Int::from(i),
+            tail: list,
+        }));
+    }
+    list
+}
+
+/// `type t = opt t` with `depth` nested `opt` values: the cheapest message that makes
+/// a decoder recurse once per byte.
+pub fn nested_opts(depth: usize) -> Vec<u8> {
+    let mut bytes = b"DIDL\x01\x6e\x00\x01\x00".to_vec();
+    bytes.extend(std::iter::repeat_n(1u8, depth));
+    bytes.push(0);
+    bytes
+}
+
+/// Runs `f` on a new thread whose stack is `bytes` long, so a test controls the stack
+/// the decoder runs on; a stack overflow aborts the test binary.
+pub fn with_stack<T: Send + 'static>(bytes: usize, f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(bytes)
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .expect("the test thread panicked")
+}
