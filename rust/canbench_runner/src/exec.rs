@@ -299,6 +299,16 @@ impl Canister {
     /// instructions, and the profile of a profiling build, are those of the query alone; a
     /// trap anywhere is an error.
     pub fn install_and_query(&self, method: &str, arg: &[u8]) -> Result<QueryRun, String> {
+        let run = self.install_and_run_query(method, arg)?;
+        match run.outcome {
+            Outcome::Trap(e) => Err(e),
+            _ => Ok(run),
+        }
+    }
+
+    /// [`Canister::install_and_query`], with a trap in the query returned as its outcome (a
+    /// trap while installing is still an error), so the caller can tell them apart.
+    pub fn install_and_run_query(&self, method: &str, arg: &[u8]) -> Result<QueryRun, String> {
         on_big_stack(&format!("canister {method}"), || {
             self.install_and_query_on_this_thread(method, arg)
         })?
@@ -338,9 +348,6 @@ impl Canister {
         let export = format!("canister_query {method}");
         let query = Message::new(Mode::Query, arg, ANONYMOUS).profiled(profile);
         let delivery = self.execute(&mut live, &export, query)?;
-        if let Outcome::Trap(e) = delivery.outcome {
-            return Err(e);
-        }
         let query = &mut live.store.data_mut().message;
         let snapshots = std::mem::take(&mut query.snapshots);
         let profile = std::mem::take(&mut query.profile);

@@ -44,6 +44,10 @@ fn main() {
             println!("{USAGE}");
             Ok(cli::Status::Success)
         }
+        Command::Version => {
+            println!("{}", cli::version());
+            Ok(cli::Status::Success)
+        }
     });
     match result {
         Ok(status) => std::process::exit(status.code()),

@@ -32,6 +32,8 @@ pub const WASM_PAGE: u64 = 65_536;
 pub const FIXED_TIME_NANOS: i64 = 1_700_000_000_000_000_000;
 /// The canister's own id: the first canister PocketIC creates (lxzze-o7777-77777-aaaaa-cai).
 pub const CANISTER_ID: &[u8] = &[0xff, 0xff, 0xff, 0xff, 0xff, 0xe0, 0x00, 0x00, 0x01, 0x01];
+/// [`CANISTER_ID`] as text, as the replica names the canister in its errors.
+pub const CANISTER_ID_TEXT: &str = "lxzze-o7777-77777-aaaaa-cai";
 /// The anonymous principal (2vxsx-fae), the default caller.
 pub const ANONYMOUS: &[u8] = &[0x04];
 /// Reject code of `ic0.msg_reject` (the spec's CANISTER_REJECT).

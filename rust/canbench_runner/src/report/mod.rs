@@ -9,7 +9,7 @@ mod profile;
 mod side_by_side;
 
 pub use console::{benchmark, csv, summary};
-pub use markdown::markdown;
+pub use markdown::{markdown, verdict_markdown};
 pub use profile::profile;
 pub use side_by_side::{compare, compare_markdown};
 

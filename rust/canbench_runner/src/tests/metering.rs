@@ -147,7 +147,10 @@ fn traps_report_the_benchmark_and_message() {
         .into_result()
         .unwrap_err();
     assert!(
-        err.contains("benchmark `boom`") && err.contains("decoder exploded"),
+        // Upstream canbench's words, with the replica's error code.
+        err.starts_with(
+            "Error executing benchmark boom. Error:\nIC0503: Canister lxzze-o7777-77777-aaaaa-cai trapped: "
+        ) && err.contains("decoder exploded"),
         "{err}"
     );
 }
