@@ -135,7 +135,8 @@ fn load_canister(config: &Config, wasm: &[u8], args: &BenchArgs) -> Result<Canis
         stable_memory,
         args.show_canister_output,
         limit,
-    )?;
+    )?
+    .with_env_vars(config.env_vars()?);
     eprintln!(
         "Instrumented {} KiB of wasm in {:.2}s",
         wasm.len() / 1024,
@@ -285,7 +286,11 @@ fn print_report(new: &BTreeMap<String, BenchResult>, old: &Results, args: &Bench
     if !args.less_verbose || args.show_summary {
         println!();
         print!("{}", report::summary(new, &old.benches, noise));
-        println!("---------------------------------------------------");
+        println!("\n---------------------------------------------------");
+        if let Some(table) = report::significant_changes(new, &old.benches, noise) {
+            println!("\nOnly significant changes:\n{table}");
+            println!("---------------------------------------------------");
+        }
     }
 }
 

@@ -39,8 +39,11 @@ pub struct Canister {
     engine: Engine,
     module: Module,
     linker: Arc<Linker<Host>>,
+    /// Loaded after installation (see [`Canister::install_and_query`]); empty: none.
     stable_memory: Vec<u8>,
     init_args: Vec<u8>,
+    /// The canister's environment variables, sorted by name.
+    env_vars: Arc<Vec<(String, String)>>,
     has_init: bool,
     show_output: bool,
     limit: u64,
@@ -163,11 +166,21 @@ impl Canister {
             linker: Arc::new(linker),
             stable_memory,
             init_args,
+            env_vars: Arc::new(Vec::new()),
             has_init,
             show_output,
             limit,
             profiled,
         })
+    }
+
+    /// The same canister, created with these environment variables (`NAME`, `VALUE`; sorted
+    /// by name, as the replica keeps them and `ic0.env_var_name_copy` indexes them).
+    pub fn with_env_vars(self, env_vars: Vec<(String, String)>) -> Canister {
+        Canister {
+            env_vars: Arc::new(env_vars),
+            ..self
+        }
     }
 
     /// Names of the `canister_query __canbench__*` benchmarks, in export order.
@@ -214,6 +227,7 @@ impl Canister {
         let host = store.data_mut();
         host.memory = memory;
         host.counter = counter;
+        host.env_vars = Arc::clone(&self.env_vars);
         let live = Live { store, instance };
         live.counter()?;
         Ok(live)
@@ -295,7 +309,10 @@ impl Canister {
     }
 
     /// Installs the canister in a fresh instance (start function, then `canister_init` if it
-    /// exists) and executes the query `method` on it, as canbench runs a benchmark. The
+    /// exists), loads the stable memory file if there is one (after `canister_init`, as
+    /// upstream canbench installs the code, then sets the stable memory: what `canister_init`
+    /// wrote there is replaced), and executes the query `method` on it, as canbench runs a
+    /// benchmark. The
     /// instructions, and the profile of a profiling build, are those of the query alone; a
     /// trap anywhere is an error.
     pub fn install_and_query(&self, method: &str, arg: &[u8]) -> Result<QueryRun, String> {
@@ -319,11 +336,7 @@ impl Canister {
         method: &str,
         arg: &[u8],
     ) -> Result<QueryRun, String> {
-        let persistent = Persistent {
-            stable: self.stable_memory.clone(),
-            ..Persistent::default()
-        };
-        let mut live = self.instantiate(persistent)?;
+        let mut live = self.instantiate(Persistent::default())?;
         if let Some(Delivery {
             outcome: Outcome::Trap(e),
             ..
@@ -336,6 +349,9 @@ impl Canister {
             if let Outcome::Trap(e) = self.execute(&mut live, "canister_init", init)?.outcome {
                 return Err(format!("canister_init trapped: {e}"));
             }
+        }
+        if !self.stable_memory.is_empty() {
+            live.store.data_mut().persistent.stable = self.stable_memory.clone();
         }
         // The profile covers the query only, like the counter.
         let profile: Vec<Global> = (0..self.profiled)

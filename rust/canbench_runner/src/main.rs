@@ -52,7 +52,8 @@ fn main() {
     match result {
         Ok(status) => std::process::exit(status.code()),
         Err(e) => {
-            eprintln!("error: {e}");
+            // The message alone, on lines of its own, as upstream canbench prints its errors.
+            eprintln!("{e}");
             std::process::exit(ERROR_STATUS);
         }
     }

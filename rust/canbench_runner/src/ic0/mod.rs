@@ -9,7 +9,8 @@
 //! * the canister id is [`CANISTER_ID`] (lxzze-o7777-77777-aaaaa-cai, PocketIC's first
 //!   canister), and `ic0.time` is [`FIXED_TIME_NANOS`] in every message;
 //! * the cycle balance is [`CYCLE_BALANCE`]; no cycles come with messages;
-//! * the canister has no controllers, no environment variables and no data certificate;
+//! * the canister has no controllers and no data certificate; its environment variables are
+//!   those the configuration's `env_vars` file gives (none without one);
 //! * there are no other canisters: `ic0.call_perform` returns [`CALL_PERFORM_FAILED`], so
 //!   the canister sees its call fail synchronously and no callback ever runs.
 //!

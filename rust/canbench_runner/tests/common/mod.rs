@@ -106,14 +106,24 @@ pub fn wat_bytes(bytes: &[u8]) -> String {
     })
 }
 
+/// A benchmark's reply, encoded as canbench-rs encodes it.
+pub fn encoded(bench: &Bench) -> Vec<u8> {
+    candor::encode_one(&bench.result).unwrap()
+}
+
 /// A canister exporting each of `benches` as `canister_query __canbench__NAME`, replying with
 /// its result encoded as canbench-rs does.
 pub fn bench_module(benches: &[Bench]) -> Vec<u8> {
+    wat::parse_str(bench_module_wat(benches)).unwrap()
+}
+
+/// [`bench_module`] as WAT text.
+pub fn bench_module_wat(benches: &[Bench]) -> String {
     let mut data = String::new();
     let mut funcs = String::new();
     let mut at = 0usize;
     for b in benches {
-        let reply = candor::encode_one(&b.result).unwrap();
+        let reply = encoded(b);
         writeln!(data, "  (data (i32.const {at}) \"{}\")", wat_bytes(&reply)).unwrap();
         writeln!(
             funcs,
@@ -124,12 +134,11 @@ pub fn bench_module(benches: &[Bench]) -> Vec<u8> {
         .unwrap();
         at += reply.len();
     }
-    let wat = format!(
+    format!(
         "(module
   (import \"ic0\" \"msg_reply_data_append\" (func $append (param i32 i32)))
   (import \"ic0\" \"msg_reply\" (func $reply))
   (memory (export \"memory\") 1)
 {data}{funcs})"
-    );
-    wat::parse_str(&wat).unwrap()
+    )
 }
