@@ -573,3 +573,106 @@ fn upstream_flags_are_accepted_and_say_what_is_ignored() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("--persist takes no value"));
 }
+
+/// A change below the noise threshold is noise; `--noise-threshold` moves the line.
+#[test]
+fn the_noise_threshold_decides_what_is_a_change() {
+    let dir = project("noise", &bench_module(&[Bench::new("n", 1_040)]), "");
+    results_file(dir.path(), "0.7.0", &[("n", 1_000, 0, 0)]);
+    let text = stdout(&canbench(dir.path(), &[]));
+    assert!(
+        text.contains("    instructions: 1040 (regressed by 4.00%)\n"),
+        "{text}"
+    );
+    let text = stdout(&canbench(dir.path(), &["--noise-threshold", "5"]));
+    assert!(
+        text.contains("    instructions: 1040 (4.00%) (change within noise threshold)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    status:   No significant changes 👍\n"),
+        "{text}"
+    );
+    assert!(!text.contains("Only significant changes"), "{text}");
+}
+
+/// `init_args` reach `canister_init`; `--show-canister-output` shows what the canister
+/// printed (on stderr, as upstream).
+#[test]
+fn init_args_and_canister_output() {
+    let wasm = checking_module(
+        r#"(import "ic0" "msg_arg_data_size" (func $arg_size (result i32)))
+  (import "ic0" "msg_arg_data_copy" (func $arg_copy (param i32 i32 i32)))
+  (import "ic0" "debug_print" (func $print (param i32 i32)))"#,
+        r#"(data (i32.const 2000) "DIDL\00\01\71\02hi")
+  (data (i32.const 2100) "Hello from init")"#,
+        r#"(if (i32.ne (call $arg_size) (i32.const 10)) (then (call $fail)))
+    (call $arg_copy (i32.const 3000) (i32.const 0) (i32.const 10))
+    (call $same (i32.const 3000) (i32.const 2000) (i32.const 10))
+    (call $print (i32.const 2100) (i32.const 15))
+    (i32.store8 (i32.const 4000) (i32.const 1))"#,
+        r#"(if (i32.eqz (i32.load8_u (i32.const 4000))) (then (call $fail)))"#,
+    );
+    let dir = project("init", &wasm, "init_args:\n  hex: 4449444c0001710268 69\n");
+    // Hex with a space is not hex: the error names the setting.
+    let out = canbench(dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("invalid init_args hex value"),
+        "{out:?}"
+    );
+    std::fs::write(
+        dir.path().join("canbench.yml"),
+        "wasm_path: bench.wasm\ninit_args:\n  hex: 4449444c000171026869\n",
+    )
+    .unwrap();
+    let out = canbench(dir.path(), &["--show-canister-output"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(stderr(&out).contains("Hello from init"), "{out:?}");
+    let out = canbench(dir.path(), &[]);
+    assert!(!stderr(&out).contains("Hello from init"), "{out:?}");
+}
+
+/// A gzipped module is read; `--csv` writes canbench's CSV next to the results.
+#[test]
+fn gzipped_wasm_and_csv() {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&bench_module(&[Bench::new("zipped", 77)]))
+        .unwrap();
+    let dir = TempDir::new("gzip");
+    std::fs::write(dir.path().join("bench.wasm.gz"), gz.finish().unwrap()).unwrap();
+    std::fs::write(
+        dir.path().join("canbench.yml"),
+        "wasm_path: bench.wasm.gz\n",
+    )
+    .unwrap();
+    let out = canbench(dir.path(), &["--csv"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        stdout(&out).contains("Benchmark: zipped (new)\n  total:\n    instructions: 77 (new)\n")
+    );
+    let csv = std::fs::read_to_string(dir.path().join("canbench_results.csv")).unwrap();
+    assert!(csv.starts_with("status,name,scope_calls,"), "{csv}");
+    assert!(csv.contains("\nnew,zipped,,,,77,,,0,,,0,,\n"), "{csv}");
+}
+
+/// Upstream's runtime flags change nothing here; the run goes on to the real error.
+#[test]
+fn runtime_flags_then_a_missing_wasm() {
+    let dir = TempDir::new("runtime-flags");
+    std::fs::write(dir.path().join("canbench.yml"), "wasm_path:\n  ./wasm.wasm").unwrap();
+    let out = canbench(
+        dir.path(),
+        &[
+            "--runtime-path",
+            "/nonexistent/pocket-ic",
+            "--no-runtime-integrity-check",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("Couldn't read file at ./wasm.wasm. Are you sure the file exists?"),
+        "{out:?}"
+    );
+}
