@@ -4,9 +4,11 @@
 # Any CI can call it; .github/workflows/canbench.yml only wires it to GitHub.
 #
 #   scripts/canbench-pr.sh BASE_REF [OUT_DIR]
-#       Run from inside the repository, with the head checked out (the working tree is the
-#       head; nothing in it is written but build outputs). The base is checked out in a
-#       temporary git worktree and benchmarked with the same runner, from the same
+#       Run from inside the repository. The base (BASE_REF) and the head (HEAD, as committed:
+#       uncommitted changes are not benchmarked) are each checked out in a temporary git
+#       worktree, at paths of the same length: a canister embeds its source paths (in panic
+#       messages), so two builds of the same code in directories of different lengths differ
+#       by a few instructions. Both are benchmarked with the same runner, from the
 #       subdirectory the script was started in (so the runner finds the same canbench.yml).
 #       OUT_DIR (default ./canbench-pr) receives:
 #         comment.md  the comment body: a hidden marker, a heading, the table (regressions
@@ -61,7 +63,8 @@ post() {
 # The comment's first lines: the marker and what was compared.
 heading() {
     local base="\`$base_ref\` (\`$base_short\`)"
-    [ "$base_ref" != "$base_sha" ] || base="\`$base_short\`"
+    # A commit id given as the ref is shown once.
+    [ "${base_sha#"$base_ref"}" = "$base_sha" ] || base="\`$base_short\`"
     printf '%s\n### canbench (offline runner): `%s` against base %s\n\n' \
         "$MARKER" "$head_short" "$base"
 }
@@ -102,8 +105,9 @@ bench() {
     rm -f "$out/comment.md" "$out/table.md" "$out/base.yml" "$out/head.yml"
 
     work=$(mktemp -d)
-    trap 'git -C "$repo" worktree remove --force "$work/base" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+    trap 'for w in base head; do git -C "$repo" worktree remove --force "$work/$w" >/dev/null 2>&1 || true; done; rm -rf "$work"' EXIT
     git -C "$repo" worktree add --detach --quiet "$work/base" "$base_sha"
+    git -C "$repo" worktree add --detach --quiet "$work/head" "$head_sha"
 
     echo "canbench-pr: base $base_ref ($base_short)"
     if ! (cd "$work/base/$prefix" && "$canbench" --results-out "$out/base.yml" "${extra[@]}") \
@@ -115,7 +119,7 @@ bench() {
 
     echo "canbench-pr: head $head_short"
     local status=0
-    (cd "$repo/$prefix" && "$canbench" --base "$out/base.yml" --check \
+    (cd "$work/head/$prefix" && "$canbench" --base "$out/base.yml" --check \
         --noise-threshold "$noise" --markdown "$out/table.md" \
         --results-out "$out/head.yml" "${extra[@]}") >"$out/head.log" 2>&1 || status=$?
     if [ ! -f "$out/table.md" ]; then

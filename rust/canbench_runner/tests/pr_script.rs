@@ -124,7 +124,7 @@ Change: max +40.00%, median +0.00%, min -5.00%.
         b = &base[..7],
     );
     assert_eq!(comment, expected);
-    // The working tree is the head and stays as committed; the base worktree is gone.
+    // The working tree is left as committed; the worktrees of the base and head are gone.
     assert_eq!(git(&repo, &["status", "--porcelain"]), "");
     assert_eq!(git(&repo, &["worktree", "list"]).lines().count(), 1);
     // Both sides' results files are kept for the next step (or a person) to read.
