@@ -4,12 +4,13 @@
 # Any CI can call it; .github/workflows/canbench.yml only wires it to GitHub.
 #
 #   scripts/canbench-pr.sh BASE_REF [OUT_DIR]
-#       Run from inside the repository. The base (BASE_REF) and the head (HEAD, as committed:
-#       uncommitted changes are not benchmarked) are each checked out in a temporary git
-#       worktree, at paths of the same length: a canister embeds its source paths (in panic
-#       messages), so two builds of the same code in directories of different lengths differ
-#       by a few instructions. Both are benchmarked with the same runner, from the
-#       subdirectory the script was started in (so the runner finds the same canbench.yml).
+#       Run from inside the repository. The base (BASE_REF), then the head (HEAD, as
+#       committed: uncommitted changes are not benchmarked) are checked out in turn in one
+#       temporary git worktree, at the same path: a build depends on where its sources are
+#       (cargo hashes a path dependency's location into symbol names; panic messages hold
+#       source paths), so the same code built in two directories differs by a few hundred
+#       instructions. Both are benchmarked with the same runner, from the subdirectory the
+#       script was started in (so the runner finds the same canbench.yml).
 #       OUT_DIR (default ./canbench-pr) receives:
 #         comment.md  the comment body: a hidden marker, a heading, the table (regressions
 #                     first), the gate's verdict and any failed benchmark
@@ -92,7 +93,8 @@ bench() {
     read -r -a extra <<<"${CANBENCH_ARGS:-}"
 
     local prefix head_sha
-    # Global: the EXIT trap needs them after this function returns.
+    # Global (repo, and work and tree below): the EXIT trap needs them after this function
+    # returns.
     repo=$(git rev-parse --show-toplevel) || die "not inside a git repository"
     prefix=$(git rev-parse --show-prefix)
     base_sha=$(git rev-parse --verify --quiet "$base_ref^{commit}") ||
@@ -105,21 +107,24 @@ bench() {
     rm -f "$out/comment.md" "$out/table.md" "$out/base.yml" "$out/head.yml"
 
     work=$(mktemp -d)
-    trap 'for w in base head; do git -C "$repo" worktree remove --force "$work/$w" >/dev/null 2>&1 || true; done; rm -rf "$work"' EXIT
-    git -C "$repo" worktree add --detach --quiet "$work/base" "$base_sha"
-    git -C "$repo" worktree add --detach --quiet "$work/head" "$head_sha"
+    tree="$work/tree"
+    trap 'git -C "$repo" worktree remove --force "$tree" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
     echo "canbench-pr: base $base_ref ($base_short)"
-    if ! (cd "$work/base/$prefix" && "$canbench" --results-out "$out/base.yml" "${extra[@]}") \
+    git -C "$repo" worktree add --detach --quiet "$tree" "$base_sha"
+    if ! (cd "$tree/$prefix" && "$canbench" --results-out "$out/base.yml" "${extra[@]}") \
         >"$out/base.log" 2>&1; then
         comment_failure "The base ($base_short) could not be benchmarked" "$out/base.log"
         cat "$out/base.log" >&2
         die "the base run failed; see $out/base.log"
     fi
 
+    git -C "$repo" worktree remove --force "$tree"
+
     echo "canbench-pr: head $head_short"
+    git -C "$repo" worktree add --detach --quiet "$tree" "$head_sha"
     local status=0
-    (cd "$work/head/$prefix" && "$canbench" --base "$out/base.yml" --check \
+    (cd "$tree/$prefix" && "$canbench" --base "$out/base.yml" --check \
         --noise-threshold "$noise" --markdown "$out/table.md" \
         --results-out "$out/head.yml" "${extra[@]}") >"$out/head.log" 2>&1 || status=$?
     if [ ! -f "$out/table.md" ]; then
