@@ -9,7 +9,7 @@ use crate::exec::{Canister, Outcome, QUERY_ARG};
 use crate::gate::{gate, Verdict};
 use crate::instrument::{function_names, instrument};
 use crate::results_file::{BenchResult, Results};
-use crate::{report, result, toolchain};
+use crate::{ic0, report, result, toolchain};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -21,9 +21,21 @@ use std::time::Instant;
 /// The prefix of the query export canbench-rs gives each benchmark.
 const BENCH_EXPORT_PREFIX: &str = "__canbench__";
 
-/// Runs the benchmarks as `args` asks.
+/// Runs the benchmarks as `args` asks. A benchmark that fails does not stop the others: every
+/// result is reported, then the failures, and the run ends in an error.
 pub fn run(args: &BenchArgs) -> Result<Status, String> {
+    for note in &args.ignored {
+        eprintln!("note: {note}");
+    }
     let project = Project::enter(args.config.clone())?;
+    let results_path = project.config.results_path();
+    // Read before building, as upstream does: a results file from a newer canbench stops the
+    // run before any work.
+    let old = Results::read(&results_path)?;
+    let base = match &args.base {
+        Some(p) => Some(Results::read(p)?),
+        None => None,
+    };
     let toolchain = build_canister(&project, args.no_build)?;
     let wasm = read_wasm(Path::new(&project.config.wasm_path))?;
     let canister = load_canister(&project.config, &wasm, args)?;
@@ -31,35 +43,46 @@ pub fn run(args: &BenchArgs) -> Result<Status, String> {
     if let Some(top) = args.profile_top {
         return profile_benchmarks(&canister, &wasm, &names, top);
     }
-    let measured = measure_all(&canister, &names, args.jobs).into_result()?;
+    let Measured { results, failures } = measure_all(&canister, &names, args.jobs);
 
-    let results_path = project.config.results_path();
-    let old = Results::read(&results_path)?;
-    print_report(&measured, &old, args);
+    print_report(&results, &old, args);
     note_toolchain_change(&old, toolchain.as_deref(), &results_path);
-    let new = Results::new(measured, toolchain);
+    let new = Results::new(results, toolchain);
     if args.csv {
         write_csv(&new, &old, &project.config.csv_results_path())?;
     }
-    let base = match &args.base {
-        Some(p) => Results::read(p)?,
-        None => old,
-    };
+    let base = base.unwrap_or(old);
+    let verdict = args.check.then(|| gate(&new, &base, args.noise_threshold));
     if let Some(path) = &args.markdown {
-        write_markdown(&new, &base, args.noise_threshold, path)?;
+        let text = comment(
+            &new,
+            &base,
+            args.noise_threshold,
+            verdict.as_ref(),
+            &failures,
+        );
+        write_markdown(&text, path)?;
     }
     print_comparison(&new, &project.config, args)?;
-    let status = if args.check {
-        check_regressions(&new, &base, args.noise_threshold)
-    } else {
-        Status::Success
+    let status = match &verdict {
+        Some(v) => print_verdict(&new, &base, args.noise_threshold, v),
+        None => Status::Success,
     };
+    if !failures.is_empty() {
+        // Nothing is persisted: a results file without the failed benchmarks would read as
+        // their removal.
+        return Err(failures.join("\n"));
+    }
     if args.persist {
         new.write(&results_path)?;
         println!(
             "Successfully persisted results to {}",
             results_path.display()
         );
+    }
+    if let Some(path) = &args.results_out {
+        new.write(path)?;
+        println!("Results written to {}", path.display());
     }
     Ok(status)
 }
@@ -69,8 +92,12 @@ pub fn run(args: &BenchArgs) -> Result<Status, String> {
 fn build_canister(project: &Project, no_build: bool) -> Result<Option<String>, String> {
     let mut env = Vec::new();
     if let (Some(cmd), false) = (&project.config.build_cmd, no_build) {
-        env = toolchain::ensure_wasm_target(&project.dir)?;
         let cmd = cmd.trim();
+        // Only a command that compiles for the wasm target needs it (a project may copy or
+        // download a prebuilt module instead).
+        if cmd.contains(toolchain::TARGET) {
+            env = toolchain::ensure_wasm_target(&project.dir)?;
+        }
         eprintln!(
             "Building the canister in {}:\n  {cmd}",
             project.dir.display()
@@ -108,7 +135,8 @@ fn load_canister(config: &Config, wasm: &[u8], args: &BenchArgs) -> Result<Canis
         stable_memory,
         args.show_canister_output,
         limit,
-    )?;
+    )?
+    .with_env_vars(config.env_vars()?);
     eprintln!(
         "Instrumented {} KiB of wasm in {:.2}s",
         wasm.len() / 1024,
@@ -150,12 +178,14 @@ fn profile_benchmarks(
 /// What measuring the benchmarks gave: each one's result, or why it failed.
 pub struct Measured {
     pub results: BTreeMap<String, BenchResult>,
-    /// `benchmark `NAME`: WHY`, in the order the failures happened.
+    /// `Error executing benchmark NAME. Error:` and why on the next line (upstream's words), in
+    /// the order the failures happened.
     pub failures: Vec<String>,
 }
 
 impl Measured {
     /// The results, or every failure, one per line.
+    #[cfg(test)]
     pub fn into_result(self) -> Result<BTreeMap<String, BenchResult>, String> {
         if self.failures.is_empty() {
             Ok(self.results)
@@ -199,7 +229,8 @@ pub fn measure_all(canister: &Canister, names: &[String], jobs: Option<usize>) -
                     }
                     Err(e) => {
                         eprintln!("[{n}/{}] {name}: FAILED ({secs:.1}s)", names.len());
-                        lock(&failures).push(format!("benchmark `{name}`: {e}"));
+                        lock(&failures)
+                            .push(format!("Error executing benchmark {name}. Error:\n{e}"));
                     }
                 }
             });
@@ -220,11 +251,20 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// benchmark query replies with.
 pub fn measure(canister: &Canister, name: &str) -> Result<BenchResult, String> {
     let method = format!("{BENCH_EXPORT_PREFIX}{name}");
-    match canister.install_and_query(&method, QUERY_ARG)?.outcome {
+    match canister.install_and_run_query(&method, QUERY_ARG)?.outcome {
         Outcome::Reply(bytes) => result::decode_bench_result(&bytes),
-        Outcome::Reject { code, message } => Err(format!("rejected (code {code}): {message}")),
-        Outcome::Trap(message) => Err(message),
-        Outcome::NoReply => Err("the query returned without replying".into()),
+        Outcome::Reject { code, message } => Err(format!(
+            "IC0406: Canister {} rejected the message (reject code {code}): {message}",
+            ic0::CANISTER_ID_TEXT
+        )),
+        Outcome::Trap(message) => Err(format!(
+            "IC0503: Canister {} trapped: {message}",
+            ic0::CANISTER_ID_TEXT
+        )),
+        Outcome::NoReply => Err(format!(
+            "IC0506: Canister {} did not produce a response",
+            ic0::CANISTER_ID_TEXT
+        )),
     }
 }
 
@@ -246,7 +286,11 @@ fn print_report(new: &BTreeMap<String, BenchResult>, old: &Results, args: &Bench
     if !args.less_verbose || args.show_summary {
         println!();
         print!("{}", report::summary(new, &old.benches, noise));
-        println!("---------------------------------------------------");
+        println!("\n---------------------------------------------------");
+        if let Some(table) = report::significant_changes(new, &old.benches, noise) {
+            println!("\nOnly significant changes:\n{table}");
+            println!("---------------------------------------------------");
+        }
     }
 }
 
@@ -269,9 +313,34 @@ fn write_csv(new: &Results, old: &Results, path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// `--markdown FILE`: the PR comment against `base`.
-fn write_markdown(new: &Results, base: &Results, noise: f64, path: &Path) -> Result<(), String> {
-    std::fs::write(path, report::markdown(new, base, noise)).map_err(|e| e.to_string())?;
+/// The `--markdown` file: the table against `base`, then the gate's verdict (with `--check`)
+/// and the benchmarks that failed, so a PR comment says everything the run found.
+fn comment(
+    new: &Results,
+    base: &Results,
+    noise: f64,
+    verdict: Option<&Verdict>,
+    failures: &[String],
+) -> String {
+    let mut text = report::markdown(new, base, noise);
+    if let Some(v) = verdict {
+        text.push('\n');
+        text.push_str(&report::verdict_markdown(v, noise));
+    }
+    if !failures.is_empty() {
+        text.push_str("\n**Failed benchmarks** (not in the table):\n\n```\n");
+        for f in failures {
+            text.push_str(f);
+            text.push('\n');
+        }
+        text.push_str("```\n");
+    }
+    text
+}
+
+/// `--markdown FILE`.
+fn write_markdown(text: &str, path: &Path) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     println!("Markdown report saved to {}", path.display());
     Ok(())
 }
@@ -294,9 +363,9 @@ fn print_comparison(new: &Results, config: &Config, args: &BenchArgs) -> Result<
 }
 
 /// `--check`: prints the markdown diff and the gate's verdict; a regression fails the run.
-fn check_regressions(new: &Results, base: &Results, threshold: f64) -> Status {
+fn print_verdict(new: &Results, base: &Results, threshold: f64, verdict: &Verdict) -> Status {
     println!("\n{}", report::markdown(new, base, threshold));
-    match gate(new, base, threshold) {
+    match verdict {
         Verdict::Pass => {
             println!("gate: no instruction regression above {threshold}%");
             Status::Success

@@ -22,6 +22,8 @@ options:
   --config FILE          canbench.yml to use (default: $CANBENCH_CFG_FILE, ./canbench.yml,
                          then benches/canister/canbench.yml)
   --persist              write the results file (canbench_results.yml or results_path)
+  --results-out FILE     also write this run's results file to FILE (what a CI job compares
+                         the next run with; the project's results file is left alone)
   --csv                  write canbench_results.csv (or csv_results_path)
   --markdown FILE        write a PR comment comparing with --base (default: the results file)
   --base FILE            results file the markdown and the gate compare against
@@ -35,7 +37,14 @@ options:
   --show-canister-output print the canister's debug_print output
   --profile N            instead of reporting, print each benchmark's N most expensive functions
                          (instructions charged inside each function, callees excluded)
-  --less-verbose | --hide-results | --show-summary   as in canbench";
+  --less-verbose | --hide-results | --show-summary   as in canbench
+  -V, --version          print the canbench version whose formats this runner writes
+
+accepted for upstream canbench compatibility, with nothing to do offline (a note says so):
+  --runtime-path FILE, --no-runtime-integrity-check   there is no PocketIC runtime here
+  --instruction-tracing  upstream's flame graph of one benchmark; use --profile N instead
+
+every option that takes a value also accepts the --option=value form";
 
 /// Per-message instruction cap: far above any realistic benchmark (btreemap needs ~11 B), yet
 /// it ends a runaway (e.g. quadratic) benchmark within a couple of minutes.
@@ -63,8 +72,9 @@ impl Status {
     }
 }
 
-/// The exit status of a command that could not run: bad arguments, configuration or module.
-pub const ERROR_STATUS: i32 = 2;
+/// The exit status of a command that could not run (bad arguments, configuration or module) or
+/// whose benchmarks failed: 1, as upstream canbench exits on every error.
+pub const ERROR_STATUS: i32 = 1;
 
 /// What the command line asks for.
 pub enum Command {
@@ -73,6 +83,8 @@ pub enum Command {
     Call(CallArgs),
     /// `-h` or `--help`: print [`USAGE`].
     Help,
+    /// `-V` or `--version`.
+    Version,
 }
 
 /// `canbench [PATTERN] [options]`: build, meter and report the benchmarks.
@@ -81,6 +93,9 @@ pub struct BenchArgs {
     pub pattern: Option<String>,
     pub config: Option<PathBuf>,
     pub persist: bool,
+    /// `--results-out FILE`: where to write this run's results besides (or instead of) the
+    /// project's results file.
+    pub results_out: Option<PathBuf>,
     pub csv: bool,
     pub markdown: Option<PathBuf>,
     pub base: Option<PathBuf>,
@@ -96,6 +111,8 @@ pub struct BenchArgs {
     pub instruction_limit: u64,
     /// `--profile N`: print each benchmark's N most expensive functions instead of reporting.
     pub profile_top: Option<usize>,
+    /// Upstream options given that mean nothing offline, each with why (printed as notes).
+    pub ignored: Vec<String>,
 }
 
 /// `canbench compare A.yml B.yml`: two results files side by side.
@@ -128,25 +145,55 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
     }
 }
 
-/// The arguments, read one at a time; an option's value is the argument after it.
+/// The arguments, read one at a time; an option's value is the argument after it, or what
+/// follows `=` in `--option=value` (clap, which upstream canbench uses, accepts both).
 struct Arguments<'a> {
     rest: std::slice::Iter<'a, String>,
+    /// The value given inline with the option just read (`--option=value`).
+    inline: Option<&'a str>,
 }
 
 impl<'a> Arguments<'a> {
     fn new(argv: &'a [String]) -> Self {
-        Arguments { rest: argv.iter() }
+        Arguments {
+            rest: argv.iter(),
+            inline: None,
+        }
     }
 
+    /// The next argument; for `--option=value`, the option (its value is kept for
+    /// [`Arguments::value`]).
     fn next(&mut self) -> Option<&'a str> {
-        self.rest.next().map(String::as_str)
+        let arg = self.rest.next()?.as_str();
+        match arg.split_once('=') {
+            Some((option, value)) if option.starts_with("--") => {
+                self.inline = Some(value);
+                Some(option)
+            }
+            _ => {
+                self.inline = None;
+                Some(arg)
+            }
+        }
     }
 
     /// The value of `option`.
     fn value(&mut self, option: &str) -> Result<String, String> {
-        self.next()
-            .map(str::to_string)
+        if let Some(v) = self.inline.take() {
+            return Ok(v.to_string());
+        }
+        self.rest
+            .next()
+            .cloned()
             .ok_or_else(|| format!("{option} needs a value\n{USAGE}"))
+    }
+
+    /// Fails when a flag that takes no value was given one (`--persist=yes`).
+    fn no_value(&mut self, option: &str) -> Result<(), String> {
+        match self.inline.take() {
+            None => Ok(()),
+            Some(v) => Err(format!("{option} takes no value (got `{v}`)\n{USAGE}")),
+        }
     }
 
     /// The value of `option`, parsed.
@@ -169,6 +216,7 @@ impl BenchArgs {
             pattern: None,
             config: None,
             persist: false,
+            results_out: None,
             csv: false,
             markdown: None,
             base: None,
@@ -183,12 +231,30 @@ impl BenchArgs {
             show_summary: false,
             instruction_limit: DEFAULT_INSTRUCTION_LIMIT,
             profile_top: None,
+            ignored: Vec::new(),
         };
         let mut args = Arguments::new(argv);
         while let Some(arg) = args.next() {
+            let takes_value = matches!(
+                arg,
+                "--config"
+                    | "--results-out"
+                    | "--markdown"
+                    | "--base"
+                    | "--compare-with"
+                    | "--noise-threshold"
+                    | "--instruction-limit"
+                    | "--jobs"
+                    | "--profile"
+                    | "--runtime-path"
+            );
+            if !takes_value && arg.starts_with("--") {
+                args.no_value(arg)?;
+            }
             match arg {
                 "--config" => a.config = Some(args.path(arg)?),
                 "--persist" => a.persist = true,
+                "--results-out" => a.results_out = Some(args.path(arg)?),
                 "--csv" => a.csv = true,
                 "--markdown" => a.markdown = Some(args.path(arg)?),
                 "--base" => a.base = Some(args.path(arg)?),
@@ -203,7 +269,20 @@ impl BenchArgs {
                 "--less-verbose" => a.less_verbose = true,
                 "--hide-results" => a.hide_results = true,
                 "--show-summary" => a.show_summary = true,
+                "--runtime-path" => {
+                    let path = args.value(arg)?;
+                    a.ignored.push(format!(
+                        "--runtime-path {path} ignored: the offline runner executes the canister itself, with no PocketIC runtime"
+                    ));
+                }
+                "--no-runtime-integrity-check" => a.ignored.push(
+                    "--no-runtime-integrity-check ignored: there is no runtime to check".into(),
+                ),
+                "--instruction-tracing" => a.ignored.push(
+                    "--instruction-tracing ignored: no flame graph is written offline (--profile N lists each benchmark's most expensive functions)".into(),
+                ),
                 "-h" | "--help" => return Ok(Command::Help),
+                "-V" | "--version" => return Ok(Command::Version),
                 s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}")),
                 s if a.pattern.is_none() => a.pattern = Some(s.to_string()),
                 s => return Err(format!("unexpected argument {s}\n{USAGE}")),
@@ -230,7 +309,7 @@ impl CompareArgs {
                 "--only" => a.only = Some(names(args.value(arg)?)),
                 "--except" => a.except = names(args.value(arg)?),
                 "--labels" => {
-                    let labels = args.next().ok_or("--labels needs A,B")?;
+                    let labels = args.value(arg)?;
                     let (x, y) = labels.split_once(',').ok_or("--labels needs A,B")?;
                     a.labels = (x.to_string(), y.to_string());
                 }
@@ -267,6 +346,16 @@ impl CallArgs {
         a.wasm = wasm.ok_or_else(|| format!("call needs --wasm FILE\n{USAGE}"))?;
         Ok(a)
     }
+}
+
+/// What `-V` prints: the canbench version whose formats the runner writes (and whose results
+/// files it reads), then what it is.
+pub fn version() -> String {
+    format!(
+        "canbench {} (offline runner, canbench_runner {})",
+        crate::results_file::FORMAT_VERSION,
+        env!("CARGO_PKG_VERSION")
+    )
 }
 
 fn parse_principal_hex(text: &str) -> Result<Vec<u8>, String> {

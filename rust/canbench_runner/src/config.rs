@@ -1,5 +1,12 @@
 //! canbench.yml: where it is found, what it holds, and the files it refers to (the wasm, the
-//! init arguments, the stable memory, the results files).
+//! init arguments, the stable memory, the environment variables, the results files).
+//!
+//! Relative paths in the configuration are resolved as upstream canbench resolves them: against
+//! the directory canbench runs in. When the configuration is named by `$CANBENCH_CFG_FILE`
+//! that is the current directory, wherever the file lives (upstream never changes directory);
+//! when it is found by the runner's own search or given with `--config`, it is the
+//! configuration's directory, so `canbench --config sub/canbench.yml` behaves like
+//! `cd sub && canbench`.
 
 use crate::hex::from_hex;
 use crate::ic0::WASM_PAGE;
@@ -35,26 +42,43 @@ pub struct Config {
     csv_results_path: Option<String>,
     init_args: Option<InitArgs>,
     stable_memory: Option<FileRef>,
+    env_vars: Option<FileRef>,
     pub compare_with: Option<String>,
 }
 
-/// A canbench project: its configuration and the directory it lives in.
+/// A canbench project: its configuration and the directory its paths are resolved against
+/// (the current directory once entered).
 pub struct Project {
     pub dir: PathBuf,
     pub config: Config,
 }
 
+/// Where the configuration was found, which decides what its relative paths mean.
+enum Found {
+    /// `$CANBENCH_CFG_FILE`: relative to the current directory, as upstream.
+    FromEnvironment(PathBuf),
+    /// `--config`, or the runner's search: relative to the file's directory.
+    InItsDirectory(PathBuf),
+}
+
 impl Project {
-    /// Finds and reads the configuration (`explicit` first, see [`find`]), then makes its
-    /// directory the current one: canbench resolves every path in its config against the
-    /// directory it runs in.
+    /// Finds and reads the configuration (`explicit` first, see [`find`]), then makes the
+    /// directory its paths are relative to the current one.
     pub fn enter(explicit: Option<PathBuf>) -> Result<Project, String> {
-        let path = find(explicit)?;
+        let (path, dir) = match find(explicit)? {
+            Found::FromEnvironment(path) => {
+                let dir = std::env::current_dir().map_err(|e| e.to_string())?;
+                (path, dir)
+            }
+            Found::InItsDirectory(path) => {
+                let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+                (path, dir)
+            }
+        };
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let config: Config =
             serde_yaml::from_str(&text).map_err(|e| format!("invalid {}: {e}", path.display()))?;
-        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         std::env::set_current_dir(&dir)
             .map_err(|e| format!("cannot enter {}: {e}", dir.display()))?;
         Ok(Project { dir, config })
@@ -93,28 +117,70 @@ impl Config {
             return Ok(Vec::new());
         };
         let mut bytes = std::fs::read(&f.file)
-            .map_err(|e| format!("cannot read stable memory file {}: {e}", f.file))?;
+            .map_err(|e| format!("Error reading stable memory file {}\nError: {e}", f.file))?;
         let pages = (bytes.len() as u64).div_ceil(WASM_PAGE);
         bytes.resize((pages * WASM_PAGE) as usize, 0);
         Ok(bytes)
     }
+
+    /// The environment variables the canister is created with, from the `env_vars` file:
+    /// one `NAME,VALUE` a line, both trimmed (upstream's format), sorted by name as the
+    /// replica keeps them.
+    pub fn env_vars(&self) -> Result<Vec<(String, String)>, String> {
+        let Some(f) = &self.env_vars else {
+            return Ok(Vec::new());
+        };
+        let bytes = std::fs::read(&f.file).map_err(|e| {
+            format!(
+                "Error reading environment variables file {}\nError: {e}",
+                f.file
+            )
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            format!(
+                "Environment variables file {} is not valid UTF-8\nError: {e}",
+                f.file
+            )
+        })?;
+        parse_env_vars(&text).map_err(|line| {
+            format!(
+                "Invalid line in environment variables file {}: '{line}'",
+                f.file
+            )
+        })
+    }
+}
+
+/// `NAME,VALUE` lines (split at the first comma, each side trimmed), sorted by name; a later
+/// line for the same name wins. Err: the first line without a comma.
+fn parse_env_vars(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut vars = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let (name, value) = line.split_once(',').ok_or_else(|| line.to_string())?;
+        vars.insert(name.trim().to_string(), value.trim().to_string());
+    }
+    Ok(vars.into_iter().collect())
 }
 
 /// The configuration file: `explicit` (from `--config`), else `$CANBENCH_CFG_FILE`, else the
 /// first of [`CANDIDATES`] that exists.
-fn find(explicit: Option<PathBuf>) -> Result<PathBuf, String> {
+fn find(explicit: Option<PathBuf>) -> Result<Found, String> {
     if let Some(p) = explicit {
-        return Ok(p);
+        return Ok(Found::InItsDirectory(p));
     }
     if let Ok(p) = std::env::var("CANBENCH_CFG_FILE") {
-        return Ok(absolute(&p));
+        let path = absolute(&p);
+        if !path.exists() {
+            return Err(format!("configuration file not found: '{p}'"));
+        }
+        return Ok(Found::FromEnvironment(path));
     }
     for candidate in CANDIDATES {
         if Path::new(candidate).exists() {
-            return Ok(absolute(candidate));
+            return Ok(Found::InItsDirectory(absolute(candidate)));
         }
     }
-    Err("configuration file not found: 'canbench.yml' (looked in . and benches/canister; use --config)".into())
+    Err("configuration file not found: 'canbench.yml'\n(looked in . and benches/canister; name one with --config or $CANBENCH_CFG_FILE)".into())
 }
 
 /// `path` against the current directory, so it keeps naming the same file after the run
@@ -134,7 +200,7 @@ pub fn absolute(path: &str) -> PathBuf {
 pub fn read_wasm(path: &Path) -> Result<Vec<u8>, String> {
     let bytes = std::fs::read(path).map_err(|e| {
         format!(
-            "couldn't read the wasm at {}: {e}. Did the build succeed?",
+            "Couldn't read file at {}. Are you sure the file exists?\nError: {e}",
             path.display()
         )
     })?;
@@ -146,5 +212,18 @@ pub fn read_wasm(path: &Path) -> Result<Vec<u8>, String> {
         Ok(out)
     } else {
         Ok(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_var_lines_are_trimmed_and_sorted() {
+        let vars = parse_env_vars("b, two words \na ,1\nc,x,y\n").unwrap();
+        let expected = [("a", "1"), ("b", "two words"), ("c", "x,y")];
+        assert_eq!(vars, expected.map(|(n, v)| (n.to_string(), v.to_string())));
+        assert_eq!(parse_env_vars("a,1\nname\n").unwrap_err(), "name");
     }
 }

@@ -26,6 +26,13 @@ pub struct SysApiCost {
 /// Cost every function body pays on entry, on top of its operators.
 pub const FUNCTION_ENTRY_COST: u64 = 1;
 
+/// What the replica charges for each page of stable memory a message dirties (writes to for
+/// the first time in that message), on application subnets: its scheduler's dirty-page
+/// overhead. System subnets charge nothing; canbench measures on an application subnet.
+pub const STABLE_DIRTY_PAGE_COST: u64 = 1_000;
+/// The page the replica tracks dirty stable memory in (an OS page, not a Wasm page).
+pub const STABLE_DIRTY_PAGE_SIZE: u64 = 4_096;
+
 impl CostTable {
     /// The table compiled into this binary.
     pub fn ic() -> &'static CostTable {

@@ -39,8 +39,11 @@ pub struct Canister {
     engine: Engine,
     module: Module,
     linker: Arc<Linker<Host>>,
+    /// Loaded after installation (see [`Canister::install_and_query`]); empty: none.
     stable_memory: Vec<u8>,
     init_args: Vec<u8>,
+    /// The canister's environment variables, sorted by name.
+    env_vars: Arc<Vec<(String, String)>>,
     has_init: bool,
     show_output: bool,
     limit: u64,
@@ -163,11 +166,21 @@ impl Canister {
             linker: Arc::new(linker),
             stable_memory,
             init_args,
+            env_vars: Arc::new(Vec::new()),
             has_init,
             show_output,
             limit,
             profiled,
         })
+    }
+
+    /// The same canister, created with these environment variables (`NAME`, `VALUE`; sorted
+    /// by name, as the replica keeps them and `ic0.env_var_name_copy` indexes them).
+    pub fn with_env_vars(self, env_vars: Vec<(String, String)>) -> Canister {
+        Canister {
+            env_vars: Arc::new(env_vars),
+            ..self
+        }
     }
 
     /// Names of the `canister_query __canbench__*` benchmarks, in export order.
@@ -214,6 +227,7 @@ impl Canister {
         let host = store.data_mut();
         host.memory = memory;
         host.counter = counter;
+        host.env_vars = Arc::clone(&self.env_vars);
         let live = Live { store, instance };
         live.counter()?;
         Ok(live)
@@ -295,10 +309,23 @@ impl Canister {
     }
 
     /// Installs the canister in a fresh instance (start function, then `canister_init` if it
-    /// exists) and executes the query `method` on it, as canbench runs a benchmark. The
+    /// exists), loads the stable memory file if there is one (after `canister_init`, as
+    /// upstream canbench installs the code, then sets the stable memory: what `canister_init`
+    /// wrote there is replaced), and executes the query `method` on it, as canbench runs a
+    /// benchmark. The
     /// instructions, and the profile of a profiling build, are those of the query alone; a
     /// trap anywhere is an error.
     pub fn install_and_query(&self, method: &str, arg: &[u8]) -> Result<QueryRun, String> {
+        let run = self.install_and_run_query(method, arg)?;
+        match run.outcome {
+            Outcome::Trap(e) => Err(e),
+            _ => Ok(run),
+        }
+    }
+
+    /// [`Canister::install_and_query`], with a trap in the query returned as its outcome (a
+    /// trap while installing is still an error), so the caller can tell them apart.
+    pub fn install_and_run_query(&self, method: &str, arg: &[u8]) -> Result<QueryRun, String> {
         on_big_stack(&format!("canister {method}"), || {
             self.install_and_query_on_this_thread(method, arg)
         })?
@@ -309,11 +336,7 @@ impl Canister {
         method: &str,
         arg: &[u8],
     ) -> Result<QueryRun, String> {
-        let persistent = Persistent {
-            stable: self.stable_memory.clone(),
-            ..Persistent::default()
-        };
-        let mut live = self.instantiate(persistent)?;
+        let mut live = self.instantiate(Persistent::default())?;
         if let Some(Delivery {
             outcome: Outcome::Trap(e),
             ..
@@ -327,6 +350,9 @@ impl Canister {
                 return Err(format!("canister_init trapped: {e}"));
             }
         }
+        if !self.stable_memory.is_empty() {
+            live.store.data_mut().persistent.stable = self.stable_memory.clone();
+        }
         // The profile covers the query only, like the counter.
         let profile: Vec<Global> = (0..self.profiled)
             .filter_map(|f| live.global(&format!("{PROFILE_PREFIX}{f}")))
@@ -338,9 +364,6 @@ impl Canister {
         let export = format!("canister_query {method}");
         let query = Message::new(Mode::Query, arg, ANONYMOUS).profiled(profile);
         let delivery = self.execute(&mut live, &export, query)?;
-        if let Outcome::Trap(e) = delivery.outcome {
-            return Err(e);
-        }
         let query = &mut live.store.data_mut().message;
         let snapshots = std::mem::take(&mut query.snapshots);
         let profile = std::mem::take(&mut query.profile);

@@ -2,7 +2,7 @@
 //!
 //! It reads `canbench.yml`, builds the canister, meters every `__canbench__*` query under the
 //! IC's instruction cost model (see `instrument`), and reports like upstream canbench, without
-//! PocketIC. See the README section "Canister benchmarks" for usage.
+//! PocketIC. Usage, what it models and its compatibility with upstream: this crate's README.md.
 //!
 //! The modules, in layers from the top (each uses its own layer and those below it):
 //! * `main`: dispatch only;
@@ -44,11 +44,16 @@ fn main() {
             println!("{USAGE}");
             Ok(cli::Status::Success)
         }
+        Command::Version => {
+            println!("{}", cli::version());
+            Ok(cli::Status::Success)
+        }
     });
     match result {
         Ok(status) => std::process::exit(status.code()),
         Err(e) => {
-            eprintln!("error: {e}");
+            // The message alone, on lines of its own, as upstream canbench prints its errors.
+            eprintln!("{e}");
             std::process::exit(ERROR_STATUS);
         }
     }

@@ -55,16 +55,32 @@ impl Results {
         }
     }
 
-    /// Reads a results file; a missing file is an empty result set, as in canbench.
+    /// Reads a results file; a missing file is an empty result set, as in canbench. A file
+    /// written by a newer canbench is refused, as upstream refuses it: its format may hold
+    /// what this version cannot read correctly.
     pub fn read(path: &Path) -> Result<Results, String> {
-        match std::fs::read_to_string(path) {
+        let results: Results = match std::fs::read_to_string(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                Ok(Results::new(BTreeMap::new(), None))
+                return Ok(Results::new(BTreeMap::new(), None))
             }
-            Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
             Ok(text) => serde_yaml::from_str(&text)
-                .map_err(|e| format!("cannot parse {}: {e}", path.display())),
+                .map_err(|e| format!("cannot parse {}: {e}", path.display()))?,
+        };
+        let theirs = parse_version(&results.version).ok_or_else(|| {
+            format!(
+                "couldn't parse version `{}` in results file {}",
+                results.version,
+                path.display()
+            )
+        })?;
+        if parse_version(FORMAT_VERSION) < Some(theirs) {
+            return Err(format!(
+                "canbench is at version {FORMAT_VERSION} while the results were generated with version {}. Please upgrade canbench.",
+                results.version
+            ));
         }
+        Ok(results)
     }
 
     pub fn to_yaml(&self) -> String {
@@ -75,6 +91,19 @@ impl Results {
         std::fs::write(path, self.to_yaml())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
+}
+
+/// `MAJOR.MINOR.PATCH` as numbers to compare (a pre-release or build suffix after the patch
+/// number is ignored).
+fn parse_version(text: &str) -> Option<(u64, u64, u64)> {
+    let mut parts = text.trim().splitn(3, '.');
+    let major = parts.next()?.parse().ok()?;
+    let minor = parts.next()?.parse().ok()?;
+    let patch = parts.next()?;
+    let digits = patch
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or(patch, |end| &patch[..end]);
+    Some((major, minor, digits.parse().ok()?))
 }
 
 /// A results file with one benchmark, `blob`, of `instructions` split evenly between an
@@ -132,6 +161,15 @@ mod tests {
                 .len(),
             2
         );
+    }
+
+    #[test]
+    fn versions_compare_as_numbers() {
+        assert_eq!(parse_version("0.7.0"), Some((0, 7, 0)));
+        assert_eq!(parse_version("0.10.2-rc.1"), Some((0, 10, 2)));
+        assert!(parse_version("0.7.0") < parse_version("0.10.0"));
+        assert_eq!(parse_version("seven"), None);
+        assert_eq!(parse_version("1.2"), None);
     }
 
     #[test]

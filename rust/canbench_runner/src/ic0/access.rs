@@ -1,7 +1,9 @@
 //! Reading and writing the canister's heap and stable memory for the host functions, with
 //! every range checked: out of bounds is a trap, never a panic.
 
+use super::linker::charge_instructions;
 use super::{trap, Host, MAX_PRINCIPAL_LEN, WASM_PAGE};
+use crate::cost::{STABLE_DIRTY_PAGE_COST, STABLE_DIRTY_PAGE_SIZE};
 use wasmi::{Caller, Error, Memory};
 
 pub(super) fn memory(c: &Caller<'_, Host>) -> Result<Memory, Error> {
@@ -169,6 +171,20 @@ pub(super) fn stable_write(
 ) -> Result<(), Error> {
     let bytes = read_mem(c, src, size)?;
     let r = stable_range(c, offset, size)?;
+    charge_dirty_pages(c, offset, size)?;
     c.data_mut().persistent.stable[r].copy_from_slice(&bytes);
     Ok(())
+}
+
+/// Charges [`STABLE_DIRTY_PAGE_COST`] for each page of `offset..offset + size` (in bounds) the
+/// message has not written before, and remembers them.
+fn charge_dirty_pages(c: &mut Caller<'_, Host>, offset: u64, size: u64) -> Result<(), Error> {
+    if size == 0 {
+        return Ok(());
+    }
+    let first = offset / STABLE_DIRTY_PAGE_SIZE;
+    let last = (offset + (size - 1)) / STABLE_DIRTY_PAGE_SIZE;
+    let dirty = &mut c.data_mut().message.dirty_stable_pages;
+    let new_pages = (first..=last).filter(|&p| dirty.insert(p)).count() as u64;
+    charge_instructions(c, new_pages * STABLE_DIRTY_PAGE_COST)
 }

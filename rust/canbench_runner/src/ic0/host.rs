@@ -3,6 +3,8 @@
 //! and [`Host`] for one instance of the module.
 
 use super::{Mode, ANONYMOUS};
+use std::collections::BTreeSet;
+use std::sync::Arc;
 use wasmi::{Global, Memory};
 
 /// One message while it runs: what the canister reads through `ic0.msg_*` (mode, argument,
@@ -21,6 +23,9 @@ pub struct Message {
     /// split at the points where canbench-rs opens and closes its scopes.
     pub profile: Vec<Global>,
     pub snapshots: Vec<Snapshot>,
+    /// The 4 KiB pages of stable memory this message has written: the replica charges for
+    /// each page a message dirties, once.
+    pub(super) dirty_stable_pages: BTreeSet<u64>,
 }
 
 impl Message {
@@ -34,6 +39,7 @@ impl Message {
             call: CallState::None,
             profile: Vec::new(),
             snapshots: Vec::new(),
+            dirty_stable_pages: BTreeSet::new(),
         }
     }
 
@@ -84,6 +90,8 @@ pub struct Host {
     pub persistent: Persistent,
     pub memory: Option<Memory>,
     pub counter: Option<Global>,
+    /// The canister's environment variables (a setting: the same in every message).
+    pub env_vars: Arc<Vec<(String, String)>>,
     pub show_output: bool,
     /// What `ic0.debug_print` printed, over every message of the instance.
     pub output: Vec<String>,
@@ -103,6 +111,7 @@ impl Host {
             persistent,
             memory: None,
             counter: None,
+            env_vars: Arc::new(Vec::new()),
             show_output,
             output: Vec::new(),
         }

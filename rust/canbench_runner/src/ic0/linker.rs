@@ -76,14 +76,21 @@ pub(super) use define;
 
 /// Adds what a call costs to the instruction counter.
 pub(super) fn charge(c: &mut Caller<'_, Host>, cost: SysApiCost, size: u64) -> Result<(), Error> {
+    charge_instructions(c, cost.overhead + if cost.per_byte { size } else { 0 })
+}
+
+/// Adds `instructions` to the instruction counter.
+pub(super) fn charge_instructions(
+    c: &mut Caller<'_, Host>,
+    instructions: u64,
+) -> Result<(), Error> {
     let counter = c
         .data()
         .counter
         .ok_or_else(|| trap("internal error: no instruction counter"))?;
     let now = counter.get(&*c).i64().unwrap_or(0);
-    let add = cost.overhead + if cost.per_byte { size } else { 0 };
     counter
-        .set(&mut *c, Val::I64(now.wrapping_add(add as i64)))
+        .set(&mut *c, Val::I64(now.wrapping_add(instructions as i64)))
         .map_err(|e| trap(e.to_string()))
 }
 

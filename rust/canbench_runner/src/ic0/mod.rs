@@ -9,7 +9,8 @@
 //! * the canister id is [`CANISTER_ID`] (lxzze-o7777-77777-aaaaa-cai, PocketIC's first
 //!   canister), and `ic0.time` is [`FIXED_TIME_NANOS`] in every message;
 //! * the cycle balance is [`CYCLE_BALANCE`]; no cycles come with messages;
-//! * the canister has no controllers, no environment variables and no data certificate;
+//! * the canister has no controllers and no data certificate; its environment variables are
+//!   those the configuration's `env_vars` file gives (none without one);
 //! * there are no other canisters: `ic0.call_perform` returns [`CALL_PERFORM_FAILED`], so
 //!   the canister sees its call fail synchronously and no callback ever runs.
 //!
@@ -32,6 +33,8 @@ pub const WASM_PAGE: u64 = 65_536;
 pub const FIXED_TIME_NANOS: i64 = 1_700_000_000_000_000_000;
 /// The canister's own id: the first canister PocketIC creates (lxzze-o7777-77777-aaaaa-cai).
 pub const CANISTER_ID: &[u8] = &[0xff, 0xff, 0xff, 0xff, 0xff, 0xe0, 0x00, 0x00, 0x01, 0x01];
+/// [`CANISTER_ID`] as text, as the replica names the canister in its errors.
+pub const CANISTER_ID_TEXT: &str = "lxzze-o7777-77777-aaaaa-cai";
 /// The anonymous principal (2vxsx-fae), the default caller.
 pub const ANONYMOUS: &[u8] = &[0x04];
 /// Reject code of `ic0.msg_reject` (the spec's CANISTER_REJECT).

@@ -1,7 +1,6 @@
-//! canbench's own formats: the per-benchmark console report, the end-of-run summary and the
-//! CSV file.
+//! canbench's own formats: the per-benchmark console report and the CSV file.
 
-use super::{color, human, median};
+use super::{color, human};
 use crate::gate::{percent_change, Change};
 use crate::results_file::{BenchResult, Measurement};
 use std::collections::BTreeMap;
@@ -136,74 +135,6 @@ pub fn benchmark(
             true,
             ansi,
         );
-    }
-    out
-}
-
-/// canbench's end-of-run summary (totals only), for instructions and heap.
-pub fn summary(
-    new: &BTreeMap<String, BenchResult>,
-    old: &BTreeMap<String, BenchResult>,
-    noise: f64,
-) -> String {
-    let mut out = String::from("Summary:\n");
-    type Pick = fn(&Measurement) -> u64;
-    let metrics: [(&str, Pick); 3] = [
-        ("instructions", |m| m.instructions),
-        ("heap_increase", |m| m.heap_increase),
-        ("stable_memory_increase", |m| m.stable_memory_increase),
-    ];
-    for (label, pick) in metrics {
-        let (mut new_n, mut improved, mut regressed, mut unchanged) = (0, 0, 0, 0);
-        let mut diffs = Vec::new();
-        for (name, r) in new {
-            match old.get(name) {
-                None => new_n += 1,
-                Some(o) => {
-                    let d = percent_change(pick(&r.total), pick(&o.total));
-                    diffs.push(d);
-                    match Change::of(d, noise) {
-                        Change::WithinNoise => unchanged += 1,
-                        Change::Improved => improved += 1,
-                        Change::Regressed => regressed += 1,
-                    }
-                }
-            }
-        }
-        let status = match (regressed > 0, improved > 0, new_n > 0) {
-            (false, false, false) => "No significant changes 👍",
-            (true, false, false) => "Regressions detected 🔴",
-            (false, true, false) => "Improvements detected 🟢",
-            (false, false, true) => "New benchmarks added ➕",
-            (true, true, false) => "Regressions and improvements 🔴🟢",
-            (true, false, true) => "Regressions and new benchmarks 🔴➕",
-            (false, true, true) => "Improvements and new benchmarks 🟢➕",
-            (true, true, true) => "Regressions, improvements, and new benchmarks 🔴🟢➕",
-        };
-        writeln!(out, "  {label}:\n    status:   {status}").unwrap();
-        writeln!(
-            out,
-            "    counts:   [total {} | regressed {regressed} | improved {improved} | new {new_n} | unchanged {unchanged}]",
-            new.len()
-        )
-        .unwrap();
-        diffs.retain(|d| d.is_finite());
-        if diffs.is_empty() {
-            out.push_str("    change %: n/a\n");
-        } else {
-            diffs.sort_by(|a, b| a.total_cmp(b));
-            writeln!(
-                out,
-                "    change %: [max {:+.2}% | p75 {:+.2}% | median {:+.2}% | p25 {:+.2}% | min {:+.2}%]",
-                diffs[diffs.len() - 1],
-                diffs[(diffs.len() * 3) / 4],
-                median(&diffs),
-                diffs[diffs.len() / 4],
-                diffs[0]
-            )
-            .unwrap();
-        }
-        out.push('\n');
     }
     out
 }

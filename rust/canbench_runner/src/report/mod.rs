@@ -1,4 +1,5 @@
-//! Reports, rendered as text: canbench's console report, summary and CSV (`console`), the
+//! Reports, rendered as text: canbench's console report and CSV (`console`), its summary and
+//! significant-changes table (`summary`), the
 //! PR-comment markdown (`markdown`), two results files side by side (`side_by_side`), and a
 //! profiling run's most expensive functions (`profile`). What counts as a regression is
 //! decided in `gate`; these only render it.
@@ -7,11 +8,13 @@ mod console;
 mod markdown;
 mod profile;
 mod side_by_side;
+mod summary;
 
-pub use console::{benchmark, csv, summary};
-pub use markdown::markdown;
+pub use console::{benchmark, csv};
+pub use markdown::{markdown, verdict_markdown};
 pub use profile::profile;
 pub use side_by_side::{compare, compare_markdown};
+pub use summary::{significant_changes, summary};
 
 pub(super) fn color(enabled: bool, code: &str, text: String) -> String {
     if enabled {

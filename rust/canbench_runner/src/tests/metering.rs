@@ -147,7 +147,10 @@ fn traps_report_the_benchmark_and_message() {
         .into_result()
         .unwrap_err();
     assert!(
-        err.contains("benchmark `boom`") && err.contains("decoder exploded"),
+        // Upstream canbench's words, with the replica's error code.
+        err.starts_with(
+            "Error executing benchmark boom. Error:\nIC0503: Canister lxzze-o7777-77777-aaaaa-cai trapped: "
+        ) && err.contains("decoder exploded"),
         "{err}"
     );
 }
@@ -258,4 +261,57 @@ fn instrumentation_rejects_names_the_runner_reserves() {
     let wasm = wat::parse_str(r#"(module (func (export "canbench start")))"#).unwrap();
     let err = instrument(&wasm, CostTable::ic(), LIMIT, false).unwrap_err();
     assert!(err.contains("reserves"), "{err}");
+}
+
+/// The instructions of a query that makes one stable64_write per `(offset, size)`, on a
+/// canister whose init grew stable memory to 4 pages and wrote its first bytes.
+fn stable_writer(writes: &[(u64, u64)]) -> u64 {
+    let body: String = writes
+        .iter()
+        .map(|(off, size)| {
+            format!("(call $write (i64.const {off}) (i64.const 0) (i64.const {size}))\n")
+        })
+        .collect();
+    let wat = format!(
+        r#"(module
+  (import "ic0" "msg_reply" (func $reply))
+  (import "ic0" "stable64_grow" (func $grow (param i64) (result i64)))
+  (import "ic0" "stable64_write" (func $write (param i64 i64 i64)))
+  (memory (export "memory") 1)
+  (func (export "canister_init")
+    (drop (call $grow (i64.const 4)))
+    ;; A write in init dirties pages for init only: each message pays for its own.
+    (call $write (i64.const 0) (i64.const 0) (i64.const 100)))
+  (func (export "canister_query q") {body} (call $reply)))"#
+    );
+    let run = canister(&wat)
+        .unwrap()
+        .install_and_query("q", QUERY_ARG)
+        .unwrap();
+    run.instructions
+}
+
+/// The replica charges a fixed overhead for each 4 KiB page of stable memory a message writes
+/// to for the first time (on application subnets, where canbench measures), on top of the
+/// call and its bytes.
+#[test]
+fn stable_writes_pay_for_each_newly_dirtied_page() {
+    use crate::cost::STABLE_DIRTY_PAGE_COST as PAGE;
+    // Same code, same sizes: the only difference is the pages the writes touch.
+    let same_page = stable_writer(&[(0, 1), (100, 1)]);
+    let two_pages = stable_writer(&[(0, 1), (4_096, 1)]);
+    assert_eq!(two_pages - same_page, PAGE);
+    // A write across a page boundary dirties both pages; one byte more is charged per byte.
+    let one = stable_writer(&[(4_095, 1)]);
+    let straddle = stable_writer(&[(4_095, 2)]);
+    assert_eq!(straddle - one, PAGE + 1);
+    // Nothing written, nothing dirtied: only the call and the page are the difference.
+    let empty = stable_writer(&[(0, 0)]);
+    assert_eq!(one - empty, PAGE + 1);
+    // 10,000 bytes from offset 0 cover pages 0, 1 and 2; rewriting them adds no page.
+    let big = stable_writer(&[(0, 10_000)]);
+    let big_twice = stable_writer(&[(0, 10_000), (0, 10_000)]);
+    assert_eq!(big - empty, 3 * PAGE + 10_000);
+    let one_more_call = stable_writer(&[(0, 0), (0, 0)]) - empty;
+    assert_eq!(big_twice - big, one_more_call + 10_000);
 }

@@ -1,10 +1,10 @@
-//! The rest of the interface, all fixed offline: the canister itself and its cycles,
-//! environment variables, certification, time and the timer.
+//! The rest of the interface, fixed offline: the canister itself and its cycles, its
+//! environment variables (from the configuration), certification, time and the timer.
 
 use crate::ic0::access::{copy_out, read_mem, read_principal, read_text, write_u128};
 use crate::ic0::linker::{define, Ic0Linker};
-use crate::ic0::{trap, CANISTER_ID, CYCLE_BALANCE, FIXED_TIME_NANOS, MAX_CERTIFIED_DATA};
-use wasmi::Error;
+use crate::ic0::{trap, Host, CANISTER_ID, CYCLE_BALANCE, FIXED_TIME_NANOS, MAX_CERTIFIED_DATA};
+use wasmi::{Caller, Error};
 
 pub(in crate::ic0) fn link(l: &mut Ic0Linker) -> Result<(), Error> {
     canister(l)?;
@@ -54,47 +54,85 @@ fn canister(l: &mut Ic0Linker) -> Result<(), Error> {
     Ok(())
 }
 
-/// Environment variables: the canister has none.
+/// Environment variables: those the configuration's `env_vars` file gives, by index in name
+/// order or by name.
 fn environment(l: &mut Ic0Linker) -> Result<(), Error> {
-    define!(l, "env_var_count", |c| -> i32 { Ok(0) });
+    define!(l, "env_var_count", |c| -> i32 {
+        Ok(c.data().env_vars.len() as i32)
+    });
     define!(l, "env_var_name_size", |c, index: i32| -> i32 {
-        Err(trap(format!(
-            "ic0.env_var_name_size: index {index} out of bounds"
-        )))
+        let name = env_var_name(&c, index, "ic0.env_var_name_size")?;
+        Ok(name.len() as i32)
     });
     define!(l, "env_var_name_copy", |c,
                                      index: i32,
-                                     _dst: i32,
-                                     _off: i32,
-                                     _size: i32|
+                                     dst: i32,
+                                     off: i32,
+                                     size: i32|
      -> () {
-        Err(trap(format!(
-            "ic0.env_var_name_copy: index {index} out of bounds"
-        )))
+        let name = env_var_name(&c, index, "ic0.env_var_name_copy")?;
+        copy_out(
+            &mut c,
+            name.as_bytes(),
+            (dst, off, size),
+            "ic0.env_var_name_copy",
+        )
     });
     define!(l, "env_var_name_exists", |c, src: i32, size: i32| -> i32 {
-        read_text(&c, src, size, "ic0.env_var_name_exists")?;
-        Ok(0)
+        let name = read_text(&c, src, size, "ic0.env_var_name_exists")?;
+        Ok(i32::from(env_var_value(&c, &name).is_some()))
     });
     define!(l, "env_var_value_size", |c, src: i32, size: i32| -> i32 {
         let name = read_text(&c, src, size, "ic0.env_var_value_size")?;
-        Err(trap(format!(
-            "ic0.env_var_value_size: no environment variable {name:?}"
-        )))
+        let value =
+            env_var_value(&c, &name).ok_or_else(|| no_env_var("ic0.env_var_value_size", &name))?;
+        Ok(value.len() as i32)
     });
     define!(l, "env_var_value_copy", |c,
                                       src: i32,
                                       size: i32,
-                                      _dst: i32,
-                                      _off: i32,
-                                      _len: i32|
+                                      dst: i32,
+                                      off: i32,
+                                      len: i32|
      -> () {
         let name = read_text(&c, src, size, "ic0.env_var_value_copy")?;
-        Err(trap(format!(
-            "ic0.env_var_value_copy: no environment variable {name:?}"
-        )))
+        let value =
+            env_var_value(&c, &name).ok_or_else(|| no_env_var("ic0.env_var_value_copy", &name))?;
+        copy_out(
+            &mut c,
+            value.as_bytes(),
+            (dst, off, len),
+            "ic0.env_var_value_copy",
+        )
     });
     Ok(())
+}
+
+/// The name of the environment variable at `index` (a copy: the caller writes to memory).
+fn env_var_name(c: &Caller<'_, Host>, index: i32, what: &str) -> Result<String, Error> {
+    let vars = &c.data().env_vars;
+    usize::try_from(index)
+        .ok()
+        .and_then(|i| vars.get(i))
+        .map(|(name, _)| name.clone())
+        .ok_or_else(|| {
+            trap(format!(
+                "{what}: index {index} out of bounds ({} environment variables)",
+                vars.len()
+            ))
+        })
+}
+
+fn env_var_value(c: &Caller<'_, Host>, name: &str) -> Option<String> {
+    c.data()
+        .env_vars
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.clone())
+}
+
+fn no_env_var(what: &str, name: &str) -> Error {
+    trap(format!("{what}: no environment variable {name:?}"))
 }
 
 /// Certified data is kept; there is no data certificate offline.
