@@ -258,3 +258,41 @@ pub fn test(raw: &[String]) -> Outcome {
     print(&text)?;
     Ok(if failed == 0 { Answer::Yes } else { Answer::No })
 }
+
+pub fn random(raw: &[String]) -> Outcome {
+    let args = Args::parse(
+        raw,
+        &Spec {
+            options: &["did", "method", "format", "seed", "count"],
+            flags: &["rets"],
+        },
+    )?;
+    if !args.positional.is_empty() {
+        return Err("random takes no positional arguments (give --did and --method)".into());
+    }
+    let number = |name: &str, default: u64| -> Result<u64, String> {
+        args.option(name).map_or(Ok(default), |v| {
+            v.replace('_', "")
+                .parse()
+                .map_err(|_| format!("--{name} needs a number, not `{v}`"))
+        })
+    };
+    let seed = number("seed", 0)?;
+    let count = usize::try_from(number("count", 1)?).map_err(|_| "--count is too large")?;
+    let Some((env, types)) = interface(&args)? else {
+        return Err("random needs --did FILE --method M".into());
+    };
+    let format = args.option("format").map(Format::parse).transpose()?;
+    for message in crate::random::generate(&env, &types, seed, count)? {
+        match format {
+            None => print(&format!("{message}\n"))?,
+            Some(f) => {
+                let bytes = message
+                    .to_bytes_with_types(&env, &types)
+                    .map_err(|e| e.to_string())?;
+                input::write(&bytes, f)?;
+            }
+        }
+    }
+    Ok(Answer::Yes)
+}

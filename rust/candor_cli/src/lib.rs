@@ -4,6 +4,7 @@
 //! * [`explain`]: a message to annotated text, every byte on one line;
 //! * [`assemble`]: that text, edited or not, back to bytes;
 //! * [`scalar`]: how both print and re-encode scalar values;
+//! * [`random`]: random well-typed values for a method's arguments;
 //! * [`input`]: reading messages (raw, hex, blob literal) and writing bytes;
 //! * [`args`] and [`commands`]: the subcommands.
 
@@ -12,4 +13,5 @@ pub mod assemble;
 pub mod commands;
 pub mod explain;
 pub mod input;
+pub mod random;
 pub mod scalar;

@@ -1,5 +1,5 @@
 //! `candor`: Candid on the command line. didc's everyday subcommands (encode,
-//! decode, check, subtype, hash, test) on candor, plus `explain`, which shows what
+//! decode, check, subtype, hash, test, random) on candor, plus `explain`, which shows what
 //! every byte of a message is, and `assemble`, which turns that text (edited or not)
 //! back into the exact bytes.
 //!
@@ -31,6 +31,9 @@ commands:
         the field id of each name
   test FILE.test.did...
         run Candid test files (the conformance suite's format)
+  random --did FILE --method M [--rets] [--seed N] [--count N] [--format hex|raw|blob]
+        random well-typed argument values (Candid text, or messages with --format);
+        the same seed gives the same values
 
 BYTES is hex, a `blob \"…\"` literal, @FILE, or - / nothing for standard input;
 raw bytes starting with DIDL are recognised.
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         "subtype" => commands::subtype(rest),
         "hash" => commands::hash(rest),
         "test" => commands::test(rest),
+        "random" => commands::random(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(commands::Answer::Yes)

@@ -176,6 +176,16 @@ fn usage_errors_exit_2() {
         &["encode", "(1)", "--method", "f"],
         &["assemble", "--format", "octal"],
         &["subtype", "nat"],
+        &["random", "--did", "ledger.did"],
+        &[
+            "random",
+            "--did",
+            "ledger.did",
+            "--method",
+            "icrc1_transfer",
+            "--seed",
+            "x",
+        ],
     ] {
         let run = candor(args, "");
         assert_eq!(run.status, 2, "{args:?}: {}", run.stderr);
@@ -185,4 +195,47 @@ fn usage_errors_exit_2() {
             run.stderr
         );
     }
+}
+
+#[test]
+fn random_values_for_a_method() {
+    golden(
+        "random_walk",
+        &candor(
+            &[
+                "random",
+                "--did",
+                "shapes.did",
+                "--method",
+                "walk",
+                "--seed",
+                "3",
+                "--count",
+                "2",
+            ],
+            "",
+        ),
+    );
+    let hex = candor(
+        &[
+            "random",
+            "--did",
+            "ledger.did",
+            "--method",
+            "icrc1_transfer",
+            "--seed",
+            "7",
+            "--format",
+            "hex",
+        ],
+        "",
+    );
+    golden("random_transfer_hex", &hex);
+    // What random writes, decode reads at the same method's types.
+    let decoded = candor(&typed("decode", hex.stdout.trim()), "");
+    assert_eq!(decoded.status, 0, "{}", decoded.stderr);
+    golden(
+        "random_never",
+        &candor(&["random", "--did", "shapes.did", "--method", "never"], ""),
+    );
 }
