@@ -1,5 +1,6 @@
 //! `candor`: Candid on the command line. didc's everyday subcommands (encode,
-//! decode, check, subtype, hash, test, random) on candor, plus `explain`, which shows what
+//! decode, check, subtype, hash, test, random,
+//! bind) on candor, plus `explain`, which shows what
 //! every byte of a message is, and `assemble`, which turns that text (edited or not)
 //! back into the exact bytes.
 //!
@@ -34,6 +35,8 @@ commands:
   random --did FILE --method M [--rets] [--seed N] [--count N] [--format hex|raw|blob]
         random well-typed argument values (Candid text, or messages with --format);
         the same seed gives the same values
+  bind rust FILE.did
+        Rust types (derive CandidType, Deserialize) and a typed client for the service
 
 BYTES is hex, a `blob \"…\"` literal, @FILE, or - / nothing for standard input;
 raw bytes starting with DIDL are recognised.
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
         "hash" => commands::hash(rest),
         "test" => commands::test(rest),
         "random" => commands::random(rest),
+        "bind" => commands::bind(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(commands::Answer::Yes)

@@ -239,3 +239,23 @@ fn random_values_for_a_method() {
         &candor(&["random", "--did", "shapes.did", "--method", "never"], ""),
     );
 }
+
+/// `bind rust FILE.did` writes `tests/golden/NAME_bindings.rs`, which
+/// `tests/bind.rs` compiles and uses.
+#[test]
+fn bind_rust_for_an_interface() {
+    for name in ["ledger", "shapes"] {
+        let run = candor(&["bind", "rust", &format!("{name}.did")], "");
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        assert_eq!(run.stderr, "");
+        let path = golden_dir().join(format!("{name}_bindings.rs"));
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            std::fs::write(&path, &run.stdout).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(run.stdout, expected, "{name}");
+    }
+    golden("bind_ids", &candor(&["bind", "rust", "ids.did"], ""));
+    golden("bind_usage", &candor(&["bind", "go", "ledger.did"], ""));
+}
