@@ -91,12 +91,18 @@ pub fn explain(raw: &[String]) -> Outcome {
     };
     let explained = exp::explain(&bytes, &cx);
     print(&explained.text)?;
-    match explained.fault {
-        None => Ok(Answer::Yes),
-        Some(f) => Err(format!(
+    if let Some(f) = explained.fault {
+        return Err(format!(
             "malformed message: {} (at byte offset {})",
             f.message, f.offset
-        )),
+        ));
+    }
+    match explained.rejected {
+        None => Ok(Answer::Yes),
+        Some(why) => {
+            eprintln!("the method's types reject this message: {why}");
+            Ok(Answer::No)
+        }
     }
 }
 

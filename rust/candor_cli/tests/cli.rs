@@ -259,3 +259,52 @@ fn bind_rust_for_an_interface() {
     golden("bind_ids", &candor(&["bind", "rust", "ids.did"], ""));
     golden("bind_usage", &candor(&["bind", "go", "ledger.did"], ""));
 }
+
+/// explain with an interface shows each subtyping decision: a field the method
+/// does not know (skipped), an `opt` whose value does not fit (becomes null), a
+/// field the message lacks (absent), an extra argument (skipped), a `nat` read as
+/// an `int`, a case the method's variant lacks (rejected: exit 1); and decode at
+/// the same types agrees.
+#[test]
+fn explain_shows_subtyping_decisions() {
+    let newer = "(record { to = record { owner = principal \"aaaaa-aa\"; subaccount = opt blob \"\\01\\02\"; nickname = \"bob\" }; amount = 5_000 : nat; fee = opt \"ten\"; memo = opt blob \"m\"; created_at_time = opt (5 : nat) }, \"extra\")";
+    let hex = candor(&["encode", newer], "");
+    assert_eq!(hex.status, 0, "{}", hex.stderr);
+    let hex = hex.stdout.trim();
+    golden("explain_subtyping", &candor(&typed("explain", hex), ""));
+    golden("decode_subtyping", &candor(&typed("decode", hex), ""));
+
+    let wrong = candor(
+        &[
+            "encode",
+            "(record { to = record { owner = principal \"aaaaa-aa\" }; amount = \"lots\" })",
+        ],
+        "",
+    );
+    let run = candor(&typed("explain", wrong.stdout.trim()), "");
+    assert_eq!(run.status, 1);
+    golden("explain_rejected", &run);
+    assert_eq!(candor(&typed("decode", wrong.stdout.trim()), "").status, 2);
+
+    let walk = candor(
+        &[
+            "encode",
+            "(opt record { head = 7 : nat; tail = null }, variant { twig = 1 : nat8 })",
+        ],
+        "",
+    );
+    golden(
+        "explain_walk",
+        &candor(
+            &[
+                "explain",
+                walk.stdout.trim(),
+                "--did",
+                "shapes.did",
+                "--method",
+                "walk",
+            ],
+            "",
+        ),
+    );
+}
