@@ -9,6 +9,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let explained = explain(data, &Context::default());
-    let back = assemble(&explained.text, false).expect("explain's own text assembles");
+    let back = assemble(&explained.text(), false).expect("explain's own text assembles");
     assert_eq!(back, data);
 });

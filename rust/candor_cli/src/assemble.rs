@@ -31,7 +31,7 @@ impl std::fmt::Display for Error {
 /// The bytes `text` describes; see the module docs.
 pub fn assemble(text: &str, keep_lengths: bool) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(text.len() / 3);
-    let mut rendered = String::new();
+    let mut rendered = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let fail = |message: String| Error {
             line: n + 1,
@@ -55,7 +55,7 @@ pub fn assemble(text: &str, keep_lengths: bool) -> Result<Vec<u8>, Error> {
         };
         rendered.clear();
         let bytes = &out[start..];
-        if scalar::render(&mut rendered, ty, bytes).is_some() && rendered == value {
+        if scalar::render(&mut rendered, ty, bytes).is_some() && rendered == value.as_bytes() {
             continue;
         }
         let mut encoded = scalar::encode(ty, value).map_err(fail)?;

@@ -89,15 +89,15 @@ pub fn explain(raw: &[String]) -> Outcome {
         Some((env, types)) => exp::Context::from_interface(&env, &types),
         None => exp::Context::default(),
     };
-    let explained = exp::explain(&bytes, &cx);
-    print(&explained.text)?;
-    if let Some(f) = explained.fault {
+    let verdict = exp::explain_to(&bytes, &cx, &mut std::io::stdout().lock())
+        .map_err(|e| format!("cannot write: {e}"))?;
+    if let Some(f) = verdict.fault {
         return Err(format!(
             "malformed message: {} (at byte offset {})",
             f.message, f.offset
         ));
     }
-    match explained.rejected {
+    match verdict.rejected {
         None => Ok(Answer::Yes),
         Some(why) => {
             eprintln!("the method's types reject this message: {why}");

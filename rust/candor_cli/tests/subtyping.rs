@@ -46,7 +46,7 @@ fn explain_rejects_exactly_what_the_decoder_rejects() {
         let (mut accepted, mut rejected) = (0, 0);
         for m in &messages {
             let explained = explain(m, &cx);
-            assert!(explained.fault.is_none(), "{}", explained.text);
+            assert!(explained.fault.is_none(), "{}", explained.text());
             let decoded = IDLArgs::from_bytes_with_types(m, &env, &types);
             assert_eq!(
                 explained.rejected.is_none(),
@@ -54,7 +54,7 @@ fn explain_rejects_exactly_what_the_decoder_rejects() {
                 "reader {r}: explain says {:?}, the decoder {:?}\n{}",
                 explained.rejected,
                 decoded.err(),
-                explained.text
+                explained.text()
             );
             if decoded.is_ok() {
                 accepted += 1;

@@ -29,7 +29,7 @@ fn explained_units(m: &[u8]) -> Option<(usize, u64, u64)> {
     }
     let mut lines = 0u64;
     let (mut header, mut total) = (None, None);
-    for line in explained.text.lines() {
+    for line in explained.text().lines() {
         if let Some(rest) = line.strip_prefix("# header: ") {
             header = rest.split(' ').next().and_then(|n| n.parse().ok());
         } else if let Some(rest) = line.strip_prefix("# values: ") {

@@ -1,9 +1,9 @@
 //! The message's header: magic, type table, argument types; then the arguments.
 
 use super::{prim_name, values, Entry, Step, Walk};
-use crate::scalar;
+use crate::scalar::{self, Put};
 use candor::types::Type;
-use std::fmt::Write;
+use std::io::Write;
 
 impl<'a> Walk<'a> {
     pub(super) fn message(&mut self) -> Step {
@@ -14,7 +14,7 @@ impl<'a> Walk<'a> {
         }
         self.pos = 4;
         self.line(start);
-        self.out.push_str("magic \"DIDL\"\n");
+        self.out.put("magic \"DIDL\"\n");
 
         let start = self.pos;
         let n = self.len(1)?;
@@ -33,7 +33,7 @@ impl<'a> Walk<'a> {
         if self.cx.expected.is_some() {
             let _ = write!(self.out, " (the method expects {})", expected.len());
         }
-        self.out.push('\n');
+        self.out.push(b'\n');
         let mut types = Vec::with_capacity(args);
         for i in 0..args {
             let start = self.pos;
@@ -42,7 +42,7 @@ impl<'a> Walk<'a> {
             self.line(start);
             let _ = write!(self.out, "argument {i} type: ");
             self.write_ref(r);
-            self.out.push('\n');
+            self.out.push(b'\n');
         }
         let _ = writeln!(
             self.out,
@@ -56,7 +56,7 @@ impl<'a> Walk<'a> {
             let _ = write!(self.path, "arg {i}");
             let exp = expected.get(i);
             if self.cx.expected.is_some() && exp.is_none() {
-                self.path.push_str(" (extra: skipped by the method)");
+                self.path.put(" (extra: skipped by the method)");
             }
             self.unfit = None;
             let fits = self.value(r, exp, values::How::Value, 0)?;
@@ -108,7 +108,7 @@ impl<'a> Walk<'a> {
                     if op == -18 { "opt" } else { "vec" }
                 );
                 self.write_ref(r);
-                self.out.push('\n');
+                self.out.push(b'\n');
                 if op == -18 {
                     Entry::Opt(r)
                 } else {
@@ -134,15 +134,16 @@ impl<'a> Walk<'a> {
                     last = Some(id);
                     let r = self.type_ref()?;
                     self.line(at);
-                    self.out.push_str("  field ");
+                    self.out.put("  field ");
                     self.write_label(id as u32);
                     if self.cx.names.contains_key(&(id as u32)) {
                         let _ = write!(self.out, " (id {id})");
                     }
-                    self.out.push_str(" : ");
+                    self.out.put(" : ");
                     self.write_ref(r);
-                    self.out.push('\n');
-                    fields.push((id as u32, r));
+                    self.out.push(b'\n');
+                    let span = self.add_label(id as u32);
+                    fields.push((id as u32, r, span));
                 }
                 if op == -20 {
                     Entry::Record(fields)
@@ -199,11 +200,11 @@ impl<'a> Walk<'a> {
                     previous = Some(name);
                     let r = self.type_ref()?;
                     self.line(at);
-                    self.out.push_str("  method ");
+                    self.out.put("  method ");
                     scalar::write_text(&mut self.out, &text);
-                    self.out.push_str(" : ");
+                    self.out.put(" : ");
                     self.write_ref(r);
-                    self.out.push('\n');
+                    self.out.push(b'\n');
                 }
                 Entry::Service
             }

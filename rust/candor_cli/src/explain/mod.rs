@@ -37,7 +37,7 @@
 mod header;
 mod values;
 
-use crate::scalar::{self, Scalar};
+use crate::scalar::{self, Put, Scalar};
 use candor::types::{Label, Type, TypeEnv, TypeInner};
 use std::collections::HashMap;
 
@@ -131,51 +131,123 @@ pub struct Fault {
 /// The annotated text, the fault if the message is malformed, and why the method
 /// rejects it if an interface was given and its types do not accept the values.
 pub struct Explained {
-    pub text: String,
+    /// The text as UTF-8 bytes, ready to write out (see [`Explained::text`]).
+    pub bytes: Vec<u8>,
     pub fault: Option<Fault>,
     pub rejected: Option<String>,
 }
 
+impl Explained {
+    /// The text as a string. Everything explain writes is UTF-8 (ASCII, names
+    /// from the interface, text values it validated), so this borrows; it is a
+    /// separate step because the command writes the bytes as they are and need
+    /// not validate megabytes of output.
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(&self.bytes)
+    }
+}
+
 /// Explains `input`; see the module docs for the format.
 pub fn explain(input: &[u8], cx: &Context) -> Explained {
-    let mut w = Walk {
-        input,
-        pos: 0,
-        out: String::with_capacity(estimate(input.len())),
-        table: Vec::new(),
-        declared_table_len: 0,
-        shown: 0,
-        no_bytes: Vec::new(),
-        no_bytes_units: Vec::new(),
-        cx,
-        path: String::new(),
-        units: 0,
-        total_units: 0,
-        note: None,
-        rejected: None,
-        unfit: None,
-    };
-    let result = w.message();
-    let fault = result.err();
-    if let Some(f) = &fault {
-        w.out.push_str("!! fault at offset ");
-        scalar::push_decimal(&mut w.out, f.offset as u64, false);
-        w.out.push_str(": ");
-        w.out.push_str(&f.message);
-        w.out.push('\n');
-        let mut at = w.shown;
-        while at < input.len() {
-            let end = (at + UNREAD_CHUNK).min(input.len());
-            w.pos = end;
-            w.line(at);
-            w.out.push_str("unread\n");
-            at = end;
+    let mut w = Walk::new(input, cx, Vec::with_capacity(estimate(input.len())), None);
+    let (fault, rejected) = w.run();
+    Explained {
+        bytes: w.out,
+        fault,
+        rejected,
+    }
+}
+
+/// What [`explain_to`] found: the fault if the message is malformed, and why the
+/// method rejects it.
+pub struct Verdict {
+    pub fault: Option<Fault>,
+    pub rejected: Option<String>,
+}
+
+/// Explains `input` into `sink` as it goes, through one buffer of
+/// [`FLUSH_AT`] bytes reused for the whole message: what the command does, so a
+/// large message is never held twice in memory and the buffer stays in cache.
+pub fn explain_to(
+    input: &[u8],
+    cx: &Context,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<Verdict> {
+    let mut w = Walk::new(input, cx, Vec::with_capacity(FLUSH_AT + 4096), Some(sink));
+    let (fault, rejected) = w.run();
+    w.flush();
+    match w.sink_error.take() {
+        Some(e) => Err(e),
+        None => Ok(Verdict { fault, rejected }),
+    }
+}
+
+/// The output buffer is handed to the sink once it holds this much.
+pub const FLUSH_AT: usize = 64 * 1024;
+
+impl<'a> Walk<'a> {
+    fn new(
+        input: &'a [u8],
+        cx: &'a Context,
+        out: Vec<u8>,
+        sink: Option<&'a mut dyn std::io::Write>,
+    ) -> Walk<'a> {
+        Walk {
+            input,
+            pos: 0,
+            out,
+            sink,
+            sink_error: None,
+            table: Vec::new(),
+            declared_table_len: 0,
+            shown: 0,
+            no_bytes: Vec::new(),
+            no_bytes_units: Vec::new(),
+            cx,
+            path: Vec::new(),
+            labels: Vec::new(),
+            units: 0,
+            total_units: 0,
+            note: None,
+            rejected: None,
+            unfit: None,
         }
     }
-    Explained {
-        text: w.out,
-        fault,
-        rejected: w.rejected,
+
+    /// The whole explanation: the message, then the fault and the unread bytes.
+    fn run(&mut self) -> (Option<Fault>, Option<String>) {
+        let fault = self.message().err();
+        if let Some(f) = &fault {
+            self.out.put("!! fault at offset ");
+            scalar::push_decimal(&mut self.out, f.offset as u64, false);
+            self.out.put(": ");
+            self.out.put(&f.message);
+            self.out.push(b'\n');
+            let mut at = self.shown;
+            while at < self.input.len() {
+                let end = (at + UNREAD_CHUNK).min(self.input.len());
+                self.pos = end;
+                self.line(at);
+                self.out.put("unread\n");
+                at = end;
+            }
+        }
+        (fault, self.rejected.take())
+    }
+
+    /// Hands the buffer to the sink, if there is one (the first write error is
+    /// kept and ends the writing).
+    #[cold]
+    #[inline(never)]
+    fn flush(&mut self) {
+        if let Some(sink) = self.sink.as_mut() {
+            if self.sink_error.is_none() {
+                if let Err(e) = sink.write_all(&self.out) {
+                    self.sink_error = Some(e);
+                }
+            }
+            self.out.clear();
+        }
     }
 }
 
@@ -196,11 +268,17 @@ enum Ref {
     Prim(i64),
 }
 
+/// A record field or variant case: its id, its type, and where its path
+/// segment (` → name`, or ` → id` without a name) is in `Walk::labels`, written
+/// once per table entry rather than once per value.
+type FieldEntry = (u32, Ref, Span);
+type Span = (u32, u32);
+
 enum Entry {
     Opt(Ref),
     Vec(Ref),
-    Record(Vec<(u32, Ref)>),
-    Variant(Vec<(u32, Ref)>),
+    Record(Vec<FieldEntry>),
+    Variant(Vec<FieldEntry>),
     Func,
     Service,
 }
@@ -223,7 +301,10 @@ enum Note<'a> {
 struct Walk<'a> {
     input: &'a [u8],
     pos: usize,
-    out: String,
+    out: Vec<u8>,
+    /// Where `out` goes when it is full (`explain_to`); without one it grows.
+    sink: Option<&'a mut dyn std::io::Write>,
+    sink_error: Option<std::io::Error>,
     table: Vec<Entry>,
     /// The table length the message declares (references are checked against it
     /// while the table is still being read).
@@ -237,7 +318,9 @@ struct Walk<'a> {
     shown: usize,
     /// The path of the value being explained (`arg 0 → to → owner`), grown and cut
     /// back as the walk goes down and up.
-    path: String,
+    path: Vec<u8>,
+    /// The path segments of every field and case of the table.
+    labels: Vec<u8>,
     /// Units charged since the last value line (shown on the next one).
     units: u64,
     total_units: u64,
@@ -283,6 +366,17 @@ fn prim_name(op: i64) -> Option<&'static str> {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
+/// The two hex digits of every byte, so a byte is one lookup and one 2-byte copy.
+const HEX2: [[u8; 2]; 256] = {
+    let mut t = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = [HEX[i >> 4], HEX[i & 15]];
+        i += 1;
+    }
+    t
+};
+
 impl<'a> Walk<'a> {
     #[cold]
     fn fault<T>(&self, offset: usize, message: impl Into<String>) -> Step<T> {
@@ -295,89 +389,139 @@ impl<'a> Walk<'a> {
     // ---- output ------------------------------------------------------------------
 
     /// Starts a line for the bytes from `start` to the current position; the caller
-    /// writes the annotation and the newline. The offset and the hex column are
-    /// built in a stack buffer and appended in one copy per 16 bytes.
+    /// writes the annotation and the newline. The offset, the hex column, its
+    /// padding and the bar are built in a stack buffer and appended in one copy
+    /// (one more per further 16 bytes).
     fn line(&mut self, start: usize) {
+        if self.out.len() >= FLUSH_AT && self.sink.is_some() {
+            self.flush();
+        }
         let bytes = self.input.get(start..self.pos).unwrap_or(&[]);
         self.shown = self.pos;
-        let mut buf = [b' '; 9 + 3 * 16];
-        for (i, shift) in (0..8).rev().enumerate() {
-            buf[i] = HEX[(start >> (4 * shift)) & 15];
+        let mut buf = [b' '; 9 + 3 * 16 + 3];
+        let offset = (start as u32).to_be_bytes();
+        for (pair, byte) in buf.chunks_exact_mut(2).zip(offset) {
+            pair.copy_from_slice(&HEX2[usize::from(byte)]);
         }
         buf[8] = b':';
-        let mut chunks = bytes.chunks(16);
-        let first = chunks.next().unwrap_or(&[]);
-        let n = 9 + hex_into(&mut buf[9..], first);
-        push_ascii(&mut self.out, &buf[..n]);
-        for chunk in chunks {
-            let n = hex_into(&mut buf, chunk);
-            push_ascii(&mut self.out, &buf[..n]);
+        let (first, rest) = bytes.split_at(bytes.len().min(8));
+        let mut n = 9 + hex_into(&mut buf[9..], first);
+        if rest.is_empty() {
+            // Short elements: pad to the column and close with the bar in the
+            // same copy.
+            n = n.max(9 + HEX_COLUMN);
+            buf[n..n + 3].copy_from_slice(b" | ");
+            self.out.extend_from_slice(&buf[..n + 3]);
+            return;
         }
-        let pad = HEX_COLUMN.saturating_sub(bytes.len() * 3);
-        push_ascii(&mut self.out, &[b' '; HEX_COLUMN][..pad]);
-        self.out.push_str(" | ");
+        self.out.extend_from_slice(&buf[..n]);
+        for chunk in rest.chunks(16) {
+            let n = hex_into(&mut buf, chunk);
+            self.out.extend_from_slice(&buf[..n]);
+        }
+        self.out.put(" | ");
     }
 
     fn write_ref(&mut self, r: Ref) {
         match r {
             Ref::Table(i) => {
-                self.out.push_str("type ");
+                self.out.put("type ");
                 scalar::push_decimal(&mut self.out, i as u64, false);
             }
-            Ref::Prim(op) => self.out.push_str(prim_name(op).unwrap_or("?")),
+            Ref::Prim(op) => self.out.put(prim_name(op).unwrap_or("?")),
         }
     }
 
     fn write_label(&mut self, id: u32) {
         match self.cx.names.get(&id) {
-            Some(name) => self.out.push_str(name),
+            Some(name) => self.out.put(name),
             None => scalar::push_decimal(&mut self.out, u64::from(id), false),
         }
     }
 
     /// ` → name` (or ` → id` without a name) for a field or case on the path.
     fn push_segment(&mut self, id: u32) {
-        self.path.push_str(" → ");
+        self.path.put(" → ");
         match self.cx.names.get(&id) {
-            Some(n) => self.path.push_str(n),
+            Some(n) => self.path.put(n),
             None => scalar::push_decimal(&mut self.path, u64::from(id), false),
         }
     }
 
-    /// `PATH : ` at the start of a value annotation.
-    fn value_head(&mut self, start: usize, ty: &str) {
+    /// The path segment of a table field, from `labels`.
+    #[inline]
+    fn push_span(&mut self, (start, end): Span) {
+        let seg = self.labels.get(start as usize..end as usize).unwrap_or(&[]);
+        self.path.extend_from_slice(seg);
+    }
+
+    /// Writes the segment of field `id` into `labels`; returns its span.
+    fn add_label(&mut self, id: u32) -> Span {
+        let start = self.labels.len() as u32;
+        self.labels.put(" → ");
+        match self.cx.names.get(&id) {
+            Some(n) => self.labels.put(n),
+            None => scalar::push_decimal(&mut self.labels, u64::from(id), false),
+        }
+        (start, self.labels.len() as u32)
+    }
+
+    /// `PATH : TYPE` at the start of a value annotation (`head` is ` : TYPE`,
+    /// and may go on with ` = `).
+    fn value_head(&mut self, start: usize, head: &str) {
         self.line(start);
-        self.out.push_str(&self.path);
-        self.out.push_str(" : ");
-        self.out.push_str(ty);
+        self.out.extend_from_slice(&self.path);
+        self.out.put(head);
     }
 
     /// Ends a value line: `  [N units]`, the units charged since the last one, and
     /// the decision taken about the value, if any.
     fn end_value(&mut self) {
-        self.out.push_str("  [");
-        scalar::push_decimal(&mut self.out, self.units, false);
-        self.out
-            .push_str(if self.units == 1 { " unit" } else { " units" });
-        self.total_units = self.total_units.saturating_add(self.units);
-        self.units = 0;
-        if let Some(note) = self.note.take() {
-            self.out.push_str("; ");
-            match note {
-                Note::Skipped => self.out.push_str("skipped: not in the expected type"),
-                Note::Ignored => self.out.push_str("ignored: the method expects reserved"),
-                Note::ReadAs(t) => {
-                    self.out.push_str("read as ");
-                    push_type(&mut self.out, t);
-                }
-                Note::NotFit(t) => {
-                    self.out.push_str("does not fit ");
-                    push_type(&mut self.out, t);
-                }
-                Note::NoCase => self.out.push_str("case not in the expected variant"),
+        // `  [N units]\n` from one stack buffer: the digits are written from the
+        // end of their own slot, then the fixed parts in fixed-size copies.
+        let mut digits = [0u8; 20];
+        let mut d = digits.len();
+        let mut rest = self.units;
+        while d > 0 {
+            d -= 1;
+            digits[d] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
             }
         }
-        self.out.push_str("]\n");
+        let mut buf = [0u8; 3 + 20 + 8];
+        buf[..3].copy_from_slice(b"  [");
+        let count = digits.len() - d;
+        buf[3..3 + count].copy_from_slice(&digits[d..]);
+        let (tail, len): (&[u8; 8], usize) = match (self.note.is_some(), self.units == 1) {
+            (false, true) => (b" unit]\n\0", 7),
+            (false, false) => (b" units]\n", 8),
+            (true, true) => (b" unit\0\0\0", 5),
+            (true, false) => (b" units\0\0", 6),
+        };
+        buf[3 + count..3 + count + 8].copy_from_slice(tail);
+        self.out.extend_from_slice(&buf[..3 + count + len]);
+        self.total_units = self.total_units.saturating_add(self.units);
+        self.units = 0;
+        let Some(note) = self.note.take() else {
+            return;
+        };
+        self.out.put("; ");
+        match note {
+            Note::Skipped => self.out.put("skipped: not in the expected type"),
+            Note::Ignored => self.out.put("ignored: the method expects reserved"),
+            Note::ReadAs(t) => {
+                self.out.put("read as ");
+                push_type(&mut self.out, t);
+            }
+            Note::NotFit(t) => {
+                self.out.put("does not fit ");
+                push_type(&mut self.out, t);
+            }
+            Note::NoCase => self.out.put("case not in the expected variant"),
+        }
+        self.out.put("]\n");
     }
 
     /// A line without bytes for a decision about a value the message does not
@@ -385,28 +529,27 @@ impl<'a> Walk<'a> {
     fn decision(&mut self, text: &str, t: Option<&Type>) {
         let at = self.pos;
         self.line(at);
-        self.out.push_str(&self.path);
-        self.out.push_str(" : ");
-        self.out.push_str(text);
+        self.out.extend_from_slice(&self.path);
+        self.out.put(" : ");
+        self.out.put(text);
         if let Some(t) = t {
             push_type(&mut self.out, t);
         }
-        self.out.push('\n');
+        self.out.push(b'\n');
     }
 
     /// The line of a scalar value whose bytes run from `start` to here (already
     /// checked by the caller): `PATH : TYPE = VALUE  [N units]`.
     fn scalar_line(&mut self, start: usize, s: Scalar) {
-        self.value_head(start, s.name());
-        let mark = self.out.len();
-        self.out.push_str(" = ");
+        self.value_head(start, s.head());
+        let values_at = self.out.len();
         let bytes = self.input.get(start..self.pos).unwrap_or(&[]);
         if scalar::render(&mut self.out, s, bytes).is_none() {
             // Not expected (the bytes were checked), but a value that cannot be
             // printed must not be written as one: without ` = `, assemble keeps
             // the line's bytes as they are.
-            self.out.truncate(mark);
-            self.out.push_str(" (value not shown)");
+            self.out.truncate(values_at - " = ".len());
+            self.out.put(" (value not shown)");
         }
         self.end_value();
     }
@@ -415,14 +558,14 @@ impl<'a> Walk<'a> {
     /// earlier value of the argument already did not.
     fn unfit(&mut self, why: &str, t: Option<&Type>) {
         if self.unfit.is_none() {
-            let mut text = String::with_capacity(self.path.len() + why.len() + 16);
-            text.push_str(&self.path);
-            text.push_str(": ");
-            text.push_str(why);
+            let mut text = Vec::with_capacity(self.path.len() + why.len() + 16);
+            text.extend_from_slice(&self.path);
+            text.put(": ");
+            text.put(why);
             if let Some(t) = t {
                 push_type(&mut text, t);
             }
-            self.unfit = Some(text);
+            self.unfit = Some(String::from_utf8_lossy(&text).into_owned());
         }
     }
 
@@ -574,23 +717,13 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// Appends ASCII bytes (the explainer's own punctuation and hex digits).
-#[inline]
-fn push_ascii(out: &mut String, bytes: &[u8]) {
-    debug_assert!(bytes.is_ascii());
-    // Every caller passes ASCII, which is UTF-8; a non-ASCII byte would be
-    // replaced rather than break the string.
-    out.push_str(std::str::from_utf8(bytes).unwrap_or("?"));
-}
-
 /// Writes ` xx` per byte of `bytes` (at most 16) into `buf`; returns the length.
 #[inline]
 fn hex_into(buf: &mut [u8], bytes: &[u8]) -> usize {
     let mut n = 0;
     for (&b, slot) in bytes.iter().zip(buf.chunks_exact_mut(3)) {
-        slot[0] = b' ';
-        slot[1] = HEX[usize::from(b >> 4)];
-        slot[2] = HEX[usize::from(b & 15)];
+        let [high, low] = HEX2[usize::from(b)];
+        slot.copy_from_slice(&[b' ', high, low]);
         n += 3;
     }
     n
@@ -598,7 +731,7 @@ fn hex_into(buf: &mut [u8], bytes: &[u8]) -> usize {
 
 /// A type in Candid syntax, for notes (rare lines: the formatter is fine here).
 #[cold]
-fn push_type(out: &mut String, t: &Type) {
-    use std::fmt::Write;
+fn push_type(out: &mut Vec<u8>, t: &Type) {
+    use std::io::Write;
     let _ = write!(out, "{t}");
 }

@@ -2,7 +2,7 @@
 //! meets the type the method expects.
 
 use super::{Entry, Note, Ref, Step, Walk, MAX_DEPTH};
-use crate::scalar::{self, Scalar};
+use crate::scalar::{self, Put, Scalar};
 use candor::types::{Field, Type, TypeInner};
 use candor::Principal;
 
@@ -62,6 +62,24 @@ fn fixed_width(op: i64) -> Option<u64> {
         -8 | -12 | -14 => Some(8),
         _ => None,
     }
+}
+
+/// The scalar of a fixed-width primitive opcode.
+fn fixed_scalar(op: i64) -> Option<Scalar> {
+    Some(match op {
+        -2 => Scalar::Bool,
+        -5 => Scalar::Nat8,
+        -6 => Scalar::Nat16,
+        -7 => Scalar::Nat32,
+        -8 => Scalar::Nat64,
+        -9 => Scalar::Int8,
+        -10 => Scalar::Int16,
+        -11 => Scalar::Int32,
+        -12 => Scalar::Int64,
+        -13 => Scalar::Float32,
+        -14 => Scalar::Float64,
+        _ => return None,
+    })
 }
 
 fn digits(mut n: u32) -> u64 {
@@ -125,7 +143,7 @@ impl<'a> Walk<'a> {
     }
 
     /// The fields (or cases) of a record (or variant) entry.
-    fn fields(&self, i: usize) -> &[(u32, Ref)] {
+    fn fields(&self, i: usize) -> &[super::FieldEntry] {
         match self.table.get(i) {
             Some(Entry::Record(fs) | Entry::Variant(fs)) => fs,
             _ => &[],
@@ -155,7 +173,7 @@ impl<'a> Walk<'a> {
         // only be infinite, and the walk's depth limit reports it.
         self.no_bytes[i] = Some(false);
         let fields: Vec<Ref> = match self.table.get(i) {
-            Some(Entry::Record(fs)) => fs.iter().map(|(_, t)| *t).collect(),
+            Some(Entry::Record(fs)) => fs.iter().map(|(_, t, _)| *t).collect(),
             _ => return false,
         };
         let none = fields
@@ -188,7 +206,7 @@ impl<'a> Walk<'a> {
         }
         let mut units = CALL + KEY;
         for k in 0..self.fields(i).len() {
-            let Some((_, t)) = self.fields(i).get(k).copied() else {
+            let Some((_, t, _)) = self.fields(i).get(k).copied() else {
                 break;
             };
             let field = self.no_bytes_units(t, How::Value, depth + 1);
@@ -291,9 +309,8 @@ impl<'a> Walk<'a> {
                 (None, false)
             }
         };
-        self.value_head(start, "opt");
-        self.out
-            .push_str(if flag == 0 { " = null" } else { " = some" });
+        self.value_head(start, " : opt");
+        self.out.put(if flag == 0 { " = null" } else { " = some" });
         self.end_value();
         let earlier = self.unfit.is_some();
         if flag == 1 && !self.value(t, inner, How::Value, depth + 1)? {
@@ -339,10 +356,10 @@ impl<'a> Walk<'a> {
             let n = self.leb()?;
             let each = ELEMENT.saturating_add(self.no_bytes_units(t, How::Element, depth));
             self.charge(CALL.saturating_add(n.saturating_mul(each)));
-            self.value_head(start, "vec");
-            self.out.push_str(" (");
+            self.value_head(start, " : vec");
+            self.out.put(" (");
             scalar::push_decimal(&mut self.out, n, false);
-            self.out.push_str(" elements taking no bytes)");
+            self.out.put(" elements taking no bytes)");
             self.end_value();
             return Ok(fits);
         }
@@ -357,17 +374,17 @@ impl<'a> Walk<'a> {
             Ref::Table(_) => (How::Element, 0),
         };
         self.charge(CALL.saturating_add((n as u64).saturating_mul(up_front)));
-        self.value_head(start, "vec");
-        self.out.push_str(" (");
+        self.value_head(start, " : vec");
+        self.out.put(" (");
         scalar::push_decimal(&mut self.out, n as u64, false);
-        self.out.push_str(" elements)");
+        self.out.put(" elements)");
         self.end_value();
         let each = if up_front == 0 { ELEMENT } else { 0 };
         let cut = self.path.len();
         for i in 0..n {
-            self.path.push('[');
+            self.path.push(b'[');
             scalar::push_decimal(&mut self.path, i as u64, false);
-            self.path.push(']');
+            self.path.push(b']');
             self.charge(each);
             fits &= self.value(t, elem, how, depth + 1)?;
             self.path.truncate(cut);
@@ -392,8 +409,8 @@ impl<'a> Walk<'a> {
                 false
             }
         };
-        self.value_head(start, "record");
-        self.out.push_str(" (no bytes)");
+        self.value_head(start, " : record");
+        self.out.put(" (no bytes)");
         self.end_value();
         Ok(fits)
     }
@@ -409,7 +426,7 @@ impl<'a> Walk<'a> {
         let case = usize::try_from(index)
             .ok()
             .and_then(|k| self.fields(i).get(k).copied());
-        let Some((id, t)) = case else {
+        let Some((id, t, span)) = case else {
             let cases = self.fields(i).len();
             return self.fault(
                 start,
@@ -436,15 +453,15 @@ impl<'a> Walk<'a> {
                 (None, false)
             }
         };
-        self.value_head(start, "variant");
-        self.out.push_str(" = case ");
+        self.value_head(start, " : variant");
+        self.out.put(" = case ");
         self.write_label(id);
-        self.out.push_str(" (index ");
+        self.out.put(" (index ");
         scalar::push_decimal(&mut self.out, index, false);
-        self.out.push(')');
+        self.out.push(b')');
         self.end_value();
         let cut = self.path.len();
-        self.push_segment(id);
+        self.push_span(span);
         let inner = self.value(t, payload, How::Value, depth + 1)?;
         self.path.truncate(cut);
         Ok(fits && inner)
@@ -522,7 +539,7 @@ impl<'a> Walk<'a> {
         let mut k = 0;
         let cut = self.path.len();
         for f in 0..self.fields(i).len() {
-            let Some((id, t)) = self.fields(i).get(f).copied() else {
+            let Some((id, t, span)) = self.fields(i).get(f).copied() else {
                 break;
             };
             while let Some(e) = expected.get(k).filter(|e| e.id.get_id() < id) {
@@ -541,7 +558,7 @@ impl<'a> Walk<'a> {
                     None
                 }
             };
-            self.push_segment(id);
+            self.push_span(span);
             self.charge(KEY + ID_LABEL + CALL);
             fits &= self.value(t, field_exp, How::Value, depth + 1)?;
             self.path.truncate(cut);
@@ -599,7 +616,6 @@ impl<'a> Walk<'a> {
     }
 
     fn prim(&mut self, op: i64, start: usize, exp: Option<&'a Type>, how: How) -> Step<bool> {
-        let name = super::prim_name(op).unwrap_or("?");
         let fits = match exp {
             None => true,
             Some(e) => match prim_fit(op, e.as_ref()) {
@@ -620,9 +636,14 @@ impl<'a> Walk<'a> {
                 // A value that takes no bytes still gets its line: the path says
                 // where it is, and assemble skips lines without bytes.
                 self.charge(CALL);
-                self.value_head(start, name);
-                self.out
-                    .push_str(if op == -1 { " = null" } else { " (no bytes)" });
+                self.value_head(
+                    start,
+                    if op == -1 {
+                        " : null = null"
+                    } else {
+                        " : reserved (no bytes)"
+                    },
+                );
                 self.end_value();
             }
             -17 => return self.fault(start, "a value of type empty cannot exist"),
@@ -646,7 +667,7 @@ impl<'a> Walk<'a> {
                 self.scalar_line(start, Scalar::Principal);
             }
             _ => {
-                let Some(s) = Scalar::from_name(name) else {
+                let Some(s) = fixed_scalar(op) else {
                     return self.fault(start, format!("unknown primitive {op}"));
                 };
                 let width = s.fixed_width().unwrap_or(1);
