@@ -216,7 +216,7 @@ impl<'a> Walk<'a> {
 
     /// The whole explanation: the message, then the fault and the unread bytes.
     fn run(&mut self) -> (Option<Fault>, Option<String>) {
-        let fault = self.message().err();
+        let fault = self.message().err().map(|f| *f);
         if let Some(f) = &fault {
             self.out.put("!! fault at offset ");
             scalar::push_decimal(&mut self.out, f.offset as u64, false);
@@ -333,7 +333,9 @@ struct Walk<'a> {
     unfit: Option<String>,
 }
 
-type Step<T = ()> = Result<T, Fault>;
+/// A step of the walk; the fault is boxed so a result fits in two registers on
+/// the hot path (every value returns one).
+type Step<T = ()> = Result<T, Box<Fault>>;
 
 const PRIMS: [(i64, &str); 18] = [
     (-1, "null"),
@@ -380,10 +382,10 @@ const HEX2: [[u8; 2]; 256] = {
 impl<'a> Walk<'a> {
     #[cold]
     fn fault<T>(&self, offset: usize, message: impl Into<String>) -> Step<T> {
-        Err(Fault {
+        Err(Box::new(Fault {
             offset,
             message: message.into(),
-        })
+        }))
     }
 
     // ---- output ------------------------------------------------------------------
@@ -477,6 +479,28 @@ impl<'a> Walk<'a> {
     /// Ends a value line: `  [N units]`, the units charged since the last one, and
     /// the decision taken about the value, if any.
     fn end_value(&mut self) {
+        // Most values cost fewer than 100 units and need no note: one fixed
+        // template, its digits patched in.
+        if self.note.is_none() && self.units < 100 {
+            let u = self.units as u8;
+            self.total_units += self.units;
+            self.units = 0;
+            if u < 10 {
+                let mut t = *b"  [0 units]\n";
+                t[3] = b'0' + u;
+                if u == 1 {
+                    self.out.extend_from_slice(b"  [1 unit]\n");
+                } else {
+                    self.out.extend_from_slice(&t);
+                }
+            } else {
+                let mut t = *b"  [00 units]\n";
+                t[3] = b'0' + u / 10;
+                t[4] = b'0' + u % 10;
+                self.out.extend_from_slice(&t);
+            }
+            return;
+        }
         // `  [N units]\n` from one stack buffer: the digits are written from the
         // end of their own slot, then the fixed parts in fixed-size copies.
         let mut digits = [0u8; 20];

@@ -277,7 +277,8 @@ impl<'a> Walk<'a> {
     }
 
     /// `value` past the expected type's names and `opt`/`reserved` rules: `exp`
-    /// is resolved.
+    /// is resolved. Inlined into `value`, so a value costs one call frame.
+    #[inline(always)]
     fn shaped(&mut self, r: Ref, exp: Option<&'a Type>, how: How, depth: usize) -> Step<bool> {
         let start = self.pos;
         match self.shape(r) {
