@@ -16,8 +16,9 @@ usage: candor <command> [arguments]
 
 commands:
   explain [BYTES] [--did FILE --method M [--rets]] [--input-format raw|hex|blob]
-        one line per element of a message: offset, bytes, and what they are
-        (with a .did, field names and the method's argument types)
+        one line per element of a message: offset, bytes, what they are, and the
+        quota units each value costs; with a .did, field names and the method's
+        subtyping decisions (exit 1 when its types reject the message)
   assemble [FILE] [--keep-lengths] [--format hex|raw|blob]
         explain's text, edited or not, back to bytes (default output: hex)
   encode '(VALUES)' [--did FILE --method M [--rets]] [--format hex|raw|blob]
