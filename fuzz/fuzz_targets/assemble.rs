@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     for keep_lengths in [false, true] {
         if let Ok(bytes) = assemble(text, keep_lengths) {
             let again = explain(&bytes, &Context::default());
-            assert_eq!(assemble(&again.text, false).unwrap(), bytes);
+            assert_eq!(assemble(&again.text(), false).unwrap(), bytes);
         }
     }
 });

@@ -31,7 +31,7 @@ impl std::fmt::Display for Error {
 /// The bytes `text` describes; see the module docs.
 pub fn assemble(text: &str, keep_lengths: bool) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(text.len() / 3);
-    let mut rendered = String::new();
+    let mut rendered = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let fail = |message: String| Error {
             line: n + 1,
@@ -55,7 +55,7 @@ pub fn assemble(text: &str, keep_lengths: bool) -> Result<Vec<u8>, Error> {
         };
         rendered.clear();
         let bytes = &out[start..];
-        if scalar::render(&mut rendered, ty, bytes).is_some() && rendered == value {
+        if scalar::render(&mut rendered, ty, bytes).is_some() && rendered == value.as_bytes() {
             continue;
         }
         let mut encoded = scalar::encode(ty, value).map_err(fail)?;
@@ -94,11 +94,26 @@ fn push_hex(out: &mut Vec<u8>, hex: &str) -> Result<(), String> {
     }
 }
 
-/// The scalar type and value text of a value annotation `PATH : TYPE = VALUE`.
+/// The scalar type and value text of a value annotation
+/// `PATH : TYPE = VALUE  [N units; NOTE]` (the bracket is optional).
 fn scalar_value(annotation: &str) -> Option<(Scalar, &str)> {
     let (head, value) = annotation.split_once(" = ")?;
     let (_, ty) = head.rsplit_once(" : ")?;
-    Some((Scalar::from_name(ty.trim())?, value.trim()))
+    Some((Scalar::from_name(ty.trim())?, strip_units(value).trim()))
+}
+
+/// `VALUE` without explain's `  [N units…]` suffix. A value never ends with `]`
+/// (text, blobs, principals and references end with a quote or a name, numbers
+/// with a digit), so a final bracket group is the suffix.
+fn strip_units(value: &str) -> &str {
+    let value = value.trim_end();
+    if !value.ends_with(']') {
+        return value;
+    }
+    match value.rfind("  [") {
+        Some(i) if value[i + 3..].starts_with(|c: char| c.is_ascii_digit()) => &value[..i],
+        _ => value,
+    }
 }
 
 /// How many bytes the LEB128 number at the start of `bytes` takes.
@@ -132,6 +147,11 @@ mod tests {
         assert_eq!(assemble(padded, false).unwrap(), vec![0x81, 0x80, 0x00]);
         let edited = "00000007: 81 80 00 | arg 0 : nat = 300";
         assert_eq!(assemble(edited, false).unwrap(), vec![0xac, 0x02]);
+        // explain's units suffix is not part of the value.
+        let suffixed = "00000007: 81 80 00 | arg 0 : nat = 1  [3 units]";
+        assert_eq!(assemble(suffixed, false).unwrap(), vec![0x81, 0x80, 0x00]);
+        let noted = "00000007: 02 68 69 | arg 0 : text = \"hi!\"  [3 units; skipped: not in the expected type]";
+        assert_eq!(assemble(noted, false).unwrap(), b"\x03hi!".to_vec());
     }
 
     #[test]

@@ -89,14 +89,20 @@ pub fn explain(raw: &[String]) -> Outcome {
         Some((env, types)) => exp::Context::from_interface(&env, &types),
         None => exp::Context::default(),
     };
-    let explained = exp::explain(&bytes, &cx);
-    print(&explained.text)?;
-    match explained.fault {
-        None => Ok(Answer::Yes),
-        Some(f) => Err(format!(
+    let verdict = exp::explain_to(&bytes, &cx, &mut std::io::stdout().lock())
+        .map_err(|e| format!("cannot write: {e}"))?;
+    if let Some(f) = verdict.fault {
+        return Err(format!(
             "malformed message: {} (at byte offset {})",
             f.message, f.offset
-        )),
+        ));
+    }
+    match verdict.rejected {
+        None => Ok(Answer::Yes),
+        Some(why) => {
+            eprintln!("the method's types reject this message: {why}");
+            Ok(Answer::No)
+        }
     }
 }
 
@@ -257,4 +263,65 @@ pub fn test(raw: &[String]) -> Outcome {
     text.push_str(&format!("{passed} passed, {failed} failed\n"));
     print(&text)?;
     Ok(if failed == 0 { Answer::Yes } else { Answer::No })
+}
+
+pub fn random(raw: &[String]) -> Outcome {
+    let args = Args::parse(
+        raw,
+        &Spec {
+            options: &["did", "method", "format", "seed", "count"],
+            flags: &["rets"],
+        },
+    )?;
+    if !args.positional.is_empty() {
+        return Err("random takes no positional arguments (give --did and --method)".into());
+    }
+    let number = |name: &str, default: u64| -> Result<u64, String> {
+        args.option(name).map_or(Ok(default), |v| {
+            v.replace('_', "")
+                .parse()
+                .map_err(|_| format!("--{name} needs a number, not `{v}`"))
+        })
+    };
+    let seed = number("seed", 0)?;
+    let count = usize::try_from(number("count", 1)?).map_err(|_| "--count is too large")?;
+    let Some((env, types)) = interface(&args)? else {
+        return Err("random needs --did FILE --method M".into());
+    };
+    let format = args.option("format").map(Format::parse).transpose()?;
+    for message in crate::random::generate(&env, &types, seed, count)? {
+        match format {
+            None => print(&format!("{message}\n"))?,
+            Some(f) => {
+                let bytes = message
+                    .to_bytes_with_types(&env, &types)
+                    .map_err(|e| e.to_string())?;
+                input::write(&bytes, f)?;
+            }
+        }
+    }
+    Ok(Answer::Yes)
+}
+
+pub fn bind(raw: &[String]) -> Outcome {
+    let args = Args::parse(
+        raw,
+        &Spec {
+            options: &[],
+            flags: &[],
+        },
+    )?;
+    let [language, file] = args.positional.as_slice() else {
+        return Err("usage: candor bind rust FILE.did".into());
+    };
+    if language != "rust" {
+        return Err(format!("bind knows one language, rust (not `{language}`)"));
+    }
+    let (env, actor, _) =
+        candor_parser::check_file(Path::new(file)).map_err(|e| format!("{file}: {e}"))?;
+    let name = Path::new(file)
+        .file_name()
+        .map_or(file.as_str().into(), |n| n.to_string_lossy());
+    print(&crate::bind::rust(&env, actor.as_ref(), &name).map_err(|e| format!("{file}: {e}"))?)?;
+    Ok(Answer::Yes)
 }

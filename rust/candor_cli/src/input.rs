@@ -99,23 +99,23 @@ pub fn from_hex(data: &[u8]) -> Result<Vec<u8>, String> {
 
 /// Writes `bytes` to standard output in `format`.
 pub fn write(bytes: &[u8], format: Format) -> Result<(), String> {
-    let mut text = String::new();
+    let mut text = Vec::new();
     let out: &[u8] = match format {
         Format::Raw => bytes,
         Format::Hex => {
             const HEX: &[u8; 16] = b"0123456789abcdef";
             text.reserve(bytes.len() * 2 + 1);
             for &b in bytes {
-                text.push(HEX[usize::from(b >> 4)] as char);
-                text.push(HEX[usize::from(b & 15)] as char);
+                text.push(HEX[usize::from(b >> 4)]);
+                text.push(HEX[usize::from(b & 15)]);
             }
-            text.push('\n');
-            text.as_bytes()
+            text.push(b'\n');
+            &text
         }
         Format::Blob => {
             crate::scalar::write_blob(&mut text, bytes);
-            text.push('\n');
-            text.as_bytes()
+            text.push(b'\n');
+            &text
         }
     };
     std::io::stdout()

@@ -4,12 +4,16 @@
 //! * [`explain`]: a message to annotated text, every byte on one line;
 //! * [`assemble`]: that text, edited or not, back to bytes;
 //! * [`scalar`]: how both print and re-encode scalar values;
+//! * [`bind`]: Rust types and a typed client for an interface;
+//! * [`random`]: random well-typed values for a method's arguments;
 //! * [`input`]: reading messages (raw, hex, blob literal) and writing bytes;
 //! * [`args`] and [`commands`]: the subcommands.
 
 pub mod args;
 pub mod assemble;
+pub mod bind;
 pub mod commands;
 pub mod explain;
 pub mod input;
+pub mod random;
 pub mod scalar;

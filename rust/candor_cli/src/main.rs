@@ -1,5 +1,6 @@
 //! `candor`: Candid on the command line. didc's everyday subcommands (encode,
-//! decode, check, subtype, hash, test) on candor, plus `explain`, which shows what
+//! decode, check, subtype, hash, test, random,
+//! bind) on candor, plus `explain`, which shows what
 //! every byte of a message is, and `assemble`, which turns that text (edited or not)
 //! back into the exact bytes.
 //!
@@ -15,8 +16,9 @@ usage: candor <command> [arguments]
 
 commands:
   explain [BYTES] [--did FILE --method M [--rets]] [--input-format raw|hex|blob]
-        one line per element of a message: offset, bytes, and what they are
-        (with a .did, field names and the method's argument types)
+        one line per element of a message: offset, bytes, what they are, and the
+        quota units each value costs; with a .did, field names and the method's
+        subtyping decisions (exit 1 when its types reject the message)
   assemble [FILE] [--keep-lengths] [--format hex|raw|blob]
         explain's text, edited or not, back to bytes (default output: hex)
   encode '(VALUES)' [--did FILE --method M [--rets]] [--format hex|raw|blob]
@@ -31,6 +33,11 @@ commands:
         the field id of each name
   test FILE.test.did...
         run Candid test files (the conformance suite's format)
+  random --did FILE --method M [--rets] [--seed N] [--count N] [--format hex|raw|blob]
+        random well-typed argument values (Candid text, or messages with --format);
+        the same seed gives the same values
+  bind rust FILE.did
+        Rust types (derive CandidType, Deserialize) and a typed client for the service
 
 BYTES is hex, a `blob \"…\"` literal, @FILE, or - / nothing for standard input;
 raw bytes starting with DIDL are recognised.
@@ -51,6 +58,8 @@ fn main() -> ExitCode {
         "subtype" => commands::subtype(rest),
         "hash" => commands::hash(rest),
         "test" => commands::test(rest),
+        "random" => commands::random(rest),
+        "bind" => commands::bind(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(commands::Answer::Yes)

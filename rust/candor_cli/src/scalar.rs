@@ -3,7 +3,21 @@
 //! edited. One place, so that printing and re-encoding agree.
 
 use candor::{IDLValue, Int, Nat, Principal};
-use std::fmt::Write;
+use std::io::Write;
+
+/// The text explain writes and assemble compares is built as bytes: pushing
+/// ASCII into a `Vec<u8>` is a store, where `String::push` encodes a `char`. What
+/// is written is UTF-8 (ASCII punctuation, decimal digits, validated text).
+pub trait Put {
+    fn put(&mut self, s: &str);
+}
+
+impl Put for Vec<u8> {
+    #[inline]
+    fn put(&mut self, s: &str) {
+        self.extend_from_slice(s.as_bytes());
+    }
+}
 
 /// The scalar wire types, as explain names them in its annotations.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -52,6 +66,30 @@ impl Scalar {
         }
     }
 
+    /// ` : NAME = `: what explain writes between a value's path and its value.
+    pub fn head(self) -> &'static str {
+        match self {
+            Scalar::Bool => " : bool = ",
+            Scalar::Nat => " : nat = ",
+            Scalar::Int => " : int = ",
+            Scalar::Nat8 => " : nat8 = ",
+            Scalar::Nat16 => " : nat16 = ",
+            Scalar::Nat32 => " : nat32 = ",
+            Scalar::Nat64 => " : nat64 = ",
+            Scalar::Int8 => " : int8 = ",
+            Scalar::Int16 => " : int16 = ",
+            Scalar::Int32 => " : int32 = ",
+            Scalar::Int64 => " : int64 = ",
+            Scalar::Float32 => " : float32 = ",
+            Scalar::Float64 => " : float64 = ",
+            Scalar::Text => " : text = ",
+            Scalar::Principal => " : principal = ",
+            Scalar::Blob => " : blob = ",
+            Scalar::Func => " : func = ",
+            Scalar::Service => " : service = ",
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<Scalar> {
         const ALL: [Scalar; 18] = [
             Scalar::Bool,
@@ -89,33 +127,47 @@ impl Scalar {
 }
 
 /// Appends the Candid text of a fixed-width value (`bytes` has its exact width).
-pub fn write_fixed(out: &mut String, s: Scalar, bytes: &[u8]) {
+pub fn write_fixed(out: &mut Vec<u8>, s: Scalar, bytes: &[u8]) {
     let mut b = [0u8; 8];
     let n = bytes.len().min(8);
     b[..n].copy_from_slice(&bytes[..n]);
-    let _ = match s {
-        Scalar::Bool => write!(out, "{}", b[0] == 1),
-        Scalar::Nat8 => write!(out, "{}", b[0]),
-        Scalar::Nat16 => write!(out, "{}", u16::from_le_bytes([b[0], b[1]])),
-        Scalar::Nat32 => write!(out, "{}", u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-        Scalar::Nat64 => write!(out, "{}", u64::from_le_bytes(b)),
-        Scalar::Int8 => write!(out, "{}", b[0] as i8),
-        Scalar::Int16 => write!(out, "{}", i16::from_le_bytes([b[0], b[1]])),
-        Scalar::Int32 => write!(out, "{}", i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-        Scalar::Int64 => write!(out, "{}", i64::from_le_bytes(b)),
-        Scalar::Float32 => write_float(out, f32::from_le_bytes([b[0], b[1], b[2], b[3]]).into()),
-        Scalar::Float64 => write_float(out, f64::from_le_bytes(b)),
-        _ => Ok(()),
+    let signed = |v: i64, out: &mut Vec<u8>| {
+        if v < 0 {
+            out.push(b'-');
+        }
+        push_decimal(out, v.unsigned_abs(), false);
     };
+    match s {
+        Scalar::Bool => out.put(if b[0] == 1 { "true" } else { "false" }),
+        Scalar::Nat8 => push_decimal(out, u64::from(b[0]), false),
+        Scalar::Nat16 => push_decimal(out, u64::from(u16::from_le_bytes([b[0], b[1]])), false),
+        Scalar::Nat32 => push_decimal(
+            out,
+            u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            false,
+        ),
+        Scalar::Nat64 => push_decimal(out, u64::from_le_bytes(b), false),
+        Scalar::Int8 => signed(i64::from(b[0] as i8), out),
+        Scalar::Int16 => signed(i64::from(i16::from_le_bytes([b[0], b[1]])), out),
+        Scalar::Int32 => signed(i64::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])), out),
+        Scalar::Int64 => signed(i64::from_le_bytes(b), out),
+        Scalar::Float32 => {
+            let _ = write_float(out, f32::from_le_bytes([b[0], b[1], b[2], b[3]]).into());
+        }
+        Scalar::Float64 => {
+            let _ = write_float(out, f64::from_le_bytes(b));
+        }
+        _ => {}
+    }
 }
 
 /// Floats print so that they read back as floats (`1.0`, not `1`); NaNs and
 /// infinities print as Candid spells them.
-fn write_float(out: &mut String, v: f64) -> std::fmt::Result {
+fn write_float(out: &mut Vec<u8>, v: f64) -> std::io::Result<()> {
     if v.is_nan() {
-        out.push_str("nan");
+        out.put("nan");
     } else if v.is_infinite() {
-        out.push_str(if v > 0.0 { "inf" } else { "-inf" });
+        out.put(if v > 0.0 { "inf" } else { "-inf" });
     } else if v.fract() == 0.0 && v.abs() < 1e16 {
         write!(out, "{v:.1}")?;
     } else {
@@ -125,51 +177,74 @@ fn write_float(out: &mut String, v: f64) -> std::fmt::Result {
 }
 
 /// Appends a Candid text literal: `"…"` with `\"`, `\\`, `\n`, `\r`, `\t` and
-/// `\u{…}` for other control characters.
-pub fn write_text(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
+/// `\u{…}` for other control characters. Runs of bytes that need no escape (all
+/// but ASCII controls, quote and backslash, and the C1 controls U+0080–U+009F)
+/// are copied whole.
+pub fn write_text(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let plain = match b {
+            b'"' | b'\\' | 0..=0x1f | 0x7f => false,
+            // U+0080..U+009F are encoded C2 80..C2 9F.
+            0xc2 => !matches!(bytes.get(i + 1), Some(0x80..=0x9f)),
+            _ => true,
+        };
+        if plain {
+            i += 1;
+            continue;
+        }
+        out.extend_from_slice(&bytes[run..i]);
+        let c = s.get(i..).and_then(|r| r.chars().next()).unwrap_or('?');
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
+            '"' => out.put("\\\""),
+            '\\' => out.put("\\\\"),
+            '\n' => out.put("\\n"),
+            '\r' => out.put("\\r"),
+            '\t' => out.put("\\t"),
+            c => {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
-            c => out.push(c),
         }
+        i += c.len_utf8();
+        run = i;
     }
-    out.push('"');
+    out.extend_from_slice(&bytes[run..]);
+    out.push(b'"');
 }
 
-/// Appends a Candid blob literal: printable ASCII as is, other bytes as `\xx`.
-pub fn write_blob(out: &mut String, bytes: &[u8]) {
+/// Appends a Candid blob literal: printable ASCII as is, other bytes as `\xx`;
+/// printable runs copied whole.
+pub fn write_blob(out: &mut Vec<u8>, bytes: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push_str("blob \"");
-    for &b in bytes {
+    out.reserve(bytes.len() + 8);
+    out.put("blob \"");
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
         if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
-            out.push(b as char);
-        } else {
-            out.push('\\');
-            out.push(HEX[usize::from(b >> 4)] as char);
-            out.push(HEX[usize::from(b & 15)] as char);
+            continue;
         }
+        out.extend_from_slice(&bytes[run..i]);
+        out.extend_from_slice(&[b'\\', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+        run = i + 1;
     }
-    out.push('"');
+    out.extend_from_slice(&bytes[run..]);
+    out.push(b'"');
 }
 
-pub fn write_principal(out: &mut String, p: &Principal) {
-    out.push_str("principal \"");
+pub fn write_principal(out: &mut Vec<u8>, p: &Principal) {
+    out.put("principal \"");
     push_principal_text(out, p);
-    out.push('"');
+    out.push(b'"');
 }
 
 /// A principal's textual form. Messages repeat the same few principals (an owner in
 /// every record), and the text form costs a CRC and base32 each time, so the last
 /// one is kept.
-fn push_principal_text(out: &mut String, p: &Principal) {
+fn push_principal_text(out: &mut Vec<u8>, p: &Principal) {
     thread_local! {
         static LAST: std::cell::RefCell<(Vec<u8>, String)> = const {
             std::cell::RefCell::new((Vec::new(), String::new()))
@@ -182,39 +257,42 @@ fn push_principal_text(out: &mut String, p: &Principal) {
             last.0.extend_from_slice(p.as_slice());
             last.1 = p.to_text();
         }
-        out.push_str(&last.1);
+        out.put(&last.1);
     });
 }
 
 /// `v` in decimal, with `_` between groups of three digits when `grouped` (as
 /// candor prints `nat`s); without the formatting machinery, as explain writes one
 /// per line.
-pub fn push_decimal(out: &mut String, v: u64, grouped: bool) {
-    let mut digits = [0u8; 20];
-    let mut n = digits.len();
+pub fn push_decimal(out: &mut Vec<u8>, v: u64, grouped: bool) {
+    if v < 10 {
+        out.push(b'0' + v as u8);
+        return;
+    }
+    // 20 digits and 6 separators at most, written from the end.
+    let mut buf = [0u8; 26];
+    let mut n = buf.len();
     let mut rest = v;
-    loop {
+    let mut in_group = 0;
+    while rest != 0 && n > 0 {
+        if grouped && in_group == 3 && n > 1 {
+            n -= 1;
+            buf[n] = b'_';
+            in_group = 0;
+        }
         n -= 1;
-        digits[n] = b'0' + (rest % 10) as u8;
+        buf[n] = b'0' + (rest % 10) as u8;
         rest /= 10;
-        if rest == 0 {
-            break;
-        }
+        in_group += 1;
     }
-    let digits = &digits[n..];
-    for (i, d) in digits.iter().enumerate() {
-        if grouped && i != 0 && (digits.len() - i) % 3 == 0 {
-            out.push('_');
-        }
-        out.push(*d as char);
-    }
+    out.extend_from_slice(&buf[n..]);
 }
 
 /// Appends the Candid text of the value whose exact bytes are `bytes`, read as a
 /// value of type `s`; `None` when the bytes are not one whole such value. `explain`
 /// prints values with it, and `assemble` uses it to tell an edited value from one
 /// left as explain printed it.
-pub fn render(out: &mut String, s: Scalar, bytes: &[u8]) -> Option<()> {
+pub fn render(out: &mut Vec<u8>, s: Scalar, bytes: &[u8]) -> Option<()> {
     match s {
         Scalar::Nat | Scalar::Int
             if bytes.len() <= 9 && bytes.last().is_some_and(|b| b & 0x80 == 0) =>
@@ -230,7 +308,7 @@ pub fn render(out: &mut String, s: Scalar, bytes: &[u8]) -> Option<()> {
             if negative {
                 // Sign-extend from `bits`; the magnitude of an i64 is at most 2^63.
                 let signed = (v as i64) | (-1i64 << bits);
-                out.push('-');
+                out.push(b'-');
                 push_decimal(out, signed.unsigned_abs(), true);
             } else {
                 push_decimal(out, v, true);
@@ -244,7 +322,7 @@ pub fn render(out: &mut String, s: Scalar, bytes: &[u8]) -> Option<()> {
                 Int::decode(&mut reader).ok()?.to_string()
             };
             reader.is_empty().then_some(())?;
-            out.push_str(&text);
+            out.put(&text);
         }
         Scalar::Text => {
             let body = counted(bytes)?;
@@ -253,20 +331,20 @@ pub fn render(out: &mut String, s: Scalar, bytes: &[u8]) -> Option<()> {
         Scalar::Blob => write_blob(out, counted(bytes)?),
         Scalar::Principal => write_principal(out, &principal_of(bytes)?),
         Scalar::Service => {
-            out.push_str("service \"");
+            out.put("service \"");
             push_principal_text(out, &principal_of(bytes)?);
-            out.push('"');
+            out.push(b'"');
         }
         Scalar::Func => {
             let principal = bytes.strip_prefix(&[1])?.strip_prefix(&[1])?;
             let (p, rest) = split_counted(principal)?;
             let p = Principal::try_from_slice(p).ok()?;
             let name = std::str::from_utf8(counted(rest)?).ok()?;
-            out.push_str("func \"");
+            out.put("func \"");
             push_principal_text(out, &p);
-            out.push_str("\".");
+            out.put("\".");
             if is_plain_name(name) {
-                out.push_str(name);
+                out.put(name);
             } else {
                 write_text(out, name);
             }
@@ -408,9 +486,22 @@ mod tests {
     use super::*;
 
     fn printed(s: Scalar, bytes: &[u8]) -> String {
-        let mut out = String::new();
+        let mut out = Vec::new();
         write_fixed(&mut out, s, bytes);
-        out
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn heads_name_the_scalar() {
+        for s in [
+            Scalar::Bool,
+            Scalar::Nat,
+            Scalar::Int64,
+            Scalar::Text,
+            Scalar::Service,
+        ] {
+            assert_eq!(s.head(), format!(" : {} = ", s.name()));
+        }
     }
 
     #[test]
@@ -430,14 +521,17 @@ mod tests {
 
     #[test]
     fn texts_and_blobs_keep_every_character() {
-        let mut t = String::new();
-        write_text(&mut t, "a\"b\\c\nd\u{1}é");
+        let mut t = Vec::new();
+        write_text(&mut t, "a\"b\\c\nd\u{1}é\u{85}");
+        let t = String::from_utf8(t).unwrap();
+        assert_eq!(t, "\"a\\\"b\\\\c\\nd\\u{1}é\\u{85}\"");
         assert_eq!(
             encode(Scalar::Text, &t).unwrap(),
-            b"\x0aa\"b\\c\nd\x01\xc3\xa9".to_vec()
+            b"\x0ca\"b\\c\nd\x01\xc3\xa9\xc2\x85".to_vec()
         );
-        let mut b = String::new();
+        let mut b = Vec::new();
         write_blob(&mut b, &[0, b'a', 0xff, b'"']);
+        let b = String::from_utf8(b).unwrap();
         assert_eq!(b, "blob \"\\00a\\ff\\22\"");
         assert_eq!(
             encode(Scalar::Blob, &b).unwrap(),
@@ -459,21 +553,25 @@ mod tests {
         for v in values {
             let mut bytes = Vec::new();
             candor::types::leb128::encode_int(&mut bytes, v).unwrap();
-            let mut fast = String::new();
+            let mut fast = Vec::new();
             render(&mut fast, Scalar::Int, &bytes).unwrap();
-            assert_eq!(fast, Int::from(v).to_string(), "int {v}");
+            assert_eq!(fast, Int::from(v).to_string().into_bytes(), "int {v}");
             if v >= 0 {
                 let mut bytes = Vec::new();
                 candor::types::leb128::encode_nat(&mut bytes, v as u128).unwrap();
-                let mut fast = String::new();
+                let mut fast = Vec::new();
                 render(&mut fast, Scalar::Nat, &bytes).unwrap();
-                assert_eq!(fast, Nat::from(v as u128).to_string(), "nat {v}");
+                assert_eq!(
+                    fast,
+                    Nat::from(v as u128).to_string().into_bytes(),
+                    "nat {v}"
+                );
             }
         }
         // Non-canonical padding reads as the same number.
-        let mut padded = String::new();
+        let mut padded = Vec::new();
         render(&mut padded, Scalar::Nat, &[0x81, 0x80, 0x00]).unwrap();
-        assert_eq!(padded, "1");
+        assert_eq!(padded, b"1");
     }
 
     #[test]

@@ -176,6 +176,16 @@ fn usage_errors_exit_2() {
         &["encode", "(1)", "--method", "f"],
         &["assemble", "--format", "octal"],
         &["subtype", "nat"],
+        &["random", "--did", "ledger.did"],
+        &[
+            "random",
+            "--did",
+            "ledger.did",
+            "--method",
+            "icrc1_transfer",
+            "--seed",
+            "x",
+        ],
     ] {
         let run = candor(args, "");
         assert_eq!(run.status, 2, "{args:?}: {}", run.stderr);
@@ -185,4 +195,116 @@ fn usage_errors_exit_2() {
             run.stderr
         );
     }
+}
+
+#[test]
+fn random_values_for_a_method() {
+    golden(
+        "random_walk",
+        &candor(
+            &[
+                "random",
+                "--did",
+                "shapes.did",
+                "--method",
+                "walk",
+                "--seed",
+                "3",
+                "--count",
+                "2",
+            ],
+            "",
+        ),
+    );
+    let hex = candor(
+        &[
+            "random",
+            "--did",
+            "ledger.did",
+            "--method",
+            "icrc1_transfer",
+            "--seed",
+            "7",
+            "--format",
+            "hex",
+        ],
+        "",
+    );
+    golden("random_transfer_hex", &hex);
+    // What random writes, decode reads at the same method's types.
+    let decoded = candor(&typed("decode", hex.stdout.trim()), "");
+    assert_eq!(decoded.status, 0, "{}", decoded.stderr);
+    golden(
+        "random_never",
+        &candor(&["random", "--did", "shapes.did", "--method", "never"], ""),
+    );
+}
+
+/// `bind rust FILE.did` writes `tests/golden/NAME_bindings.rs`, which
+/// `tests/bind.rs` compiles and uses.
+#[test]
+fn bind_rust_for_an_interface() {
+    for name in ["ledger", "shapes"] {
+        let run = candor(&["bind", "rust", &format!("{name}.did")], "");
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        assert_eq!(run.stderr, "");
+        let path = golden_dir().join(format!("{name}_bindings.rs"));
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            std::fs::write(&path, &run.stdout).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(run.stdout, expected, "{name}");
+    }
+    golden("bind_ids", &candor(&["bind", "rust", "ids.did"], ""));
+    golden("bind_usage", &candor(&["bind", "go", "ledger.did"], ""));
+}
+
+/// explain with an interface shows each subtyping decision: a field the method
+/// does not know (skipped), an `opt` whose value does not fit (becomes null), a
+/// field the message lacks (absent), an extra argument (skipped), a `nat` read as
+/// an `int`, a case the method's variant lacks (rejected: exit 1); and decode at
+/// the same types agrees.
+#[test]
+fn explain_shows_subtyping_decisions() {
+    let newer = "(record { to = record { owner = principal \"aaaaa-aa\"; subaccount = opt blob \"\\01\\02\"; nickname = \"bob\" }; amount = 5_000 : nat; fee = opt \"ten\"; memo = opt blob \"m\"; created_at_time = opt (5 : nat) }, \"extra\")";
+    let hex = candor(&["encode", newer], "");
+    assert_eq!(hex.status, 0, "{}", hex.stderr);
+    let hex = hex.stdout.trim();
+    golden("explain_subtyping", &candor(&typed("explain", hex), ""));
+    golden("decode_subtyping", &candor(&typed("decode", hex), ""));
+
+    let wrong = candor(
+        &[
+            "encode",
+            "(record { to = record { owner = principal \"aaaaa-aa\" }; amount = \"lots\" })",
+        ],
+        "",
+    );
+    let run = candor(&typed("explain", wrong.stdout.trim()), "");
+    assert_eq!(run.status, 1);
+    golden("explain_rejected", &run);
+    assert_eq!(candor(&typed("decode", wrong.stdout.trim()), "").status, 2);
+
+    let walk = candor(
+        &[
+            "encode",
+            "(opt record { head = 7 : nat; tail = null }, variant { twig = 1 : nat8 })",
+        ],
+        "",
+    );
+    golden(
+        "explain_walk",
+        &candor(
+            &[
+                "explain",
+                walk.stdout.trim(),
+                "--did",
+                "shapes.did",
+                "--method",
+                "walk",
+            ],
+            "",
+        ),
+    );
 }

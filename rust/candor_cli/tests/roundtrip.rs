@@ -45,12 +45,33 @@ fn suite_messages() -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// An interface to read messages against (the subtyping walk: records, opts,
+/// variants, a recursive type, reserved); the fuzz target uses the same one.
+fn typed() -> Context {
+    let did = "type List = opt record { head : int; tail : List }; \
+        service : { m : (record { a : nat; b : opt text; c : variant { x; y : nat8 } }, List, reserved, opt vec nat16) -> () }";
+    let prog: candor_parser::IDLProg = did.parse().unwrap();
+    let mut env = candor::TypeEnv::new();
+    let actor = candor_parser::check_prog(&mut env, &prog).unwrap().unwrap();
+    let args = env.get_method(&actor, "m").unwrap().args.clone();
+    Context::from_interface(&env, &args)
+}
+
 #[track_caller]
 fn round_trip(m: &[u8]) {
+    thread_local!(static TYPED: Context = typed());
     let explained = explain(m, &Context::default());
     let back =
-        assemble(&explained.text, false).unwrap_or_else(|e| panic!("{e}\n{}", explained.text));
-    assert_eq!(back, m, "\n{}", explained.text);
+        assemble(&explained.text(), false).unwrap_or_else(|e| panic!("{e}\n{}", explained.text()));
+    assert_eq!(back, m, "\n{}", explained.text());
+    // Against an interface: the same bytes, whatever the subtyping decisions.
+    TYPED.with(|cx| {
+        let typed = explain(m, cx);
+        assert_eq!(typed.fault, explained.fault);
+        let back =
+            assemble(&typed.text(), false).unwrap_or_else(|e| panic!("{e}\n{}", typed.text()));
+        assert_eq!(back, m, "\n{}", typed.text());
+    });
 }
 
 #[test]
@@ -60,9 +81,10 @@ fn every_suite_message_round_trips() {
     for (name, m) in &messages {
         let explained = explain(m, &Context::default());
         faults += usize::from(explained.fault.is_some());
-        let back = assemble(&explained.text, false)
-            .unwrap_or_else(|e| panic!("{name}: {e}\n{}", explained.text));
-        assert_eq!(&back, m, "{name}\n{}", explained.text);
+        let back = assemble(&explained.text(), false)
+            .unwrap_or_else(|e| panic!("{name}: {e}\n{}", explained.text()));
+        assert_eq!(&back, m, "{name}\n{}", explained.text());
+        round_trip(m);
     }
     if suite_dir().is_some() {
         // The suite has both well-formed and malformed messages; both kinds must
@@ -107,8 +129,12 @@ fn a_vector_of_nulls_is_one_line_however_long() {
         0x44, 0x49, 0x44, 0x4c, 0x01, 0x6d, 0x7f, 0x01, 0x00, 0xff, 0xff, 0xff, 0xff, 0x0f,
     ];
     let explained = explain(&m, &Context::default());
-    assert!(explained.fault.is_none(), "{}", explained.text);
-    assert!(explained.text.lines().count() < 10, "{}", explained.text);
+    assert!(explained.fault.is_none(), "{}", explained.text());
+    assert!(
+        explained.text().lines().count() < 10,
+        "{}",
+        explained.text()
+    );
     round_trip(&m);
 }
 
@@ -120,14 +146,14 @@ fn a_malformed_message_is_explained_up_to_its_fault() {
     let fault = explained.fault.clone().unwrap();
     assert_eq!(fault.offset, 9);
     assert!(
-        explained.text.contains("arg 0 : nat = 42"),
+        explained.text().contains("arg 0 : nat = 42"),
         "{}",
-        explained.text
+        explained.text()
     );
     assert!(
-        explained.text.contains("!! fault at offset 9"),
+        explained.text().contains("!! fault at offset 9"),
         "{}",
-        explained.text
+        explained.text()
     );
     round_trip(m);
 }
@@ -188,7 +214,7 @@ proptest! {
         cut in any::<prop::sample::Index>(),
     ) {
         let explained = explain(&m, &Context::default());
-        prop_assert!(explained.fault.is_none(), "{}", explained.text);
+        prop_assert!(explained.fault.is_none(), "{}", explained.text());
         round_trip(&m);
         if !m.is_empty() {
             let mut mutated = m.clone();
@@ -196,5 +222,31 @@ proptest! {
             round_trip(&mutated);
             round_trip(&m[..cut.index(m.len())]);
         }
+    }
+}
+
+/// The command's streaming path writes the same text as `explain`, across many
+/// flushes of its buffer, for a well-formed and a malformed message.
+#[test]
+fn explain_to_writes_what_explain_returns() {
+    use candor::{IDLArgs, IDLValue};
+    let big = IDLArgs {
+        args: vec![IDLValue::Vec(
+            (0..20_000u32)
+                .map(|i| IDLValue::Opt(Box::new(IDLValue::Nat32(i))))
+                .collect(),
+        )],
+    }
+    .to_bytes()
+    .unwrap();
+    let cut = &big[..big.len() - 3];
+    for m in [&big[..], cut] {
+        let whole = explain(m, &Context::default());
+        assert!(whole.bytes.len() > 4 * candor_cli::explain::FLUSH_AT);
+        let mut streamed = Vec::new();
+        let verdict =
+            candor_cli::explain::explain_to(m, &Context::default(), &mut streamed).unwrap();
+        assert_eq!(streamed, whole.bytes);
+        assert_eq!(verdict.fault, whole.fault);
     }
 }
