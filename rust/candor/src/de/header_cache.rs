@@ -115,7 +115,9 @@ pub(crate) fn take(bytes: &[u8], limits: Limits) -> Option<(Header, Lease)> {
         let slot = c.entries.iter().position(|e| {
             e.arena.is_some()
                 && e.limits == limits
-                && bytes.get(..e.key.len()).is_some_and(|k| k == &*e.key)
+                && bytes
+                    .get(..e.key.len())
+                    .is_some_and(|k| same_bytes(k, &e.key))
         })?;
         let e = c.entries.get_mut(slot)?;
         let arena = e.arena.take()?;
@@ -166,6 +168,18 @@ pub(crate) fn offer(bytes: &[u8], limits: Limits, header: &Header) {
             }
         }
     })
+}
+
+/// `a == b`, eight bytes at a time: on wasm, `memcmp` compares byte by byte, and
+/// every hit compares a whole header.
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (wa, wb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ta, tb) = (wa.remainder(), wb.remainder());
+    let word = |c: &[u8]| <[u8; 8]>::try_from(c).map_or(0, u64::from_le_bytes);
+    wa.zip(wb).all(|(x, y)| word(x) == word(y)) && ta == tb
 }
 
 /// A cheap stand-in for a hash of the whole header: its length, limits, and the
@@ -284,6 +298,21 @@ mod tests {
 
     fn entries() -> usize {
         CACHE.with(|c| c.borrow().entries.len())
+    }
+
+    #[test]
+    fn same_bytes_is_slice_equality() {
+        let base: Vec<u8> = (0..40u8).collect();
+        for len in 0..base.len() {
+            let a = &base[..len];
+            assert!(same_bytes(a, a));
+            for i in 0..len {
+                let mut b = a.to_vec();
+                b[i] ^= 0x80;
+                assert!(!same_bytes(a, &b), "len {len}, byte {i}");
+            }
+            assert!(!same_bytes(a, &base[..len + 1]));
+        }
     }
 
     #[test]
