@@ -80,6 +80,7 @@ impl Context {
 
     /// `t` with names followed to their definitions (borrowed from the
     /// environment; an unknown name stays as it is).
+    #[inline]
     fn resolve<'a>(&'a self, t: &'a Type) -> &'a Type {
         match t.as_ref() {
             TypeInner::Var(name) => self.env.rec_find_type(name).unwrap_or(t),
@@ -204,6 +205,7 @@ impl<'a> Walk<'a> {
             shown: 0,
             no_bytes: Vec::new(),
             no_bytes_units: Vec::new(),
+            expected_ids: Vec::new(),
             cx,
             path: Vec::new(),
             labels: Vec::new(),
@@ -315,6 +317,10 @@ struct Walk<'a> {
     no_bytes: Vec<Option<bool>>,
     /// Per table entry taking no bytes, the units its values cost.
     no_bytes_units: Vec<Option<u64>>,
+    /// Per record entry of the table, the ids of the expected record's fields it
+    /// was last read against (keyed by that field list's address): a named label's
+    /// id is a hash of its name, worth computing once rather than per value.
+    expected_ids: Vec<Option<(usize, Box<[u32]>)>>,
     /// Where the bytes shown so far end: a fault's unread bytes start here.
     shown: usize,
     /// The path of the value being explained (`arg 0 → to → owner`), grown and cut

@@ -347,7 +347,9 @@ impl<'a> Walk<'a> {
     fn vec(&mut self, t: Ref, start: usize, exp: Option<&'a Type>, depth: usize) -> Step<bool> {
         let (elem, mut fits) = match exp.map(Type::as_ref) {
             None => (None, true),
-            Some(TypeInner::Vec(e)) => (Some(e), true),
+            // Resolved once here rather than once per element: a named element type
+            // is a lookup by name in the interface.
+            Some(TypeInner::Vec(e)) => (Some(self.cx.resolve(e)), true),
             Some(_) => {
                 self.not_fit(exp);
                 (None, false)
@@ -538,18 +540,29 @@ impl<'a> Walk<'a> {
         let typed = matches!(exp.map(Type::as_ref), Some(TypeInner::Record(_)));
         self.charge(CALL + KEY);
         let mut k = 0;
+        // The expected fields' ids, kept per table entry; taken out for the walk
+        // (a recursive record inside computes its own) and put back after.
+        let key = expected.as_ptr() as usize;
+        let ids = match self.expected_ids.get_mut(i).and_then(Option::take) {
+            Some((k, ids)) if k == key => ids,
+            _ => expected.iter().map(|e| e.id.get_id()).collect(),
+        };
+        let id_at = |k: usize| ids.get(k).copied();
+        let mut next = id_at(0);
         let cut = self.path.len();
         for f in 0..self.fields(i).len() {
             let Some((id, t, span)) = self.fields(i).get(f).copied() else {
                 break;
             };
-            while let Some(e) = expected.get(k).filter(|e| e.id.get_id() < id) {
+            while let Some(e) = expected.get(k).filter(|_| next.is_some_and(|n| n < id)) {
                 fits &= self.absent(e);
                 k += 1;
+                next = id_at(k);
             }
-            let field_exp = match expected.get(k).filter(|e| e.id.get_id() == id) {
+            let field_exp = match expected.get(k).filter(|_| next == Some(id)) {
                 Some(e) => {
                     k += 1;
+                    next = id_at(k);
                     Some(&e.ty)
                 }
                 None => {
@@ -566,6 +579,14 @@ impl<'a> Walk<'a> {
         }
         for e in expected.get(k..).unwrap_or(&[]) {
             fits &= self.absent(e);
+        }
+        if !expected.is_empty() {
+            if self.expected_ids.len() <= i {
+                self.expected_ids.resize(i + 1, None);
+            }
+            if let Some(slot) = self.expected_ids.get_mut(i) {
+                *slot = Some((key, ids));
+            }
         }
         Ok(fits)
     }
