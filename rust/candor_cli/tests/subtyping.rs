@@ -69,3 +69,38 @@ fn explain_rejects_exactly_what_the_decoder_rejects() {
         }
     }
 }
+
+/// One wire record entry read against two different expected records (one per
+/// argument): explain keeps the expected fields' ids per table entry, and must not
+/// read the second argument with the first one's ids. Each argument, explained
+/// alone with its own reader, says the same about its fields as in the pair.
+#[test]
+fn one_wire_record_read_against_two_expected_records() {
+    let writer = "service : { m : (record { b : nat8 }, record { b : nat8 }) -> () }";
+    let (wenv, wtypes) = method(writer);
+    let msg = candor_parser::parse_idl_args("(record { b = 1 : nat8 }, record { b = 2 : nat8 })")
+        .unwrap();
+    let bytes = msg.to_bytes_with_types(&wenv, &wtypes).unwrap();
+    // The writer's two record types are one table entry.
+    assert_eq!(bytes[4], 1, "one table entry");
+    let reader = "service : { m : (record { b : nat8 }, record { a : opt nat; b : nat8; c : opt text }) -> () }";
+    let (env, types) = method(reader);
+    let explained = explain(&bytes, &Context::from_interface(&env, &types));
+    let text = explained.text();
+    let arg1: Vec<&str> = text.lines().filter(|l| l.contains("arg 1 →")).collect();
+    assert!(
+        arg1.iter()
+            .any(|l| l.contains("arg 1 → a") && l.contains("absent")),
+        "{text}"
+    );
+    assert!(
+        arg1.iter()
+            .any(|l| l.contains("arg 1 → c") && l.contains("absent")),
+        "{text}"
+    );
+    assert!(
+        arg1.iter()
+            .any(|l| l.contains("arg 1 → b") && l.contains("= 2")),
+        "{text}"
+    );
+}
