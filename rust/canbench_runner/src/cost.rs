@@ -179,5 +179,15 @@ mod tests {
                 per_byte: true
             }
         );
+        for name in [
+            "env_var_count",
+            "env_var_name_size",
+            "env_var_name_copy",
+            "env_var_name_exists",
+            "env_var_value_size",
+            "env_var_value_copy",
+        ] {
+            assert_eq!(t.sysapi(name).overhead, 500, "{name}");
+        }
     }
 }
