@@ -256,8 +256,10 @@ mod passed_through {
     #[cold]
     #[inline(never)]
     pub(super) fn begin() -> bool {
-        CAPTURED.with(|c| c.borrow_mut().take());
-        CAPTURING.with(|c| c.replace(true))
+        // `try_with` throughout: while the thread is torn down these may be gone,
+        // and the error is then simply custom.
+        let _ = CAPTURED.try_with(|c| c.borrow_mut().take());
+        CAPTURING.try_with(|c| c.replace(true)).unwrap_or(false)
     }
 
     /// Stops capturing: the captured error if `text` is exactly its text, else a
@@ -265,8 +267,8 @@ mod passed_through {
     #[cold]
     #[inline(never)]
     pub(super) fn finish(was: bool, text: String) -> Error {
-        CAPTURING.with(|c| c.set(was));
-        match CAPTURED.with(|c| c.borrow_mut().take()) {
+        let _ = CAPTURING.try_with(|c| c.set(was));
+        match CAPTURED.try_with(|c| c.borrow_mut().take()).ok().flatten() {
             Some(e) if e.to_string() == text => e,
             _ => Error::msg(text),
         }
@@ -275,9 +277,9 @@ mod passed_through {
     /// Called by `Display`: keeps a copy of `e` while `recover` is formatting.
     #[cold]
     pub(super) fn offer(e: &Error) {
-        if CAPTURING.with(|c| c.get()) {
+        if CAPTURING.try_with(|c| c.get()).unwrap_or(false) {
             let copy = Error(Box::new((*e.0).clone()));
-            CAPTURED.with(|c| *c.borrow_mut() = Some(copy));
+            let _ = CAPTURED.try_with(|c| *c.borrow_mut() = Some(copy));
         }
     }
 }

@@ -105,36 +105,40 @@ pub(crate) struct Lease {
 /// its arena is not lent out: the header with its arena moved out, and the lease to
 /// return the arena on.
 pub(crate) fn take(bytes: &[u8], limits: Limits) -> Option<(Header, Lease)> {
-    CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.off {
-            return None;
-        }
-        c.clock += 1;
-        let clock = c.clock;
-        let slot = c.entries.iter().position(|e| {
-            e.arena.is_some()
-                && e.limits == limits
-                && bytes
-                    .get(..e.key.len())
-                    .is_some_and(|k| same_bytes(k, &e.key))
-        })?;
-        let e = c.entries.get_mut(slot)?;
-        let arena = e.arena.take()?;
-        e.used = clock;
-        let header = Header {
-            arena,
-            args: e.args.clone(),
-            table_len: e.table_len,
-            len: e.key.len(),
-        };
-        let lease = Lease {
-            slot,
-            generation: e.generation,
-        };
-        c.hits += 1;
-        Some((header, lease))
-    })
+    // `try_with`: while the thread is torn down the cache may be gone; decode as usual.
+    CACHE
+        .try_with(|c| {
+            let mut c = c.borrow_mut();
+            if c.off {
+                return None;
+            }
+            c.clock += 1;
+            let clock = c.clock;
+            let slot = c.entries.iter().position(|e| {
+                e.arena.is_some()
+                    && e.limits == limits
+                    && bytes
+                        .get(..e.key.len())
+                        .is_some_and(|k| same_bytes(k, &e.key))
+            })?;
+            let e = c.entries.get_mut(slot)?;
+            let arena = e.arena.take()?;
+            e.used = clock;
+            let header = Header {
+                arena,
+                args: e.args.clone(),
+                table_len: e.table_len,
+                len: e.key.len(),
+            };
+            let lease = Lease {
+                slot,
+                generation: e.generation,
+            };
+            c.hits += 1;
+            Some((header, lease))
+        })
+        .ok()
+        .flatten()
 }
 
 /// Offers a header that just parsed from `bytes` under `limits`: kept (a copy, to be
@@ -147,7 +151,7 @@ pub(crate) fn offer(bytes: &[u8], limits: Limits, header: &Header) {
         return;
     };
     let hash = fingerprint(key, limits);
-    CACHE.with(|c| {
+    let _ = CACHE.try_with(|c| {
         let mut c = c.borrow_mut();
         if c.off {
             return;
@@ -167,7 +171,7 @@ pub(crate) fn offer(bytes: &[u8], limits: Limits, header: &Header) {
                 c.next_pending = i + 1;
             }
         }
-    })
+    });
 }
 
 /// `a == b`, eight bytes at a time: on wasm, `memcmp` compares byte by byte, and
