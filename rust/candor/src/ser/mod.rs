@@ -257,12 +257,9 @@ impl IDLBuilder {
     }
     /// The whole message.
     pub fn serialize_to_vec(&mut self) -> Result<Vec<u8>> {
-        let header = self.header()?;
-        let header = &header.bytes;
-        let values = self.value_ser.get_result();
-        let mut out = Vec::with_capacity(header.len() + values.len());
-        out.extend_from_slice(header);
-        out.extend_from_slice(values);
+        // An empty vector reserves exactly the message: one allocation, no spare.
+        let mut out = Vec::new();
+        self.serialize_into(&mut out)?;
         Ok(out)
     }
 }
