@@ -490,7 +490,7 @@ impl<'a> Walk<'a> {
         // template, its digits patched in.
         if self.note.is_none() && self.units < 100 {
             let u = self.units as u8;
-            self.total_units += self.units;
+            self.total_units = self.total_units.saturating_add(self.units);
             self.units = 0;
             if u < 10 {
                 let mut t = *b"  [0 units]\n";
