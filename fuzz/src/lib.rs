@@ -129,15 +129,16 @@ fn same_with_and_without_cache<T: for<'a> Deserialize<'a> + CandidType + std::fm
     candor::de::set_header_cache(false);
     let plain = outcome::<T>(data);
     candor::de::set_header_cache(true);
-    // Parsed, kept, then taken from the cache.
+    // Parsed and kept, then taken from the cache twice.
     for round in 0..3 {
         let cached = outcome::<T>(data);
         assert_eq!(cached, plain, "round {round}: the header cache changed the outcome");
     }
 }
 
-/// Decodes `data` without the header cache and then three times with it (the third
-/// takes the kept header), at several types: every outcome must be the same.
+/// Decodes `data` without the header cache and then three times with it (the first
+/// keeps the header, the next two take it), at several types: every outcome must be
+/// the same.
 pub fn decode_cached_and_plain(data: &[u8]) {
     same_with_and_without_cache::<u64>(data);
     same_with_and_without_cache::<String>(data);

@@ -576,8 +576,8 @@ fn get_blocks() -> BenchResult {
 
 /// The first, second and third ICRC-1 transfer a fresh canister decodes, each in a
 /// scope of its own: what the first pays once per thread (interning the expected
-/// types, parsing the header), what the second pays (the header parsed again, and
-/// kept), and the steady state from the third on (the kept header).
+/// types, parsing the header, which the header cache keeps) and what the next two
+/// pay (the kept header: the steady state).
 #[bench(raw)]
 fn icrc1_transfer_repeat() -> BenchResult {
     let config = config();

@@ -33,6 +33,10 @@ struct Interner {
     /// the Rust type). One buffer for every record, reused, so interning a type
     /// allocates no temporary per record.
     scratch: Vec<(FieldEntry, u32)>,
+    /// An empty arena a decoder holds while a new type is interned, so its clone of
+    /// `arena` does not force `Rc::make_mut` to copy the whole arena. Made on first
+    /// need.
+    placeholder: Option<Rc<Arena>>,
 }
 
 thread_local! {
@@ -48,23 +52,35 @@ pub(crate) fn shared_arena() -> Rc<Arena> {
     INTERNER.with(|cell| cell.borrow().arena.clone())
 }
 
-/// The arena and root reference of `T`'s expected type, or `None` when `T` takes
-/// whatever type the wire has (its Candid type is `Unknown`, as `IDLValue`'s).
-pub(crate) fn of<T: crate::CandidType + ?Sized>() -> Result<Option<(Rc<Arena>, Ref)>> {
+/// The root reference of `T`'s expected type, with `held` (the decoder's arena)
+/// set to the arena it is in; or `None`, `held` untouched, when `T` takes whatever
+/// type the wire has (its Candid type is `Unknown`, as `IDLValue`'s).
+pub(crate) fn of<T: crate::CandidType + ?Sized>(held: &mut Rc<Arena>) -> Result<Option<Ref>> {
     let id = TypeId::of::<T>();
     INTERNER.with(|cell| {
         let mut it = cell.borrow_mut();
         if let Some(r) = it.root(id) {
-            return Ok(r.map(|r| (it.arena.clone(), r)));
+            if r.is_some() && !Rc::ptr_eq(held, &it.arena) {
+                *held = it.arena.clone();
+            }
+            return Ok(r);
         }
         let ty = T::ty();
         if *ty == TypeInner::Unknown {
             it.add_root(id, None);
             return Ok(None);
         }
+        if Rc::ptr_eq(held, &it.arena) {
+            // The decoder lets go of the shared arena while it grows.
+            *held = it
+                .placeholder
+                .get_or_insert_with(|| Rc::new(Arena::new()))
+                .clone();
+        }
         let r = it.intern(&ty, None)?;
         it.add_root(id, Some(r));
-        Ok(Some((it.arena.clone(), r)))
+        *held = it.arena.clone();
+        Ok(Some(r))
     })
 }
 
@@ -327,4 +343,29 @@ fn prim_of(t: &TypeInner) -> Option<Prim> {
         Principal => Prim::Principal,
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_type_grows_the_arena_in_place_unless_another_decoder_holds_it() {
+        let mut held = shared_arena();
+        let first = of::<(u8, i16, bool)>(&mut held).unwrap().unwrap();
+        let at = Rc::as_ptr(&held);
+        // Only this decoder holds the arena: it is swapped out while the type is
+        // interned, so the arena grows where it is instead of being copied.
+        of::<(u16, i8, bool, u8)>(&mut held).unwrap().unwrap();
+        assert!(std::ptr::eq(Rc::as_ptr(&held), at));
+        // A second holder (a nested decode) keeps its arena, which still resolves
+        // its types; the interner copies.
+        let other = held.clone();
+        of::<(i64, u16, i8)>(&mut held).unwrap().unwrap();
+        assert!(!Rc::ptr_eq(&held, &other));
+        assert_eq!(other.node(first.resolved()), held.node(first.resolved()));
+        // A type already interned leaves the arena alone.
+        let again = of::<(u8, i16, bool)>(&mut held).unwrap().unwrap();
+        assert_eq!(again, first);
+    }
 }

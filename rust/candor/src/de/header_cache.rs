@@ -10,11 +10,14 @@
 //! kept arena instead. Nothing else changes: the same units are charged for the
 //! header, and values, errors and subtype checks run as on a fresh parse.
 //!
-//! A header is kept the second time it is parsed (a table of [`PENDING`] hashes
-//! remembers the first time), as a copy: a one-off message pays nothing, and the
-//! decoder that parsed it recycles its own arena as before, so first decodes
-//! allocate no more than without the cache. The table holds a fingerprint, not the
-//! bytes: a collision only keeps a header early; a hit always compares the bytes.
+//! A header is kept the first time it parses, without a copy: the decoder that
+//! parsed it holds its arena as if it had been lent, and gives it to the entry when
+//! it is dropped (see [`Lease`]); only the header's bytes are copied, as the key. So
+//! the second identical message already skips the parse. A one-off header costs that
+//! key copy, and its arena stays in the cache instead of going back to the spare
+//! vectors the next parse reuses; when the cache is full, the entry it replaces
+//! gives its vectors back there instead, so a stream of distinct headers keeps
+//! rotating the same memory.
 //!
 //! The kept arena is lent, not shared: a hit moves it out of its entry into the
 //! decoder, which gives it back when it is dropped (see [`Lease`]). The decoder keeps
@@ -24,23 +27,18 @@
 //!
 //! Bounds, so a stream of distinct (hostile) headers cannot grow memory: at most
 //! [`ENTRIES`] headers of at most [`MAX_KEY`] bytes each; a full cache replaces the
-//! least recently used entry that is not lent out, and a header longer than
-//! [`MAX_KEY`] is never kept.
+//! least recently used entry that is not lent out (nothing is kept when all are),
+//! and a header longer than [`MAX_KEY`] is never kept.
 
-use crate::fasthash::FastHasher;
 use crate::wire::header::{Arena, Header, Ref};
 use crate::wire::store::Store;
 use std::cell::RefCell;
-use std::hash::Hasher;
 
 /// Headers kept per thread.
 pub(crate) const ENTRIES: usize = 8;
 
 /// Longest header kept, in bytes (magic, table and argument types).
 pub(crate) const MAX_KEY: usize = 2048;
-
-/// Headers parsed once, remembered by hash until they are parsed again.
-pub(crate) const PENDING: usize = 8;
 
 /// The header limits a header was parsed under: part of the key, since the same
 /// bytes may parse under one limit and fail under a tighter one.
@@ -51,7 +49,8 @@ pub(crate) struct Limits {
 }
 
 struct Entry {
-    key: Box<[u8]>,
+    /// The header's bytes; a replaced entry's buffer is reused for the next key.
+    key: Vec<u8>,
     limits: Limits,
     /// `None` while lent to a decoder.
     arena: Option<Arena>,
@@ -65,9 +64,6 @@ struct Entry {
 
 struct Cache {
     entries: Vec<Entry>,
-    /// Hashes of headers parsed once and not kept yet (0: free), replaced in turn.
-    pending: [u64; PENDING],
-    next_pending: usize,
     clock: u64,
     /// Decodes that took a kept header, since the thread started.
     hits: u64,
@@ -79,8 +75,6 @@ impl Cache {
     const fn new() -> Self {
         Cache {
             entries: Vec::new(),
-            pending: [0; PENDING],
-            next_pending: 0,
             clock: 0,
             hits: 0,
             off: false,
@@ -141,37 +135,20 @@ pub(crate) fn take(bytes: &[u8], limits: Limits) -> Option<(Header, Lease)> {
         .flatten()
 }
 
-/// Offers a header that just parsed from `bytes` under `limits`: kept (a copy, to be
-/// lent from the next message on) when it was parsed before, else remembered.
-pub(crate) fn offer(bytes: &[u8], limits: Limits, header: &Header) {
+/// Keeps a header that just parsed from `bytes` under `limits`, lent at once to the
+/// decoder that parsed it: the returned lease moves its arena into the entry when
+/// that decoder is dropped. `None` (the decoder recycles its arena as before) when
+/// the header is too long, the cache is off, an entry already holds these bytes (a
+/// nested decode of a header whose arena is out), or every entry is lent.
+pub(crate) fn admit(bytes: &[u8], limits: Limits, header: &Header) -> Option<Lease> {
     if header.len > MAX_KEY {
-        return;
+        return None;
     }
-    let Some(key) = bytes.get(..header.len) else {
-        return;
-    };
-    let hash = fingerprint(key, limits);
-    let _ = CACHE.try_with(|c| {
-        let mut c = c.borrow_mut();
-        if c.off {
-            return;
-        }
-        match c.pending.iter().position(|&p| p == hash) {
-            Some(i) => {
-                if let Some(p) = c.pending.get_mut(i) {
-                    *p = 0;
-                }
-                c.keep(key, limits, header);
-            }
-            None => {
-                let i = c.next_pending % PENDING;
-                if let Some(p) = c.pending.get_mut(i) {
-                    *p = hash;
-                }
-                c.next_pending = i + 1;
-            }
-        }
-    });
+    let key = bytes.get(..header.len)?;
+    CACHE
+        .try_with(|c| c.borrow_mut().admit(key, limits, header))
+        .ok()
+        .flatten()
 }
 
 /// `a == b`, eight bytes at a time: on wasm, `memcmp` compares byte by byte, and
@@ -186,64 +163,59 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     wa.zip(wb).all(|(x, y)| word(x) == word(y)) && ta == tb
 }
 
-/// A cheap stand-in for a hash of the whole header: its length, limits, and the
-/// words at both ends (where type tables and argument lists differ). It only
-/// decides when a header is kept; a collision keeps one early, which costs a copy
-/// within the cache's bounds, never a wrong result (a hit compares the bytes).
-/// Never 0, which marks a free pending slot.
-fn fingerprint(key: &[u8], limits: Limits) -> u64 {
-    let n = key.len();
-    let word = |at: usize| {
-        key.get(at..at + 8)
-            .and_then(|b| <[u8; 8]>::try_from(b).ok())
-            .map_or(0, u64::from_le_bytes)
-    };
-    let mut h = FastHasher::default();
-    for w in [
-        n as u64,
-        limits.max_type_len as u64,
-        limits.max_header_len as u64,
-        word(4),
-        word(12),
-        word(n.saturating_sub(16)),
-        word(n.saturating_sub(8)),
-    ] {
-        h.write_u64(w);
-    }
-    h.finish() | 1
-}
-
 impl Cache {
-    /// Adds an entry, replacing the least recently used one not lent out when full
-    /// (nothing is kept when every entry is lent).
-    fn keep(&mut self, key: &[u8], limits: Limits, header: &Header) {
+    /// Adds an entry for `key`, lent out from the start, replacing the least
+    /// recently used entry not lent out when full. The replaced entry's arena
+    /// vectors go back to the spares the next parse takes, and its key buffer holds
+    /// the new key.
+    fn admit(&mut self, key: &[u8], limits: Limits, header: &Header) -> Option<Lease> {
+        if self.off
+            || self
+                .entries
+                .iter()
+                .any(|e| e.limits == limits && same_bytes(&e.key, key))
+        {
+            return None;
+        }
         self.clock += 1;
-        let entry = Entry {
-            key: key.into(),
-            limits,
-            arena: Some(header.arena.clone()),
-            args: header.args.clone(),
-            table_len: header.table_len,
-            generation: self.clock,
-            used: self.clock,
-        };
-        if self.entries.len() < ENTRIES {
+        let slot = if self.entries.len() < ENTRIES {
             if self.entries.capacity() == 0 {
                 self.entries.reserve_exact(ENTRIES);
             }
-            self.entries.push(entry);
-            return;
+            self.entries.push(Entry {
+                key: Vec::new(),
+                limits,
+                arena: None,
+                args: Store::default(),
+                table_len: 0,
+                generation: 0,
+                used: 0,
+            });
+            self.entries.len() - 1
+        } else {
+            self.entries
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.arena.is_some())
+                .min_by_key(|(_, e)| e.used)
+                .map(|(i, _)| i)?
+        };
+        let clock = self.clock;
+        let e = self.entries.get_mut(slot)?;
+        if let Some(mut old) = e.arena.take() {
+            old.recycle();
         }
-        let slot = self
-            .entries
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.arena.is_some())
-            .min_by_key(|(_, e)| e.used)
-            .map(|(i, _)| i);
-        if let Some(e) = slot.and_then(|i| self.entries.get_mut(i)) {
-            *e = entry;
-        }
+        e.key.clear();
+        e.key.extend_from_slice(key);
+        e.limits = limits;
+        e.args = header.args.clone();
+        e.table_len = header.table_len;
+        e.generation = clock;
+        e.used = clock;
+        Some(Lease {
+            slot,
+            generation: clock,
+        })
     }
 }
 
@@ -278,7 +250,6 @@ pub(crate) fn set_enabled(on: bool) {
         let mut c = c.borrow_mut();
         c.off = !on;
         c.entries.clear();
-        c.pending = [0; PENDING];
     });
 }
 
@@ -319,13 +290,30 @@ mod tests {
         }
     }
 
+    /// Admits a header as the decoder that parsed it would, and returns its arena
+    /// at once (the decoder dropped).
+    fn parsed(msg: &[u8], len: usize) -> bool {
+        let h = header(len);
+        match admit(msg, LIMITS, &h) {
+            Some(lease) => {
+                give_back(lease, h.arena);
+                true
+            }
+            None => false,
+        }
+    }
+
     #[test]
-    fn a_header_is_kept_the_second_time_and_found_by_prefix_and_limits() {
+    fn a_header_is_kept_the_first_time_and_found_by_prefix_and_limits() {
         set_enabled(true);
         let msg = b"DIDL\x00\x01\x7d\x05";
-        offer(msg, LIMITS, &header(7));
-        assert!(take(msg, LIMITS).is_none(), "kept after one parse");
-        offer(msg, LIMITS, &header(7));
+        let h = header(7);
+        let lease = admit(msg, LIMITS, &h).unwrap();
+        // Lent to the decoder that parsed it: not found until it is dropped, and a
+        // nested parse of the same bytes is not kept twice.
+        assert!(take(msg, LIMITS).is_none());
+        assert!(admit(msg, LIMITS, &header(7)).is_none());
+        give_back(lease, h.arena);
         let (h, lease) = take(b"DIDL\x00\x01\x7d\x7f\x00", LIMITS).unwrap();
         assert_eq!(h.len, 7);
         // Lent out: not found again until given back.
@@ -342,10 +330,10 @@ mod tests {
             ..LIMITS
         };
         assert!(take(msg, tighter).is_none());
+        assert_eq!(entries(), 1);
         // Turned off: nothing is kept or found.
         set_enabled(false);
-        offer(msg, LIMITS, &header(7));
-        offer(msg, LIMITS, &header(7));
+        assert!(!parsed(msg, 7));
         assert!(take(msg, LIMITS).is_none());
         set_enabled(true);
     }
@@ -356,25 +344,21 @@ mod tests {
         let msgs: Vec<Vec<u8>> = (0..1000u32)
             .map(|i| [b"DIDL".as_slice(), &i.to_le_bytes()].concat())
             .collect();
-        // Seen once each: nothing kept.
+        // At most ENTRIES kept, the most recent.
         for m in &msgs {
-            offer(m, LIMITS, &header(m.len()));
-        }
-        assert_eq!(entries(), 0);
-        // Seen twice in a row each: at most ENTRIES kept, the most recent.
-        for m in &msgs {
-            offer(m, LIMITS, &header(m.len()));
-            offer(m, LIMITS, &header(m.len()));
+            assert!(parsed(m, m.len()));
         }
         assert_eq!(entries(), ENTRIES);
         assert!(take(&msgs[0], LIMITS).is_none());
-        let (h, lease) = take(&msgs[999], LIMITS).unwrap();
-        give_back(lease, h.arena);
+        assert!(take(&msgs[999 - ENTRIES], LIMITS).is_none());
+        for m in &msgs[1000 - ENTRIES..] {
+            let (h, lease) = take(m, LIMITS).unwrap();
+            give_back(lease, h.arena);
+        }
         // A header over MAX_KEY is never kept.
         set_enabled(true);
         let long = vec![0u8; MAX_KEY + 1];
-        offer(&long, LIMITS, &header(long.len()));
-        offer(&long, LIMITS, &header(long.len()));
+        assert!(!parsed(&long, long.len()));
         assert_eq!(entries(), 0);
         set_enabled(true);
     }
@@ -386,8 +370,7 @@ mod tests {
             .map(|i| [b'D', b'I', b'D', b'L', i])
             .collect();
         for m in &msgs[..ENTRIES] {
-            offer(m, LIMITS, &header(5));
-            offer(m, LIMITS, &header(5));
+            assert!(parsed(m, 5));
         }
         let leases: Vec<_> = msgs[..ENTRIES]
             .iter()
@@ -395,8 +378,7 @@ mod tests {
             .collect();
         // Every entry is lent: a new header cannot replace one.
         let last = &msgs[ENTRIES];
-        offer(last, LIMITS, &header(5));
-        offer(last, LIMITS, &header(5));
+        assert!(!parsed(last, 5));
         assert!(take(last, LIMITS).is_none());
         for (h, lease) in leases {
             give_back(lease, h.arena);
@@ -404,8 +386,7 @@ mod tests {
         // An entry replaced while its arena is out: the old lease no longer fits.
         let (h, old) = take(&msgs[0], LIMITS).unwrap();
         set_enabled(true);
-        offer(&msgs[0], LIMITS, &header(5));
-        offer(&msgs[0], LIMITS, &header(5));
+        assert!(parsed(&msgs[0], 5));
         let (h2, fresh) = take(&msgs[0], LIMITS).unwrap();
         give_back(old, h.arena);
         assert!(

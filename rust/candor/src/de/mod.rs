@@ -149,7 +149,7 @@ impl DecoderConfig {
 
 /// Turns this thread's header cache on (the default) or off, and empties it.
 ///
-/// A header (magic, type table, argument types) parsed twice on a thread is kept, and
+/// A header (magic, type table, argument types) parsed on a thread is kept, and
 /// a later message that starts with the same bytes, decoded under the same header
 /// limits, skips parsing it; values, errors and the units charged are the same
 /// either way (`spec/decoder.md`, "Header cache"). Off, every header is parsed.
@@ -201,10 +201,10 @@ impl<'de> IDLDeserialize<'de> {
             Some((h, lease)) => (h, Some(lease)),
             None => {
                 let h = header::parse(bytes, limits.max_type_len, limits.max_header_len)?;
-                if cacheable {
-                    header_cache::offer(bytes, limits, &h);
-                }
-                (h, None)
+                let lease = cacheable
+                    .then(|| header_cache::admit(bytes, limits, &h))
+                    .flatten();
+                (h, lease)
             }
         };
         let mut core = Core::new(
@@ -233,9 +233,8 @@ impl<'de> IDLDeserialize<'de> {
     where
         T: Deserialize<'de> + CandidType,
     {
-        match expect::of::<T>()? {
-            Some((arena, root)) => {
-                self.core.exp = arena;
+        match expect::of::<T>(&mut self.core.exp)? {
+            Some(root) => {
                 self.core.untyped = false;
                 self.decode_arg(root.resolved())
             }
