@@ -212,6 +212,22 @@ impl<'de> Core<'de> {
 
     // ---- types -----------------------------------------------------------------
 
+    /// Decodes the next values at the expected types of `exp`. The subtype memo is
+    /// keyed by node indices, so answers for another arena are forgotten (an
+    /// argument decoded with a run-time type after one with a Rust type must not
+    /// reuse the Rust type's answers).
+    pub(super) fn set_expected(&mut self, exp: Rc<Arena>) {
+        if !Rc::ptr_eq(&self.exp, &exp) {
+            self.forget_subtypes();
+        }
+        self.exp = exp;
+    }
+
+    /// Drops every remembered subtype answer: the expected arena was replaced.
+    pub(super) fn forget_subtypes(&mut self) {
+        self.memo = Memo::default();
+    }
+
     /// The wire types as an arena of expected types (the same references), shared.
     pub(super) fn wire_as_expected(&mut self) -> Rc<Arena> {
         self.wire_as_exp

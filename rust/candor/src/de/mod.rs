@@ -26,6 +26,7 @@ use crate::types::{CandidType, Type, TypeEnv};
 use crate::wire::header::{self, Node, Prim, Ref};
 use crate::Result;
 use serde::de::Deserialize;
+use std::rc::Rc;
 
 /// Default bound on nesting (records, variants, vectors, options) while decoding.
 ///
@@ -233,7 +234,12 @@ impl<'de> IDLDeserialize<'de> {
     where
         T: Deserialize<'de> + CandidType,
     {
-        match expect::of::<T>(&mut self.core.exp)? {
+        let held = Rc::as_ptr(&self.core.exp);
+        let root = expect::of::<T>(&mut self.core.exp)?;
+        if !std::ptr::eq(held, Rc::as_ptr(&self.core.exp)) {
+            self.core.forget_subtypes();
+        }
+        match root {
             Some(root) => {
                 self.core.untyped = false;
                 self.decode_arg(root.resolved())
@@ -244,7 +250,8 @@ impl<'de> IDLDeserialize<'de> {
                     Some(w) => *w,
                     None => return Err(Error::msg("No more values on the wire")),
                 };
-                self.core.exp = self.core.wire_as_expected();
+                let wire = self.core.wire_as_expected();
+                self.core.set_expected(wire);
                 self.core.untyped = true;
                 self.decode_arg(w)
             }
@@ -260,7 +267,7 @@ impl<'de> IDLDeserialize<'de> {
         ty: &Type,
     ) -> Result<crate::value::IDLValue> {
         let (arena, root) = expect::of_type(env, ty)?;
-        self.core.exp = arena;
+        self.core.set_expected(arena);
         self.core.untyped = true;
         self.decode_arg(root.resolved())
     }
