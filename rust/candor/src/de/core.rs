@@ -6,7 +6,7 @@
 //! that set it.
 
 use super::quota;
-use super::subtype::{Memo, Sides};
+use super::subtype::{LentMemo, Sides};
 use crate::error::{fault, Error};
 use crate::wire::header::{Arena, Node, Ref, PRIM_COUNT};
 use crate::wire::reader::Reader;
@@ -44,7 +44,7 @@ pub(crate) struct Core<'de> {
     /// below it the decode may use (see [`stack_addr`]).
     stack_base: usize,
     max_stack: usize,
-    pub memo: Memo,
+    memo: LentMemo,
     /// The wire types as an expected-type arena, made on first use: for values decoded
     /// at their wire type (`IDLValue`, `deserialize_ignored_any`).
     wire_as_exp: Option<Rc<Arena>>,
@@ -94,7 +94,7 @@ impl<'de> Core<'de> {
             max_depth: config.max_depth,
             stack_base: stack_addr(),
             max_stack: config.max_stack,
-            memo: Memo::default(),
+            memo: LentMemo::none(),
             wire_as_exp: None,
             lease: None,
         }
@@ -225,7 +225,7 @@ impl<'de> Core<'de> {
 
     /// Drops every remembered subtype answer: the expected arena was replaced.
     pub(super) fn forget_subtypes(&mut self) {
-        self.memo = Memo::default();
+        self.memo.clear();
     }
 
     /// The wire types as an arena of expected types (the same references), shared.
@@ -243,7 +243,7 @@ impl<'de> Core<'de> {
         let wire = self.wire_as_expected();
         let exp = std::mem::replace(&mut self.exp, wire);
         let untyped = std::mem::replace(&mut self.untyped, true);
-        let memo = std::mem::take(&mut self.memo);
+        let memo = std::mem::replace(&mut self.memo, LentMemo::none());
         let result = f(self);
         self.exp = exp;
         self.untyped = untyped;
@@ -271,7 +271,7 @@ impl<'de> Core<'de> {
             wire: &self.wire,
             exp: &self.exp,
         };
-        self.memo.check(sides, w, e)
+        self.memo.get().check(sides, w, e)
     }
 
     // ---- input ----------------------------------------------------------------

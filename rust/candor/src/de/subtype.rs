@@ -88,7 +88,89 @@ pub(crate) struct Memo {
 
 use super::quota::MAX_SUBTYPE_DEPTH as MAX_DEPTH;
 
+/// A memo's map is kept for the next message up to this many pairs; a larger one
+/// (a hostile message's) is dropped rather than pinned for the life of the thread.
+const KEEP_PAIRS: usize = 64;
+
+/// Memos kept for the next decoders (a message, a value decoded at the wire type
+/// inside it, a nested decode).
+const SPARES: usize = 4;
+
+thread_local! {
+    // Const-initialised: reaching it never allocates or lazily initialises.
+    static SPARE: std::cell::RefCell<[Option<Box<Memo>>; SPARES]> =
+        const { std::cell::RefCell::new([None, None, None, None]) };
+}
+
+/// A decoder's memo, lent from the thread's spares (allocated only when there is
+/// none) and given back empty when dropped. Boxed, so a decoder stays small: the
+/// decoder is moved by value on every message, and on wasm every move of a large
+/// struct is a `memory.copy` charged by the byte.
+pub(crate) struct LentMemo(Option<Box<Memo>>);
+
+impl LentMemo {
+    /// No memo yet: one is taken on the first check that needs it.
+    pub(crate) const fn none() -> Self {
+        LentMemo(None)
+    }
+
+    /// The memo, taken from the spares (or made) on first use.
+    #[inline]
+    pub(crate) fn get(&mut self) -> &mut Memo {
+        self.0.get_or_insert_with(take_spare)
+    }
+
+    /// Forgets every answer, keeping the memo.
+    pub(crate) fn clear(&mut self) {
+        if let Some(m) = &mut self.0 {
+            m.clear();
+        }
+    }
+}
+
+impl Drop for LentMemo {
+    fn drop(&mut self) {
+        if let Some(mut m) = self.0.take() {
+            m.clear();
+            // `try_with`: while the thread is torn down the spares may be gone.
+            let _ = SPARE.try_with(|s| {
+                if let Ok(mut s) = s.try_borrow_mut() {
+                    if let Some(free) = s.iter_mut().find(|x| x.is_none()) {
+                        *free = Some(m);
+                    }
+                }
+            });
+        }
+    }
+}
+
+fn take_spare() -> Box<Memo> {
+    SPARE
+        .try_with(|s| {
+            s.try_borrow_mut()
+                .ok()
+                .and_then(|mut s| s.iter_mut().find_map(Option::take))
+        })
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
 impl Memo {
+    /// Forgets every answer. A small map keeps its memory for the next message.
+    fn clear(&mut self) {
+        self.known.small.truncate(0);
+        if let Some(m) = &mut self.known.big {
+            if m.capacity() > KEEP_PAIRS {
+                self.known.big = None;
+            } else {
+                m.clear();
+            }
+        }
+        self.log.truncate(0);
+        self.last = None;
+    }
+
     /// Is `w` (wire) a subtype of `e` (expected)?
     pub(super) fn check(&mut self, sides: Sides<'_>, w: Ref, e: Ref) -> bool {
         let k = key(w, e, false);
