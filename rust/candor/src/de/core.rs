@@ -45,6 +45,10 @@ pub(crate) struct Core<'de> {
     stack_base: usize,
     max_stack: usize,
     memo: LentMemo,
+    /// True while the memo's answers are about the thread's interned expected types
+    /// (not a run-time type's private arena or the wire types): only then are they
+    /// kept with a kept header for the next message.
+    pub memo_on_interned: bool,
     /// The wire types as an expected-type arena, made on first use: for values decoded
     /// at their wire type (`IDLValue`, `deserialize_ignored_any`).
     wire_as_exp: Option<Rc<Arena>>,
@@ -64,7 +68,14 @@ pub(crate) fn stack_addr() -> usize {
 impl Drop for Core<'_> {
     fn drop(&mut self) {
         match self.lease.take() {
-            Some(lease) => super::header_cache::give_back(lease, std::mem::take(&mut self.wire)),
+            Some(lease) => {
+                let answers = if self.memo_on_interned {
+                    self.memo.take_answers()
+                } else {
+                    None
+                };
+                super::header_cache::give_back(lease, std::mem::take(&mut self.wire), answers)
+            }
             None => self.wire.recycle(),
         }
     }
@@ -95,6 +106,7 @@ impl<'de> Core<'de> {
             stack_base: stack_addr(),
             max_stack: config.max_stack,
             memo: LentMemo::none(),
+            memo_on_interned: true,
             wire_as_exp: None,
             lease: None,
         }
@@ -219,8 +231,14 @@ impl<'de> Core<'de> {
     pub(super) fn set_expected(&mut self, exp: Rc<Arena>) {
         if !Rc::ptr_eq(&self.exp, &exp) {
             self.forget_subtypes();
+            self.memo_on_interned = false;
         }
         self.exp = exp;
+    }
+
+    /// Starts from the subtype answers a kept header's earlier decodes found.
+    pub(super) fn resume_subtypes(&mut self, memo: Box<super::subtype::Memo>) {
+        self.memo = LentMemo::with(memo);
     }
 
     /// Drops every remembered subtype answer: the expected arena was replaced.

@@ -30,6 +30,7 @@
 //! least recently used entry that is not lent out (nothing is kept when all are),
 //! and a header longer than [`MAX_KEY`] is never kept.
 
+use super::subtype::{self, Memo};
 use crate::wire::header::{Arena, Header, Ref};
 use crate::wire::store::Store;
 use std::cell::RefCell;
@@ -54,6 +55,9 @@ struct Entry {
     limits: Limits,
     /// `None` while lent to a decoder.
     arena: Option<Arena>,
+    /// The subtype answers decodes of this header found between its wire types and
+    /// the thread's interned expected types, lent with the arena.
+    memo: Option<Box<Memo>>,
     args: Store<Ref, 8>,
     table_len: usize,
     /// Tells a returned arena whether its entry is still the one it came from.
@@ -67,6 +71,8 @@ struct Cache {
     clock: u64,
     /// Decodes that took a kept header, since the thread started.
     hits: u64,
+    /// Of those, the ones that also took kept subtype answers.
+    answers_taken: u64,
     /// Set by [`set_enabled`]`(false)`.
     off: bool,
 }
@@ -77,6 +83,7 @@ impl Cache {
             entries: Vec::new(),
             clock: 0,
             hits: 0,
+            answers_taken: 0,
             off: false,
         }
     }
@@ -97,8 +104,14 @@ pub(crate) struct Lease {
 
 /// The kept header `bytes` starts with, parsed under `limits`, if there is one and
 /// its arena is not lent out: the header with its arena moved out, and the lease to
-/// return the arena on.
-pub(crate) fn take(bytes: &[u8], limits: Limits) -> Option<(Header, Lease)> {
+/// return it on. The subtype answers earlier decodes of it kept, if any, are moved
+/// into `answers` (an out-parameter: returned with the header, they would make
+/// every hit copy a larger value).
+pub(crate) fn take(
+    bytes: &[u8],
+    limits: Limits,
+    answers: &mut Option<Box<Memo>>,
+) -> Option<(Header, Lease)> {
     // `try_with`: while the thread is torn down the cache may be gone; decode as usual.
     CACHE
         .try_with(|c| {
@@ -128,7 +141,9 @@ pub(crate) fn take(bytes: &[u8], limits: Limits) -> Option<(Header, Lease)> {
                 slot,
                 generation: e.generation,
             };
+            *answers = e.memo.take();
             c.hits += 1;
+            c.answers_taken += u64::from(answers.is_some());
             Some((header, lease))
         })
         .ok()
@@ -186,6 +201,7 @@ impl Cache {
                 key: Vec::new(),
                 limits,
                 arena: None,
+                memo: None,
                 args: Store::default(),
                 table_len: 0,
                 generation: 0,
@@ -205,6 +221,9 @@ impl Cache {
         if let Some(mut old) = e.arena.take() {
             old.recycle();
         }
+        if let Some(old) = e.memo.take() {
+            subtype::recycle(old);
+        }
         e.key.clear();
         e.key.extend_from_slice(key);
         e.limits = limits;
@@ -219,15 +238,19 @@ impl Cache {
     }
 }
 
-/// Gives a lent arena back to its entry; if the entry was replaced meanwhile (or
-/// the cache is unreachable, while the thread is torn down), the arena's vectors are
-/// recycled instead.
-pub(crate) fn give_back(lease: Lease, mut arena: Arena) {
+/// Gives a lent arena back to its entry, with the subtype answers to keep (`None`
+/// keeps none); if the entry was replaced meanwhile (or the cache is unreachable,
+/// while the thread is torn down), the arena's vectors and the memo are recycled
+/// instead.
+pub(crate) fn give_back(lease: Lease, mut arena: Arena, mut memo: Option<Box<Memo>>) {
     let back = CACHE.try_with(|c| {
         let mut c = c.borrow_mut();
         match c.entries.get_mut(lease.slot) {
             Some(e) if e.generation == lease.generation && e.arena.is_none() => {
                 e.arena = Some(std::mem::take(&mut arena));
+                if let Some(old) = std::mem::replace(&mut e.memo, memo.take()) {
+                    subtype::recycle(old);
+                }
                 true
             }
             _ => false,
@@ -236,11 +259,19 @@ pub(crate) fn give_back(lease: Lease, mut arena: Arena) {
     if back != Ok(true) {
         arena.recycle();
     }
+    if let Some(m) = memo {
+        subtype::recycle(m);
+    }
 }
 
 /// Decodes on this thread that took a kept header.
 pub(crate) fn hits() -> u64 {
     CACHE.with(|c| c.borrow().hits)
+}
+
+/// Decodes on this thread that took kept subtype answers with a kept header.
+pub(crate) fn answers_taken() -> u64 {
+    CACHE.with(|c| c.borrow().answers_taken)
 }
 
 /// Turns the cache off (or on again) on this thread, dropping what it holds: for
@@ -271,6 +302,11 @@ mod tests {
         max_header_len: 100,
     };
 
+    /// `take`, without the answers.
+    fn take(bytes: &[u8], limits: Limits) -> Option<(Header, Lease)> {
+        super::take(bytes, limits, &mut None)
+    }
+
     fn entries() -> usize {
         CACHE.with(|c| c.borrow().entries.len())
     }
@@ -296,7 +332,7 @@ mod tests {
         let h = header(len);
         match admit(msg, LIMITS, &h) {
             Some(lease) => {
-                give_back(lease, h.arena);
+                give_back(lease, h.arena, None);
                 true
             }
             None => false,
@@ -313,14 +349,14 @@ mod tests {
         // nested parse of the same bytes is not kept twice.
         assert!(take(msg, LIMITS).is_none());
         assert!(admit(msg, LIMITS, &header(7)).is_none());
-        give_back(lease, h.arena);
+        give_back(lease, h.arena, None);
         let (h, lease) = take(b"DIDL\x00\x01\x7d\x7f\x00", LIMITS).unwrap();
         assert_eq!(h.len, 7);
         // Lent out: not found again until given back.
         assert!(take(msg, LIMITS).is_none());
-        give_back(lease, h.arena);
+        give_back(lease, h.arena, None);
         assert!(take(msg, LIMITS)
-            .map(|(h, l)| give_back(l, h.arena))
+            .map(|(h, l)| give_back(l, h.arena, None))
             .is_some());
         // Other bytes, a shorter input, or other limits: not found.
         assert!(take(b"DIDL\x00\x01\x7c\x05", LIMITS).is_none());
@@ -353,7 +389,7 @@ mod tests {
         assert!(take(&msgs[999 - ENTRIES], LIMITS).is_none());
         for m in &msgs[1000 - ENTRIES..] {
             let (h, lease) = take(m, LIMITS).unwrap();
-            give_back(lease, h.arena);
+            give_back(lease, h.arena, None);
         }
         // A header over MAX_KEY is never kept.
         set_enabled(true);
@@ -381,19 +417,19 @@ mod tests {
         assert!(!parsed(last, 5));
         assert!(take(last, LIMITS).is_none());
         for (h, lease) in leases {
-            give_back(lease, h.arena);
+            give_back(lease, h.arena, None);
         }
         // An entry replaced while its arena is out: the old lease no longer fits.
         let (h, old) = take(&msgs[0], LIMITS).unwrap();
         set_enabled(true);
         assert!(parsed(&msgs[0], 5));
         let (h2, fresh) = take(&msgs[0], LIMITS).unwrap();
-        give_back(old, h.arena);
+        give_back(old, h.arena, None);
         assert!(
             take(&msgs[0], LIMITS).is_none(),
             "the stale arena went back"
         );
-        give_back(fresh, h2.arena);
+        give_back(fresh, h2.arena, None);
         assert!(take(&msgs[0], LIMITS).is_some());
         set_enabled(true);
     }

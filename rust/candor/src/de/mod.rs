@@ -165,6 +165,14 @@ pub fn header_cache_hits() -> u64 {
     header_cache::hits()
 }
 
+/// How many decodes on this thread started from the subtype answers earlier decodes
+/// of the same kept header found: for tests that check they are kept, and only
+/// where they hold.
+#[doc(hidden)]
+pub fn header_cache_answers_taken() -> u64 {
+    header_cache::answers_taken()
+}
+
 /// Decodes a message argument by argument.
 pub struct IDLDeserialize<'de> {
     core: Core<'de>,
@@ -195,8 +203,9 @@ impl<'de> IDLDeserialize<'de> {
         let cacheable = bytes
             .get(crate::wire::opcode::MAGIC.len())
             .is_some_and(|&n| n != 0);
+        let mut answers = None;
         let (h, lease) = match cacheable
-            .then(|| header_cache::take(bytes, limits))
+            .then(|| header_cache::take(bytes, limits, &mut answers))
             .flatten()
         {
             Some((h, lease)) => (h, Some(lease)),
@@ -217,6 +226,9 @@ impl<'de> IDLDeserialize<'de> {
             config,
         );
         core.lease = lease;
+        if let Some(memo) = answers {
+            core.resume_subtypes(memo);
+        }
         core.charge(h.len.saturating_mul(quota::HEADER_BYTE))?;
         Ok(IDLDeserialize {
             core,
@@ -237,7 +249,12 @@ impl<'de> IDLDeserialize<'de> {
         let held = Rc::as_ptr(&self.core.exp);
         let root = expect::of::<T>(&mut self.core.exp)?;
         if !std::ptr::eq(held, Rc::as_ptr(&self.core.exp)) {
-            self.core.forget_subtypes();
+            // Another arena: the answers so far were about it. The interned types
+            // keep their indices as they grow, so answers about them stay valid.
+            if !self.core.memo_on_interned {
+                self.core.forget_subtypes();
+                self.core.memo_on_interned = true;
+            }
         }
         match root {
             Some(root) => {

@@ -84,6 +84,9 @@ pub(crate) struct Memo {
     /// The last top-level answer: a vector or list of `opt` values asks the same
     /// question for every element.
     last: Option<(Key, bool)>,
+    /// Set when a check gave up at the depth limit: its "no" depended on where the
+    /// check started, so these answers are not kept past the message.
+    depth_limited: bool,
 }
 
 use super::quota::MAX_SUBTYPE_DEPTH as MAX_DEPTH;
@@ -126,6 +129,25 @@ impl LentMemo {
             m.clear();
         }
     }
+
+    /// A memo holding the answers a kept header's previous decode found.
+    pub(crate) fn with(memo: Box<Memo>) -> Self {
+        LentMemo(Some(memo))
+    }
+
+    /// The memo, for keeping with a header, when its answers hold beyond this
+    /// message: there are some, and none is a depth-limit artefact. (Every answer is
+    /// then the relation itself, whatever order the checks ran in.)
+    pub(crate) fn take_answers(&mut self) -> Option<Box<Memo>> {
+        match &mut self.0 {
+            Some(m) if !m.depth_limited && !m.is_empty() => {
+                // Only a check in progress needs its log of assumptions.
+                m.log.truncate(0);
+                self.0.take()
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Drop for LentMemo {
@@ -142,6 +164,11 @@ impl Drop for LentMemo {
             });
         }
     }
+}
+
+/// A memo no decoder needs any more goes back to the spares, cleared.
+pub(crate) fn recycle(m: Box<Memo>) {
+    drop(LentMemo(Some(m)));
 }
 
 fn take_spare() -> Box<Memo> {
@@ -169,6 +196,13 @@ impl Memo {
         }
         self.log.truncate(0);
         self.last = None;
+        self.depth_limited = false;
+    }
+
+    fn is_empty(&self) -> bool {
+        self.last.is_none()
+            && self.known.small.len() == 0
+            && self.known.big.as_ref().is_none_or(|m| m.is_empty())
     }
 
     /// Is `w` (wire) a subtype of `e` (expected)?
@@ -194,6 +228,7 @@ impl Memo {
         depth: usize,
     ) -> bool {
         if depth > MAX_DEPTH {
+            self.depth_limited = true;
             return false;
         }
         let k = key(a, b, flipped);
@@ -331,4 +366,56 @@ pub(crate) fn is_optional(arena: &Arena, r: Ref) -> bool {
         arena.node(r),
         Node::Opt(_) | Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::header::PRIM_COUNT;
+
+    /// `vec vec … nat8`, `depth` vectors deep.
+    fn nested_vecs(depth: u32) -> (Arena, Ref) {
+        let mut arena = Arena::new();
+        for i in 0..depth {
+            let inner = if i + 1 == depth {
+                Ref::prim(P::Nat8)
+            } else {
+                Ref::new(PRIM_COUNT + i + 1, false)
+            };
+            arena.push_node(Node::Vec(inner));
+        }
+        (arena, Ref::new(PRIM_COUNT, false))
+    }
+
+    #[test]
+    fn answers_are_kept_unless_a_check_hit_the_depth_limit() {
+        let (shallow, root) = nested_vecs(3);
+        let mut memo = LentMemo::none();
+        let sides = Sides {
+            wire: &shallow,
+            exp: &shallow,
+        };
+        assert!(memo.get().check(sides, root, root));
+        assert!(memo.take_answers().is_some());
+
+        let depth = MAX_DEPTH as u32 + 2;
+        let (deep, root) = nested_vecs(depth);
+        let sides = Sides {
+            wire: &deep,
+            exp: &deep,
+        };
+        // The same type, but deeper than the check goes: "no", an artefact of the
+        // limit, which is not kept.
+        assert!(!memo.get().check(sides, root, root));
+        assert!(memo.take_answers().is_none());
+        // Cleared, the memo may be kept again.
+        memo.clear();
+        let (shallow, root) = nested_vecs(3);
+        let sides = Sides {
+            wire: &shallow,
+            exp: &shallow,
+        };
+        assert!(memo.get().check(sides, root, root));
+        assert!(memo.take_answers().is_some());
+    }
 }

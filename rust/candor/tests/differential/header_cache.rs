@@ -200,3 +200,80 @@ proptest! {
         })?;
     }
 }
+
+mod kept_answers {
+    //! Subtype answers are kept with a kept header only when they are about the
+    //! thread's interned Rust types; answers about a run-time type or the wire types
+    //! use the same node indices for other types, so keeping them would be wrong.
+
+    use candor::types::{Field, Label, TypeEnv, TypeInner};
+
+    #[derive(candor::CandidType, candor::Deserialize, Debug, PartialEq)]
+    struct Nats {
+        x: candor::Nat,
+    }
+
+    #[derive(candor::CandidType, candor::Deserialize, Debug, PartialEq)]
+    struct Texts {
+        x: String,
+    }
+
+    /// `(opt record { x : nat })`, the `opt` first in the table: the wire's record
+    /// sits at the index the first interned record of a fresh thread takes.
+    const MESSAGE: &[u8] = b"DIDL\x02\x6e\x01\x6c\x01\x78\x7d\x01\x00\x01\x07";
+
+    fn taken() -> u64 {
+        candor::de::header_cache_answers_taken()
+    }
+
+    #[test]
+    fn answers_about_rust_types_are_taken_by_the_next_message() {
+        candor::de::set_header_cache(true);
+        let before = taken();
+        for _ in 0..3 {
+            let v: Option<Nats> = candor::decode_one(MESSAGE).unwrap();
+            assert_eq!(v, Some(Nats { x: 7u8.into() }));
+        }
+        assert_eq!(
+            taken(),
+            before + 2,
+            "the second and third take the first's answers"
+        );
+    }
+
+    #[test]
+    fn answers_about_a_run_time_type_are_not_kept() {
+        candor::de::set_header_cache(true);
+        // In the run-time type's arena, `opt record { x : nat }` takes the indices
+        // `Option<Texts>` takes in this thread's interned arena, with "yes" answers.
+        let ty = TypeInner::Opt(
+            TypeInner::Record(vec![Field {
+                id: Label::Named("x".into()).into(),
+                ty: TypeInner::Nat.into(),
+            }])
+            .into(),
+        )
+        .into();
+        let mut de = candor::de::IDLDeserialize::new(MESSAGE).unwrap();
+        let v = de.get_value_with_type(&TypeEnv::new(), &ty).unwrap();
+        de.done().unwrap();
+        drop(de);
+        assert!(v.to_string().starts_with("opt record"), "{v}");
+        let before = taken();
+        // `record { x : nat }` is no subtype of `Texts`: null, as candid decodes it.
+        let v: Option<Texts> = candor::decode_one(MESSAGE).unwrap();
+        assert_eq!(v, None);
+        assert_eq!(taken(), before, "nothing was kept to take");
+    }
+
+    #[test]
+    fn answers_about_the_wire_types_are_not_kept() {
+        candor::de::set_header_cache(true);
+        let v: candor::IDLValue = candor::decode_one(MESSAGE).unwrap();
+        assert!(v.to_string().starts_with("opt record"), "{v}");
+        let before = taken();
+        let v: Option<Texts> = candor::decode_one(MESSAGE).unwrap();
+        assert_eq!(v, None);
+        assert_eq!(taken(), before, "nothing was kept to take");
+    }
+}
