@@ -414,6 +414,10 @@ fn allocations_per_encode() {
         into_records, 0,
         "encode_args_into a reused buffer allocated"
     );
+    assert_eq!(
+        into_request, 0,
+        "encode_args_into a reused buffer allocated"
+    );
     assert_eq!(builder_transfer, 0, "a cleared IDLBuilder allocated");
     // A new message is one allocation: the message itself, sized from the last one.
     assert_eq!(owned_ours, 1, "encode_one allocated beyond the message");
