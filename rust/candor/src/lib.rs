@@ -96,15 +96,37 @@ macro_rules! Decode {
     ( $bytes:expr $(,$ty:ty)* ) => {{
         $crate::Decode!([$crate::de::DecoderConfig::new()]; $bytes $(,$ty)*)
     }};
+    // Straight-line matches rather than a chain of `and_then` closures: each closure
+    // boundary moves the decoded values (a `memory.copy` per move on wasm for any
+    // value over a few words, charged by the byte).
     ( [ $config:expr ] ; $bytes:expr $(,$ty:ty)* ) => {{
-        $crate::de::IDLDeserialize::new_with_config($bytes, &$config)
-            .and_then(|mut de| $crate::Decode!(@GetValue [] de $($ty,)*)
-                .and_then(|res| de.done().and(Ok(res))))
+        match $crate::de::IDLDeserialize::new_with_config($bytes, &$config) {
+            ::core::result::Result::Ok(mut de) => $crate::Decode!(@Values de [] $($ty,)*),
+            ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
+        }
     }};
     (@Debug [ $config:expr ] ; $bytes:expr $(,$ty:ty)* ) => {{
         $crate::de::IDLDeserialize::new_with_config($bytes, &$config)
             .and_then(|mut de| $crate::Decode!(@GetValue [] de $($ty,)*)
                 .and_then(|res| de.done().and(Ok((res, de.get_config().compute_cost(&$config))))))
+    }};
+    (@Values $de:ident [$($ans:ident)*] $ty:ty, $($tail:ty,)* ) => {{
+        match $de.get_value::<$ty>() {
+            ::core::result::Result::Ok(val) => $crate::Decode!(@Values $de [$($ans)* val] $($tail,)*),
+            ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
+        }
+    }};
+    (@Values $de:ident [$ans:ident]) => {{
+        match $de.done() {
+            ::core::result::Result::Ok(()) => ::core::result::Result::Ok($ans),
+            ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
+        }
+    }};
+    (@Values $de:ident [$($ans:ident)*]) => {{
+        match $de.done() {
+            ::core::result::Result::Ok(()) => ::core::result::Result::Ok(($($ans),*)),
+            ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
+        }
     }};
     (@GetValue [$($ans:ident)*] $de:ident $ty:ty, $($tail:ty,)* ) => {{
         $de.get_value::<$ty>()

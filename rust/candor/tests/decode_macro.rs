@@ -1,0 +1,37 @@
+//! `Decode!` in each of its forms: no type, one type (the value itself), several
+//! (a tuple), with a config; and the error of each step (the header, a value, the
+//! trailing check) comes out as the `Err`.
+
+use candor::{Decode, Encode};
+
+#[test]
+fn gives_nothing_a_value_or_a_tuple() {
+    let none = Encode!().unwrap();
+    let () = Decode!(&none).unwrap();
+    let one = Encode!(&7u16).unwrap();
+    assert_eq!(Decode!(&one, u16).unwrap(), 7);
+    let three = Encode!(&1u8, &"two", &Some(3i64)).unwrap();
+    let (a, b, c) = Decode!(&three, u8, String, Option<i64>).unwrap();
+    assert_eq!((a, b.as_str(), c), (1, "two", Some(3)));
+    // Fewer types than values: the rest are skipped, as `done` does.
+    assert_eq!(Decode!(&three, u8).unwrap(), 1);
+    let config = candor::de::DecoderConfig::new();
+    let (a, b) = Decode!([config]; &three, u8, String).unwrap();
+    assert_eq!((a, b.as_str()), (1, "two"));
+}
+
+#[test]
+fn each_step_can_fail() {
+    // The header.
+    let err = Decode!(b"DIDX\x00\x00", u8).unwrap_err();
+    assert!(err.to_string().contains("magic"), "{err}");
+    // A value: the second of two.
+    let bytes = Encode!(&1u8, &2u8).unwrap();
+    let err = Decode!(&bytes, u8, String).unwrap_err();
+    assert!(err.to_string().contains("text"), "{err}");
+    // Trailing bytes, found by `done` after every value decoded.
+    let mut bytes = Encode!(&1u8).unwrap();
+    bytes.push(0);
+    let err = Decode!(&bytes, u8).unwrap_err();
+    assert!(err.to_string().contains("Trailing"), "{err}");
+}
