@@ -23,19 +23,33 @@ pub(crate) enum LebError {
 /// On error `pos` is left unchanged.
 #[inline(always)]
 pub(crate) fn read_u64(buf: &[u8], pos: &mut usize) -> Result<u64, LebError> {
+    read_u64_as::<true>(buf, pos)
+}
+
+/// [`read_u64`] for a caller that only needs the value when it fits (a `nat` whose
+/// longer forms take the bignum path): a failure is not classified, which for a
+/// long value would scan the rest of the input for its end.
+#[inline(always)]
+pub(crate) fn read_u64_fits(buf: &[u8], pos: &mut usize) -> Option<u64> {
+    read_u64_as::<false>(buf, pos).ok()
+}
+
+#[inline(always)]
+fn read_u64_as<const CLASSIFY: bool>(buf: &[u8], pos: &mut usize) -> Result<u64, LebError> {
     match buf.get(*pos) {
         Some(&b) if b < 0x80 => {
             *pos += 1;
             Ok(u64::from(b))
         }
-        Some(_) => read_u64_multi(buf, pos),
+        Some(_) => read_u64_multi::<CLASSIFY>(buf, pos),
         None => Err(LebError::Truncated),
     }
 }
 
 #[inline]
-fn read_u64_multi(buf: &[u8], pos: &mut usize) -> Result<u64, LebError> {
-    if let Some(v) = read_u64_word(buf, pos) {
+fn read_u64_multi<const CLASSIFY: bool>(buf: &[u8], pos: &mut usize) -> Result<u64, LebError> {
+    if let Some((v, len)) = gather(buf, *pos) {
+        *pos += len;
         return Ok(v);
     }
     let mut result: u64 = 0;
@@ -47,7 +61,7 @@ fn read_u64_multi(buf: &[u8], pos: &mut usize) -> Result<u64, LebError> {
         };
         p += 1;
         if shift == 63 && byte > 1 {
-            return Err(overflow_or_truncated(buf, p, byte));
+            return Err(classify::<CLASSIFY>(buf, p, byte));
         }
         result |= u64::from(byte & 0x7f) << shift;
         if byte < 0x80 {
@@ -58,14 +72,14 @@ fn read_u64_multi(buf: &[u8], pos: &mut usize) -> Result<u64, LebError> {
     }
 }
 
-/// A value of at most 8 bytes, read with one 8-byte load: the first byte without
-/// the continuation bit ends it, and its 7-bit groups are gathered in three
-/// shift-and-mask steps instead of a loop over the bytes (a `nat` amount or a field
-/// id takes 3 to 5 bytes). `None`, with nothing read, when fewer than 8 bytes are
-/// left or the value is longer; the byte loop then reads it.
+/// The 7-bit groups of a value of at most 8 bytes at `buf[at..]`, and its length,
+/// read with one 8-byte load: the first byte without the continuation bit ends it,
+/// and the groups are gathered in three shift-and-mask steps instead of a loop over
+/// the bytes (a `nat` amount or a field id takes 3 to 5 bytes). `None` when fewer
+/// than 8 bytes are left or the value is longer; the byte loop then reads it.
 #[inline(always)]
-fn read_u64_word(buf: &[u8], pos: &mut usize) -> Option<u64> {
-    let bytes: [u8; 8] = buf.get(*pos..)?.get(..8)?.try_into().ok()?;
+fn gather(buf: &[u8], at: usize) -> Option<(u64, usize)> {
+    let bytes: [u8; 8] = buf.get(at..)?.get(..8)?.try_into().ok()?;
     let w = u64::from_le_bytes(bytes);
     // The high bit of each byte that ends the value (continuation bit clear).
     let ends = !w & 0x8080_8080_8080_8080;
@@ -82,8 +96,18 @@ fn read_u64_word(buf: &[u8], pos: &mut usize) -> Option<u64> {
     let w = (w & 0x007f_007f_007f_007f) | ((w & 0x7f00_7f00_7f00_7f00) >> 1);
     let w = (w & 0x0000_3fff_0000_3fff) | ((w & 0x3fff_0000_3fff_0000) >> 2);
     let w = (w & 0x0000_0000_0fff_ffff) | ((w & 0x0fff_ffff_0000_0000) >> 4);
-    *pos += (bits / 8) as usize;
-    Some(w)
+    Some((w, (bits / 8) as usize))
+}
+
+/// Why a value read up to its 10th byte does not fit 64 bits, when the caller
+/// asks (`CLASSIFY`); else just "does not fit".
+#[inline(always)]
+fn classify<const CLASSIFY: bool>(buf: &[u8], next: usize, byte: u8) -> LebError {
+    if CLASSIFY {
+        overflow_or_truncated(buf, next, byte)
+    } else {
+        LebError::Overflow
+    }
 }
 
 /// An over-long value is an overflow only if it ends; one that runs off the end of
@@ -106,19 +130,37 @@ fn overflow_or_truncated(buf: &[u8], next: usize, byte: u8) -> LebError {
 /// On error `pos` is left unchanged.
 #[inline(always)]
 pub(crate) fn read_i64(buf: &[u8], pos: &mut usize) -> Result<i64, LebError> {
+    read_i64_as::<true>(buf, pos)
+}
+
+/// [`read_i64`] for a caller that only needs the value when it fits (see
+/// [`read_u64_fits`]).
+#[inline(always)]
+pub(crate) fn read_i64_fits(buf: &[u8], pos: &mut usize) -> Option<i64> {
+    read_i64_as::<false>(buf, pos).ok()
+}
+
+#[inline(always)]
+fn read_i64_as<const CLASSIFY: bool>(buf: &[u8], pos: &mut usize) -> Result<i64, LebError> {
     match buf.get(*pos) {
         Some(&b) if b < 0x80 => {
             *pos += 1;
             // Sign-extend the 7-bit value.
             Ok(i64::from(((b << 1) as i8) >> 1))
         }
-        Some(_) => read_i64_multi(buf, pos),
+        Some(_) => read_i64_multi::<CLASSIFY>(buf, pos),
         None => Err(LebError::Truncated),
     }
 }
 
 #[inline]
-fn read_i64_multi(buf: &[u8], pos: &mut usize) -> Result<i64, LebError> {
+fn read_i64_multi<const CLASSIFY: bool>(buf: &[u8], pos: &mut usize) -> Result<i64, LebError> {
+    if let Some((v, len)) = gather(buf, *pos) {
+        *pos += len;
+        // Sign-extend from the value's top bit (at most 56 bits were read).
+        let unused = 64 - 7 * len as u32;
+        return Ok(((v << unused) as i64) >> unused);
+    }
     let mut result: i64 = 0;
     let mut shift = 0u32;
     let mut p = *pos;
@@ -128,7 +170,7 @@ fn read_i64_multi(buf: &[u8], pos: &mut usize) -> Result<i64, LebError> {
         };
         p += 1;
         if shift == 63 && byte != 0x00 && byte != 0x7f {
-            return Err(overflow_or_truncated(buf, p, byte));
+            return Err(classify::<CLASSIFY>(buf, p, byte));
         }
         result |= i64::from(byte & 0x7f) << shift;
         shift += 7;
@@ -484,7 +526,23 @@ mod tests {
                 inputs.push(b);
             }
         }
+        for x in [
+            -1i64,
+            -64,
+            -65,
+            i64::MIN,
+            i64::MIN / 3,
+            -(1 << 48),
+            (1 << 48) - 1,
+        ] {
+            let mut b = Vec::new();
+            write_i64(&mut b, x);
+            inputs.push(b);
+        }
         for input in inputs {
+            let mut pos = 0;
+            let signed = read_i64(&input, &mut pos);
+            let signed_pos = pos;
             let mut pos = 0;
             let alone = read_u64(&input, &mut pos);
             let alone_pos = pos;
@@ -502,6 +560,20 @@ mod tests {
                         leb128::read::unsigned(&mut r).unwrap();
                         assert_eq!(pos, padded.len() - r.len(), "input {padded:02x?}");
                     }
+                    let mut pos = 0;
+                    let skipped = skip(&padded, &mut pos);
+                    // Up to and including the first byte without the continuation bit.
+                    let len = padded.iter().position(|b| b & 0x80 == 0).map(|i| i + 1);
+                    assert_eq!(skipped.ok(), len, "input {padded:02x?}");
+                    if let Some(len) = len {
+                        assert_eq!(pos, len, "input {padded:02x?}");
+                    }
+                    let mut pos = 0;
+                    let got = read_i64(&padded, &mut pos);
+                    assert_eq!(got, ref_i64(&padded), "input {padded:02x?}");
+                    if signed.is_ok() {
+                        assert_eq!((got, pos), (signed, signed_pos), "input {padded:02x?}");
+                    }
                 }
             }
         }
@@ -513,6 +585,16 @@ mod tests {
             let mut pos = 0;
             let ours = read_u64(&bytes, &mut pos);
             proptest::prop_assert_eq!(ours, ref_u64(&bytes));
+            let mut fits_pos = 0;
+            proptest::prop_assert_eq!(read_u64_fits(&bytes, &mut fits_pos), ours.ok());
+            proptest::prop_assert_eq!(fits_pos, pos);
+            let mut fits_pos = 0;
+            let mut signed_pos = 0;
+            proptest::prop_assert_eq!(
+                read_i64_fits(&bytes, &mut fits_pos),
+                read_i64(&bytes, &mut signed_pos).ok()
+            );
+            proptest::prop_assert_eq!(fits_pos, signed_pos);
             if ours.is_ok() {
                 let mut r = &bytes[..];
                 let _ = leb128::read::unsigned(&mut r);

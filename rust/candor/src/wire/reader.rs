@@ -147,13 +147,13 @@ impl<'de> Reader<'de> {
     /// cut short, for the caller's bignum path to read or report.
     #[inline(always)]
     pub(crate) fn nat_u64(&mut self) -> Option<u64> {
-        leb::read_u64(self.input, &mut self.pos).ok()
+        leb::read_u64_fits(self.input, &mut self.pos)
     }
 
     /// An `int` when it fits i64; otherwise `None`, as [`Reader::nat_u64`].
     #[inline(always)]
     pub(crate) fn int_i64(&mut self) -> Option<i64> {
-        leb::read_i64(self.input, &mut self.pos).ok()
+        leb::read_i64_fits(self.input, &mut self.pos)
     }
 
     /// A `nat` when it fits u128; `None` when it does not or is cut short.
