@@ -159,12 +159,22 @@ impl<'a> types::Serializer for &'a mut ValueSerializer {
         crate::types::number::encode_biguint(&mut self.value, &v.0);
         Ok(())
     }
+    #[inline]
     fn serialize_i128(self, v: i128) -> Result<()> {
-        leb::write_i128(&mut self.value, v);
+        // Most values fit 64 bits, whose writer avoids 128-bit shifts (emulated on
+        // wasm32); the bytes are the same.
+        match i64::try_from(v) {
+            Ok(small) => leb::write_i64(&mut self.value, small),
+            Err(_) => leb::write_i128(&mut self.value, v),
+        }
         Ok(())
     }
+    #[inline]
     fn serialize_u128(self, v: u128) -> Result<()> {
-        leb::write_u128(&mut self.value, v);
+        match u64::try_from(v) {
+            Ok(small) => leb::write_u64(&mut self.value, small),
+            Err(_) => leb::write_u128(&mut self.value, v),
+        }
         Ok(())
     }
     fixed!(
@@ -478,10 +488,11 @@ encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L, 12 M,
 /// builder whose single argument has the tuple's type.
 struct ArgsOf<T: ?Sized>(std::marker::PhantomData<T>);
 
-/// Room reserved beyond the expected message size: more than the longest LEB128
-/// number (10 bytes), which the number writers reserve before writing one, so a
-/// message exactly the expected size never grows the buffer.
-const SLACK: usize = 16;
+/// Room reserved beyond the expected message size: the widest single store of the
+/// writers (16 bytes, which `append` writes before cutting back to the bytes it
+/// copies) plus as much again for a message a little longer than the last one, so
+/// such a message never grows the buffer.
+const SLACK: usize = 32;
 
 /// Encodes a tuple of arguments into a new message with at most `SLACK` bytes of
 /// spare capacity.
@@ -527,7 +538,31 @@ pub(crate) fn append_message<Tuple: ArgumentEncoder>(
 
 #[cfg(test)]
 mod tests {
-    use super::append;
+    use super::{append, ValueSerializer};
+    use crate::types::Serializer;
+    use crate::wire::leb;
+
+    #[test]
+    fn wide_integers_take_the_64_bit_writers_with_the_same_bytes() {
+        for k in 0..128u32 {
+            let p = 1u128 << k;
+            for u in [p - 1, p, p + 1] {
+                let mut ser = ValueSerializer::new();
+                ser.serialize_u128(u).unwrap();
+                let mut want = Vec::new();
+                leb::write_u128(&mut want, u);
+                assert_eq!(ser.get_result(), &want[..], "{u}");
+            }
+            let q = 1i128 << k.min(126);
+            for i in [q - 1, q, -q, -q - 1, i128::MIN, i128::MAX] {
+                let mut ser = ValueSerializer::new();
+                ser.serialize_i128(i).unwrap();
+                let mut want = Vec::new();
+                leb::write_i128(&mut want, i);
+                assert_eq!(ser.get_result(), &want[..], "{i}");
+            }
+        }
+    }
 
     #[test]
     fn append_copies_every_length() {

@@ -8,7 +8,6 @@
 use super::{CandidType, Serializer, Type, TypeInner};
 use crate::wire::leb::{self, spread_groups};
 use num_bigint::{BigInt, BigUint, Sign};
-use num_traits::ToPrimitive;
 use serde::de::{self, Deserialize, Visitor};
 use std::fmt;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
@@ -124,9 +123,26 @@ fn write_groups(dst: &mut [u8], mut window: impl FnMut() -> u64) {
 /// in the size.
 #[inline]
 pub(crate) fn encode_biguint(out: &mut Vec<u8>, v: &BigUint) {
-    match v.to_u64() {
+    match small_u64(v) {
         Some(small) => leb::write_u64(out, small),
         None => encode_big_biguint(out, v),
+    }
+}
+
+/// The value if it fits 64 bits, from the digit count and at most two 32-bit digits
+/// (`to_u64` loops over the digits in general).
+#[inline]
+fn small_u64(v: &BigUint) -> Option<u64> {
+    let mut digits = v.iter_u32_digits();
+    match digits.len() {
+        0 => Some(0),
+        1 => digits.next().map(u64::from),
+        2 => {
+            let lo = u64::from(digits.next()?);
+            let hi = u64::from(digits.next()?);
+            Some(lo | hi << 32)
+        }
+        _ => None,
     }
 }
 
@@ -171,7 +187,11 @@ fn write_limbs(dst: &mut [u8], mut limb: impl FnMut() -> u64) {
 /// sign bit.
 #[inline]
 pub(crate) fn encode_bigint(out: &mut Vec<u8>, v: &BigInt) {
-    match v.to_i64() {
+    let small = small_u64(v.magnitude()).and_then(|m| match v.sign() {
+        Sign::Minus => 0i64.checked_sub_unsigned(m),
+        _ => i64::try_from(m).ok(),
+    });
+    match small {
         Some(small) => leb::write_i64(out, small),
         None => encode_big_bigint(out, v),
     }
@@ -581,7 +601,7 @@ mod tests {
     fn bignum_leb_round_trip() {
         let mut bigs = vec![BigUint::from(u64::MAX) * 1_000_000u64 + 17u64];
         for shift in [
-            63u32, 64, 70, 111, 112, 113, 119, 120, 126, 127, 128, 129, 640, 100_000,
+            31u32, 32, 33, 63, 64, 70, 111, 112, 113, 119, 120, 126, 127, 128, 129, 640, 100_000,
         ] {
             bigs.push(BigUint::from(1u8) << shift);
             bigs.push((BigUint::from(1u8) << shift) - 1u8);
@@ -601,7 +621,9 @@ mod tests {
         ];
         // Both signs around the sizes where the last group fills a byte exactly
         // (7 × 8 = 56 bits) or leaves a part to sign-extend.
-        for shift in [55u32, 56, 62, 63, 64, 69, 70, 111, 112, 126, 127, 128, 640] {
+        for shift in [
+            31u32, 32, 33, 55, 56, 62, 63, 64, 69, 70, 111, 112, 126, 127, 128, 640,
+        ] {
             let p = BigInt::from(1) << shift;
             for v in [p.clone(), &p - 1, -p.clone(), -&p + 1, -&p - 1] {
                 ints.push(v);
