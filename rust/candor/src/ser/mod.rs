@@ -499,12 +499,12 @@ const SLACK: usize = 32;
 pub(crate) fn encode_args_owned<Tuple: ArgumentEncoder>(args: &Tuple) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     append_message(args, &mut out)?;
-    // A message the size of the last one fits the reservation with at most `SLACK`
-    // bytes to spare, and keeps them. Growing by doubling (a first or larger message)
-    // can leave up to half the buffer unused; a message is often kept (sent, stored,
-    // certified), so that slack is given back. Shrinking a block in place does not
-    // copy it.
-    if out.capacity() - out.len() > SLACK {
+    // A message about the size of the last ones fits the reservation with a few
+    // bytes to spare, and keeps them: giving back a few dozen bytes costs a `realloc`
+    // per message. Growing by doubling (a first or much larger message) can leave up
+    // to half the buffer unused; a message is often kept (sent, stored, certified), so
+    // that much is given back. Shrinking a block in place does not copy it.
+    if out.capacity() - out.len() > 2 * SLACK + out.len() / 4 {
         out.shrink_to_fit();
     }
     Ok(out)
@@ -532,7 +532,12 @@ pub(crate) fn append_message<Tuple: ArgumentEncoder>(
         out.truncate(start);
         return Err(e);
     }
-    header.size_hint.set(out.len() - start);
+    // Half way from the last hint to this size, but never below it: messages that
+    // alternate between two sizes (an optional field set every other time) reserve
+    // about the larger one, instead of growing the buffer every other message.
+    let len = out.len() - start;
+    let hint = header.size_hint.get();
+    header.size_hint.set(len.max(hint / 2 + len / 2));
     Ok(())
 }
 
