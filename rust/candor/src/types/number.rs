@@ -148,14 +148,47 @@ fn small_u64(v: &BigUint) -> Option<u64> {
 
 /// [`encode_biguint`] past 64 bits: out of line, so the common small case stays small
 /// enough to inline into every caller.
+///
+/// The bulk goes 32 output bytes at a time: seven 32-bit digits (224 bits) are four
+/// 56-bit windows at fixed shifts, so the loop carries no shift state from window to
+/// window; the tail takes the general sliding window.
 #[inline(never)]
 fn encode_big_biguint(out: &mut Vec<u8>, v: &BigUint) {
     let groups = (v.bits() as usize).div_ceil(7);
     let start = out.len();
     out.resize(start + groups, 0);
-    let mut limbs = v.iter_u64_digits();
-    if let Some(dst) = out.get_mut(start..) {
-        write_limbs(dst, || limbs.next().unwrap_or(0));
+    let Some(dst) = out.get_mut(start..) else {
+        return;
+    };
+    let mut digits = v.iter_u32_digits();
+    let mut digit = || digits.next().map_or(0, u64::from);
+    let mut blocks = dst.chunks_exact_mut(32);
+    for block in &mut blocks {
+        let d = [
+            digit(),
+            digit(),
+            digit(),
+            digit(),
+            digit(),
+            digit(),
+            digit(),
+        ];
+        let windows = [
+            d[0] | d[1] << 32,
+            d[1] >> 24 | d[2] << 8 | d[3] << 40,
+            d[3] >> 16 | d[4] << 16 | d[5] << 48,
+            d[5] >> 8 | d[6] << 24,
+        ];
+        for (chunk, w) in block.chunks_exact_mut(8).zip(windows) {
+            chunk.copy_from_slice(&(spread_groups(w & LOW56) | CONTINUE).to_le_bytes());
+        }
+    }
+    write_limbs(blocks.into_remainder(), || {
+        let lo = digit();
+        lo | digit() << 32
+    });
+    if let Some(last) = dst.last_mut() {
+        *last &= 0x7f;
     }
 }
 
@@ -599,9 +632,15 @@ mod tests {
 
     #[test]
     fn bignum_leb_round_trip() {
-        let mut bigs = vec![BigUint::from(u64::MAX) * 1_000_000u64 + 17u64];
+        // Powers of three: irregular bits across every digit of a block.
+        let mut bigs = vec![
+            BigUint::from(u64::MAX) * 1_000_000u64 + 17u64,
+            BigUint::from(3u8).pow(5_000),
+            BigUint::from(3u8).pow(5_001),
+        ];
         for shift in [
-            31u32, 32, 33, 63, 64, 70, 111, 112, 113, 119, 120, 126, 127, 128, 129, 640, 100_000,
+            31u32, 32, 33, 63, 64, 70, 111, 112, 113, 119, 120, 126, 127, 128, 129, 223, 224, 225,
+            255, 256, 257, 447, 448, 449, 640, 100_000,
         ] {
             bigs.push(BigUint::from(1u8) << shift);
             bigs.push((BigUint::from(1u8) << shift) - 1u8);
