@@ -148,10 +148,6 @@ fn small_u64(v: &BigUint) -> Option<u64> {
 
 /// [`encode_biguint`] past 64 bits: out of line, so the common small case stays small
 /// enough to inline into every caller.
-///
-/// The bulk goes 32 output bytes at a time: seven 32-bit digits (224 bits) are four
-/// 56-bit windows at fixed shifts, so the loop carries no shift state from window to
-/// window; the tail takes the general sliding window.
 #[inline(never)]
 fn encode_big_biguint(out: &mut Vec<u8>, v: &BigUint) {
     let groups = (v.bits() as usize).div_ceil(7);
@@ -161,7 +157,16 @@ fn encode_big_biguint(out: &mut Vec<u8>, v: &BigUint) {
         return;
     };
     let mut digits = v.iter_u32_digits();
-    let mut digit = || digits.next().map_or(0, u64::from);
+    write_digits(dst, || digits.next().map_or(0, u64::from));
+}
+
+/// Fills `dst` with the LEB128 groups of the number whose 32-bit digits (least
+/// significant first, extended as far as needed) successive calls of `digit` return,
+/// each in the low half of a u64. The bulk goes 32 output bytes at a time: seven
+/// digits (224 bits) are four 56-bit windows at fixed shifts, so the loop carries no
+/// shift state from window to window; the tail takes the general sliding window.
+#[inline]
+fn write_digits(dst: &mut [u8], mut digit: impl FnMut() -> u64) {
     let mut blocks = dst.chunks_exact_mut(32);
     for block in &mut blocks {
         let d = [
@@ -230,9 +235,9 @@ pub(crate) fn encode_bigint(out: &mut Vec<u8>, v: &BigInt) {
     }
 }
 
-/// [`encode_bigint`] past 64 bits, out of line. The two's complement limbs of a
+/// [`encode_bigint`] past 64 bits, out of line. The two's complement digits of a
 /// negative value are computed on the fly from the magnitude (`!m + 1`, the carry
-/// carried from limb to limb), so nothing as large as the value is allocated.
+/// carried from digit to digit), so nothing as large as the value is allocated.
 #[inline(never)]
 fn encode_big_bigint(out: &mut Vec<u8>, v: &BigInt) {
     let m = v.magnitude();
@@ -246,20 +251,20 @@ fn encode_big_bigint(out: &mut Vec<u8>, v: &BigInt) {
     let groups = (bits + 1).div_ceil(7).max(1) as usize;
     let start = out.len();
     out.resize(start + groups, 0);
-    let flip = if negative { u64::MAX } else { 0 };
+    let flip = if negative { 0xffff_ffff } else { 0 };
     let mut carry = u64::from(negative);
-    let mut limbs = m.iter_u64_digits();
-    let limb = || match limbs.next() {
+    let mut digits = m.iter_u32_digits();
+    let digit = || match digits.next() {
         Some(d) => {
-            let (t, c) = (d ^ flip).overflowing_add(carry);
-            carry = u64::from(c);
-            t
+            let t = (u64::from(d) ^ flip) + carry;
+            carry = t >> 32;
+            t & 0xffff_ffff
         }
         // Past the magnitude the carry is spent (m is not zero): sign extension.
         None => flip,
     };
     if let Some(dst) = out.get_mut(start..) {
-        write_limbs(dst, limb);
+        write_digits(dst, digit);
     }
 }
 
