@@ -504,7 +504,7 @@ pub(crate) fn encode_args_owned<Tuple: ArgumentEncoder>(args: &Tuple) -> Result<
     // per message. Growing by doubling (a first or much larger message) can leave up
     // to half the buffer unused; a message is often kept (sent, stored, certified), so
     // that much is given back. Shrinking a block in place does not copy it.
-    if out.capacity() - out.len() > 2 * SLACK + out.len() / 4 {
+    if out.capacity() - out.len() > 2 * SLACK + out.len() / 8 {
         out.shrink_to_fit();
     }
     Ok(out)
