@@ -14,21 +14,37 @@ use crate::{Error, Result};
 pub use table::TypeSerialize;
 
 /// Writes values (no types) into a byte buffer.
-#[derive(Default)]
 pub struct ValueSerializer {
     value: Vec<u8>,
+    /// Whether vectors reserve room for their elements from the size of their first
+    /// one. Off when the buffer was already sized from the last message of the same
+    /// types: an estimate can only be worse than that, and a reused buffer must not
+    /// grow beyond what the message needs.
+    estimate: bool,
+}
+
+impl Default for ValueSerializer {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl ValueSerializer {
     /// A serializer with an empty buffer.
     #[inline]
     pub fn new() -> Self {
-        ValueSerializer { value: Vec::new() }
+        ValueSerializer {
+            value: Vec::new(),
+            estimate: true,
+        }
     }
-    /// A serializer that appends to `buf`.
+    /// A serializer that appends to `buf` (`estimate`: see the field).
     #[inline]
-    pub(crate) fn with_buffer(buf: Vec<u8>) -> Self {
-        ValueSerializer { value: buf }
+    pub(crate) fn with_buffer(buf: Vec<u8>, estimate: bool) -> Self {
+        ValueSerializer {
+            value: buf,
+            estimate,
+        }
     }
     /// The bytes written so far.
     pub fn get_result(&self) -> &[u8] {
@@ -55,6 +71,64 @@ impl ValueSerializer {
         additional: usize,
     ) -> std::result::Result<(), std::collections::TryReserveError> {
         self.value.try_reserve(additional)
+    }
+}
+
+/// Appends `bytes` to `out`. Short slices (principals, names, memos: most of the text
+/// and blobs in a message) are gathered into one 16-byte word pair with a few
+/// overlapping loads and appended with a fixed-size store, the surplus cut off: wasm
+/// runs a variable-length copy as `memory.copy`, whose fixed cost is several times
+/// that of the loads.
+#[inline]
+pub(crate) fn append(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    if n > 16 {
+        out.extend_from_slice(bytes);
+        return;
+    }
+    let (lo, hi) = short_words(bytes);
+    let mut words = [0u8; 16];
+    let (a, b) = words.split_at_mut(8);
+    a.copy_from_slice(&lo.to_le_bytes());
+    b.copy_from_slice(&hi.to_le_bytes());
+    let len = out.len();
+    out.extend_from_slice(&words);
+    out.truncate(len + n);
+}
+
+/// The bytes of a slice of at most 16 bytes as two little-endian words (bytes past
+/// the end are unspecified), read with overlapping loads of the slice's first and
+/// last bytes instead of a loop.
+#[inline]
+fn short_words(bytes: &[u8]) -> (u64, u64) {
+    let n = bytes.len();
+    let word = |at: usize| {
+        bytes
+            .get(at..)
+            .and_then(|r| r.first_chunk::<8>())
+            .map_or(0, |w| u64::from_le_bytes(*w))
+    };
+    let half = |at: usize| {
+        bytes
+            .get(at..)
+            .and_then(|r| r.first_chunk::<4>())
+            .map_or(0, |w| u64::from(u32::from_le_bytes(*w)))
+    };
+    let byte = |at: usize| bytes.get(at).map_or(0, |&b| u64::from(b));
+    if n >= 8 {
+        // The last eight bytes hold bytes n-8..n; shifted down they give 8..n.
+        let last = word(n - 8);
+        // (At n = 8 the second word is all past the end: any shift will do.)
+        (word(0), last.wrapping_shr(8 * (16 - n) as u32))
+    } else if n >= 4 {
+        (half(0) | (half(n - 4) << (8 * (n - 4))), 0)
+    } else if n > 0 {
+        (
+            byte(0) | (byte(n / 2) << (8 * (n / 2))) | (byte(n - 1) << (8 * (n - 1))),
+            0,
+        )
+    } else {
+        (0, 0)
     }
 }
 
@@ -85,12 +159,22 @@ impl<'a> types::Serializer for &'a mut ValueSerializer {
         crate::types::number::encode_biguint(&mut self.value, &v.0);
         Ok(())
     }
+    #[inline]
     fn serialize_i128(self, v: i128) -> Result<()> {
-        leb::write_i128(&mut self.value, v);
+        // Most values fit 64 bits, whose writer avoids 128-bit shifts (emulated on
+        // wasm32); the bytes are the same.
+        match i64::try_from(v) {
+            Ok(small) => leb::write_i64(&mut self.value, small),
+            Err(_) => leb::write_i128(&mut self.value, v),
+        }
         Ok(())
     }
+    #[inline]
     fn serialize_u128(self, v: u128) -> Result<()> {
-        leb::write_u128(&mut self.value, v);
+        match u64::try_from(v) {
+            Ok(small) => leb::write_u64(&mut self.value, small),
+            Err(_) => leb::write_u128(&mut self.value, v),
+        }
         Ok(())
     }
     fixed!(
@@ -101,7 +185,7 @@ impl<'a> types::Serializer for &'a mut ValueSerializer {
     #[inline]
     fn serialize_text(self, v: &str) -> Result<()> {
         leb::write_u64(&mut self.value, v.len() as u64);
-        self.value.extend_from_slice(v.as_bytes());
+        append(&mut self.value, v.as_bytes());
         Ok(())
     }
     #[inline]
@@ -115,7 +199,7 @@ impl<'a> types::Serializer for &'a mut ValueSerializer {
     fn serialize_principal(self, blob: &[u8]) -> Result<()> {
         self.value.push(1);
         leb::write_u64(&mut self.value, blob.len() as u64);
-        self.value.extend_from_slice(blob);
+        append(&mut self.value, blob);
         Ok(())
     }
     fn serialize_function(self, blob: &[u8], meth: &str) -> Result<()> {
@@ -139,21 +223,30 @@ impl<'a> types::Serializer for &'a mut ValueSerializer {
     #[inline]
     fn serialize_variant(self, index: u64) -> Result<Compound<'a>> {
         leb::write_u64(&mut self.value, index);
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            start: 0,
+            ser: self,
+        })
     }
     #[inline]
     fn serialize_struct(self) -> Result<Compound<'a>> {
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            start: 0,
+            ser: self,
+        })
     }
     #[inline]
     fn serialize_vec(self, len: usize) -> Result<Compound<'a>> {
         leb::write_u64(&mut self.value, len as u64);
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            start: self.value.len(),
+            ser: self,
+        })
     }
     #[inline]
     fn serialize_blob(self, blob: &[u8]) -> Result<()> {
         leb::write_u64(&mut self.value, blob.len() as u64);
-        self.value.extend_from_slice(blob);
+        append(&mut self.value, blob);
         Ok(())
     }
 }
@@ -161,7 +254,15 @@ impl<'a> types::Serializer for &'a mut ValueSerializer {
 /// The writer for the parts of a record, variant or vector.
 pub struct Compound<'a> {
     ser: &'a mut ValueSerializer,
+    /// Where the first element of a vector starts (for `reserve_like_first`).
+    start: usize,
 }
+
+/// The most [`reserve_like_first`](types::Compound::reserve_like_first) reserves at
+/// once: the estimate is only as good as the first element is typical, and a large
+/// first element followed by small ones must not reserve a multiple of itself. Past
+/// this the buffer grows by doubling, whose copies are then a small part of the work.
+const MAX_ESTIMATE: usize = 1 << 20;
 
 impl types::Compound for Compound<'_> {
     type Error = Error;
@@ -175,8 +276,22 @@ impl types::Compound for Compound<'_> {
     }
     #[inline]
     fn try_write_raw_elements(&mut self, bytes: &[u8]) -> Result<bool> {
-        self.ser.value.extend_from_slice(bytes);
+        append(&mut self.ser.value, bytes);
         Ok(true)
+    }
+    #[inline]
+    fn reserve_like_first(&mut self, remaining: usize) {
+        if !self.ser.estimate {
+            return;
+        }
+        let value = &mut self.ser.value;
+        let first = value.len().saturating_sub(self.start);
+        let estimate = first.saturating_mul(remaining).min(MAX_ESTIMATE);
+        // With `SLACK` on top, as the next message of these types reserves it: a buffer
+        // that the estimate sized exactly then fits that message too.
+        if value.capacity() - value.len() < estimate + SLACK {
+            value.reserve(estimate + SLACK);
+        }
     }
 }
 
@@ -253,6 +368,8 @@ impl IDLBuilder {
         self.key = Store::default();
         self.types = Store::default();
         self.value_ser.value.clear();
+        // The buffer has the room the last message needed.
+        self.value_ser.estimate = false;
         self.dynamic = None;
     }
     /// The whole message.
@@ -371,22 +488,23 @@ encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L, 12 M,
 /// builder whose single argument has the tuple's type.
 struct ArgsOf<T: ?Sized>(std::marker::PhantomData<T>);
 
-/// Room reserved beyond the expected message size: more than the longest LEB128
-/// number (10 bytes), which the number writers reserve before writing one, so a
-/// message exactly the expected size never grows the buffer.
-const SLACK: usize = 16;
+/// Room reserved beyond the expected message size: the widest single store of the
+/// writers (16 bytes, which `append` writes before cutting back to the bytes it
+/// copies) plus as much again for a message a little longer than the last one, so
+/// such a message never grows the buffer.
+const SLACK: usize = 32;
 
 /// Encodes a tuple of arguments into a new message with at most `SLACK` bytes of
 /// spare capacity.
 pub(crate) fn encode_args_owned<Tuple: ArgumentEncoder>(args: &Tuple) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     append_message(args, &mut out)?;
-    // A message the size of the last one fits the reservation with at most `SLACK`
-    // bytes to spare, and keeps them. Growing by doubling (a first or larger message)
-    // can leave up to half the buffer unused; a message is often kept (sent, stored,
-    // certified), so that slack is given back. Shrinking a block in place does not
-    // copy it.
-    if out.capacity() - out.len() > SLACK {
+    // A message about the size of the last ones fits the reservation with a few
+    // bytes to spare, and keeps them: giving back a few dozen bytes costs a `realloc`
+    // per message. Growing by doubling (a first or much larger message) can leave up
+    // to half the buffer unused; a message is often kept (sent, stored, certified), so
+    // that much is given back. Shrinking a block in place does not copy it.
+    if out.capacity() - out.len() > 2 * SLACK + out.len() / 8 {
         out.shrink_to_fit();
     }
     Ok(out)
@@ -403,15 +521,65 @@ pub(crate) fn append_message<Tuple: ArgumentEncoder>(
 ) -> Result<()> {
     let header = table::cached_header(&[TypeId::of::<ArgsOf<Tuple>>()], Tuple::push_types)?;
     let start = out.len();
+    // The hint is the header alone until a message of these types has been written.
+    let first = header.size_hint.get() == header.bytes.len();
     out.reserve(header.size_hint.get() + SLACK);
     out.extend_from_slice(&header.bytes);
-    let mut ser = ValueSerializer::with_buffer(std::mem::take(out));
+    let mut ser = ValueSerializer::with_buffer(std::mem::take(out), first);
     let written = args.write_values(&mut ser);
     *out = ser.into_inner();
     if let Err(e) = written {
         out.truncate(start);
         return Err(e);
     }
-    header.size_hint.set(out.len() - start);
+    // Half way from the last hint to this size, but never below it: messages that
+    // alternate between two sizes (an optional field set every other time) reserve
+    // about the larger one, instead of growing the buffer every other message.
+    let len = out.len() - start;
+    let hint = header.size_hint.get();
+    header.size_hint.set(len.max(hint / 2 + len / 2));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{append, ValueSerializer};
+    use crate::types::Serializer;
+    use crate::wire::leb;
+
+    #[test]
+    fn wide_integers_take_the_64_bit_writers_with_the_same_bytes() {
+        for k in 0..128u32 {
+            let p = 1u128 << k;
+            for u in [p - 1, p, p + 1] {
+                let mut ser = ValueSerializer::new();
+                ser.serialize_u128(u).unwrap();
+                let mut want = Vec::new();
+                leb::write_u128(&mut want, u);
+                assert_eq!(ser.get_result(), &want[..], "{u}");
+            }
+            let q = 1i128 << k.min(126);
+            for i in [q - 1, q, -q, -q - 1, i128::MIN, i128::MAX] {
+                let mut ser = ValueSerializer::new();
+                ser.serialize_i128(i).unwrap();
+                let mut want = Vec::new();
+                leb::write_i128(&mut want, i);
+                assert_eq!(ser.get_result(), &want[..], "{i}");
+            }
+        }
+    }
+
+    #[test]
+    fn append_copies_every_length() {
+        let src: Vec<u8> = (1..=40).collect();
+        for prefix in [0usize, 1, 7, 8, 13] {
+            for n in 0..=src.len() {
+                let mut out = vec![0xee; prefix];
+                append(&mut out, &src[..n]);
+                assert_eq!(out.len(), prefix + n);
+                assert!(out[..prefix].iter().all(|&b| b == 0xee));
+                assert_eq!(&out[prefix..], &src[..n], "prefix {prefix}, length {n}");
+            }
+        }
+    }
 }

@@ -21,7 +21,14 @@ use std::rc::Rc;
 #[derive(Default)]
 pub struct TypeSerialize {
     table: Vec<Vec<u8>>,
+    /// Entry of each type, by structure: two equal types share one entry.
     index: BTreeMap<Type, i64>,
+    /// Entry of each type already looked up, by address (each key kept alive by its
+    /// `Type`, so an address is never reused while it is here). A Rust type's
+    /// `ty()` is memoized, so a type used in many places is the same `Rc` each time
+    /// and is found here without a structural comparison, which compares whole
+    /// subtrees and hashes field names on the way.
+    by_ptr: FastMap<*const TypeInner, (Type, i64)>,
     env: TypeEnv,
     args: Vec<Type>,
     /// What [`serialize`](Self::serialize) wrote, for candid's two-step interface.
@@ -46,8 +53,22 @@ impl TypeSerialize {
         Ok(())
     }
 
+    /// The entry of `t`, if it has one.
+    #[inline]
+    fn lookup(&self, t: &Type) -> Option<i64> {
+        match self.by_ptr.get(&Rc::as_ptr(&t.0)) {
+            Some((_, idx)) => Some(*idx),
+            None => self.index.get(t).copied(),
+        }
+    }
+
     fn build_type(&mut self, t: &Type) -> Result<()> {
-        if self.index.contains_key(t) {
+        // A primitive never has an entry (a `Var` naming one is resolved below).
+        if is_primitive(t) || self.by_ptr.contains_key(&Rc::as_ptr(&t.0)) {
+            return Ok(());
+        }
+        if let Some(&idx) = self.index.get(t) {
+            self.by_ptr.insert(Rc::as_ptr(&t.0), (t.clone(), idx));
             return Ok(());
         }
         let actual = match t.as_ref() {
@@ -59,6 +80,8 @@ impl TypeSerialize {
         }
         let idx = self.table.len();
         self.index.insert(t.clone(), idx as i64);
+        self.by_ptr
+            .insert(Rc::as_ptr(&t.0), (t.clone(), idx as i64));
         self.table.push(Vec::new());
         let mut buf = Vec::new();
         match actual.as_ref() {
@@ -164,14 +187,11 @@ impl TypeSerialize {
             TypeInner::Knot(id) => {
                 let ty = find_type(id)
                     .ok_or_else(|| Error::msg(format!("recursive type {id} not found")))?;
-                *self
-                    .index
-                    .get(&ty)
+                self.lookup(&ty)
                     .ok_or_else(|| Error::msg(format!("knot type {ty} not found")))?
             }
-            _ => *self
-                .index
-                .get(t)
+            _ => self
+                .lookup(t)
                 .ok_or_else(|| Error::msg(format!("type {t} not found")))?,
         };
         leb::write_i64(buf, op);

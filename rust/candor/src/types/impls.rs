@@ -162,7 +162,12 @@ impl<T: CandidType> CandidType for [T] {
                 return Ok(());
             }
         }
-        for e in self {
+        let mut elements = self.iter();
+        if let Some(first) = elements.next() {
+            ser.serialize_element(first)?;
+            ser.reserve_like_first(elements.len());
+        }
+        for e in elements {
             ser.serialize_element(e)?;
         }
         Ok(())
@@ -237,7 +242,12 @@ macro_rules! map_impl {
             }
             fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
                 let mut ser = serializer.serialize_vec(self.len())?;
-                for e in self {
+                let mut entries = self.iter();
+                if let Some(first) = entries.next() {
+                    ser.serialize_element(&first)?;
+                    ser.reserve_like_first(self.len() - 1);
+                }
+                for e in entries {
                     ser.serialize_element(&e)?;
                 }
                 Ok(())

@@ -162,4 +162,10 @@ pub trait Compound {
     fn try_write_raw_elements(&mut self, _bytes: &[u8]) -> Result<bool, Self::Error> {
         Ok(false)
     }
+    /// Called by a vector after its first element with the number of elements still
+    /// to come: a serializer that writes into a buffer may reserve room for that many
+    /// more elements of the first one's size, instead of growing (and copying) the
+    /// buffer several times on the way. A hint only; the default ignores it.
+    #[inline]
+    fn reserve_like_first(&mut self, _remaining: usize) {}
 }

@@ -266,8 +266,25 @@ impl Function {
 }
 
 /// A Candid type (shared, immutable).
-#[derive(Debug, PartialEq, Eq, Hash, Clone, PartialOrd, Ord)]
+#[derive(Debug, PartialEq, Eq, Hash, Clone)]
 pub struct Type(pub Rc<TypeInner>);
+
+impl PartialOrd for Type {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Type {
+    /// Structural order; one shared type is equal to itself without a walk of its
+    /// subtree (memoized types are shared, so this is the common case of equality).
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        if Rc::ptr_eq(&self.0, &other.0) {
+            std::cmp::Ordering::Equal
+        } else {
+            self.0.cmp(&other.0)
+        }
+    }
+}
 
 /// The shape of a Candid type.
 #[derive(Debug, PartialEq, Eq, Hash, Clone, PartialOrd, Ord)]

@@ -6,9 +6,8 @@
 //! the same protocol as candid, so `IDLValue` and these types share one decoder.
 
 use super::{CandidType, Serializer, Type, TypeInner};
-use crate::wire::leb;
+use crate::wire::leb::{self, spread_groups};
 use num_bigint::{BigInt, BigUint, Sign};
-use num_traits::ToPrimitive;
 use serde::de::{self, Deserialize, Visitor};
 use std::fmt;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
@@ -86,17 +85,8 @@ fn read_leb_bytes<R: std::io::Read>(r: &mut R) -> crate::Result<Vec<u8>> {
     }
 }
 
-/// The low 56 bits of `x` as eight 7-bit groups, one per byte (group 0 in the low byte),
-/// continuation bits clear: the inverse of [`gather_groups`], in three mask-and-shift
-/// steps instead of eight shifts.
-#[inline]
-fn spread_groups(x: u64) -> u64 {
-    let x = (x & 0x0000_0000_0fff_ffff) | ((x & 0x00ff_ffff_f000_0000) << 4);
-    let x = (x & 0x0000_3fff_0000_3fff) | ((x & 0x0fff_c000_0fff_c000) << 2);
-    (x & 0x007f_007f_007f_007f) | ((x & 0x3f80_3f80_3f80_3f80) << 1)
-}
-
-/// Eight LEB128 bytes (continuation bits ignored) as the 56-bit value they hold.
+/// Eight LEB128 bytes (continuation bits ignored) as the 56-bit value they hold: the
+/// inverse of [`spread_groups`].
 #[inline]
 fn gather_groups(x: u64) -> u64 {
     let x = x & 0x7f7f_7f7f_7f7f_7f7f;
@@ -133,9 +123,26 @@ fn write_groups(dst: &mut [u8], mut window: impl FnMut() -> u64) {
 /// in the size.
 #[inline]
 pub(crate) fn encode_biguint(out: &mut Vec<u8>, v: &BigUint) {
-    match v.to_u64() {
+    match small_u64(v) {
         Some(small) => leb::write_u64(out, small),
         None => encode_big_biguint(out, v),
+    }
+}
+
+/// The value if it fits 64 bits, from the digit count and at most two 32-bit digits
+/// (`to_u64` loops over the digits in general).
+#[inline]
+fn small_u64(v: &BigUint) -> Option<u64> {
+    let mut digits = v.iter_u32_digits();
+    match digits.len() {
+        0 => Some(0),
+        1 => digits.next().map(u64::from),
+        2 => {
+            let lo = u64::from(digits.next()?);
+            let hi = u64::from(digits.next()?);
+            Some(lo | hi << 32)
+        }
+        _ => None,
     }
 }
 
@@ -146,76 +153,118 @@ fn encode_big_biguint(out: &mut Vec<u8>, v: &BigUint) {
     let groups = (v.bits() as usize).div_ceil(7);
     let start = out.len();
     out.resize(start + groups, 0);
+    let Some(dst) = out.get_mut(start..) else {
+        return;
+    };
+    let mut digits = v.iter_u32_digits();
+    write_digits(dst, || digits.next().map_or(0, u64::from));
+}
+
+/// Fills `dst` with the LEB128 groups of the number whose 32-bit digits (least
+/// significant first, extended as far as needed) successive calls of `digit` return,
+/// each in the low half of a u64. The bulk goes 32 output bytes at a time: seven
+/// digits (224 bits) are four 56-bit windows at fixed shifts, so the loop carries no
+/// shift state from window to window; the tail takes the general sliding window.
+#[inline]
+fn write_digits(dst: &mut [u8], mut digit: impl FnMut() -> u64) {
+    let mut blocks = dst.chunks_exact_mut(32);
+    for block in &mut blocks {
+        let d = [
+            digit(),
+            digit(),
+            digit(),
+            digit(),
+            digit(),
+            digit(),
+            digit(),
+        ];
+        let windows = [
+            d[0] | d[1] << 32,
+            d[1] >> 24 | d[2] << 8 | d[3] << 40,
+            d[3] >> 16 | d[4] << 16 | d[5] << 48,
+            d[5] >> 8 | d[6] << 24,
+        ];
+        for (chunk, w) in block.chunks_exact_mut(8).zip(windows) {
+            chunk.copy_from_slice(&(spread_groups(w & LOW56) | CONTINUE).to_le_bytes());
+        }
+    }
+    write_limbs(blocks.into_remainder(), || {
+        let lo = digit();
+        lo | digit() << 32
+    });
+    if let Some(last) = dst.last_mut() {
+        *last &= 0x7f;
+    }
+}
+
+/// Fills `dst` with LEB128 groups of the number whose 64-bit limbs (least significant
+/// first, extended as far as needed) successive calls of `limb` return.
+#[inline]
+fn write_limbs(dst: &mut [u8], mut limb: impl FnMut() -> u64) {
     // A sliding pair of limbs: a window starting at bit `shift` of `lo` takes the
-    // rest from `hi` (windows advance 56 bits, so never past `hi`).
-    let mut limbs = v.iter_u64_digits();
-    let mut lo = limbs.next().unwrap_or(0);
-    let mut hi = limbs.next().unwrap_or(0);
-    let mut shift = 0u32;
-    let window = || {
-        let w = if shift == 0 {
-            lo
-        } else {
-            (lo >> shift) | (hi << (64 - shift))
-        };
+    // rest from `hi` (windows advance 56 bits, so never past `hi`). `hi` is shifted
+    // in two steps so that `shift == 0` needs no branch (a shift by 64 is not one).
+    let mut lo = limb();
+    let mut hi = limb();
+    let mut shift = 0u64;
+    write_groups(dst, || {
+        let w = (lo >> shift) | ((hi << 1) << (63 - shift));
         shift += 56;
         if shift >= 64 {
             shift -= 64;
             lo = hi;
-            hi = limbs.next().unwrap_or(0);
+            hi = limb();
         }
         w
-    };
-    if let Some(dst) = out.get_mut(start..) {
-        write_groups(dst, window);
-    }
+    });
 }
 
 /// SLEB128 of a BigInt, appended to `out`, in time linear in its size: the groups are
-/// cut eight at a time from 7-byte windows of the two's complement bytes
+/// cut eight at a time from 56-bit windows of the two's complement limbs
 /// (sign-extended), and their number is the shortest that holds the value and its
 /// sign bit.
 #[inline]
 pub(crate) fn encode_bigint(out: &mut Vec<u8>, v: &BigInt) {
-    match v.to_i64() {
+    let small = small_u64(v.magnitude()).and_then(|m| match v.sign() {
+        Sign::Minus => 0i64.checked_sub_unsigned(m),
+        _ => i64::try_from(m).ok(),
+    });
+    match small {
         Some(small) => leb::write_i64(out, small),
         None => encode_big_bigint(out, v),
     }
 }
 
-/// [`encode_bigint`] past 64 bits, out of line.
+/// [`encode_bigint`] past 64 bits, out of line. The two's complement digits of a
+/// negative value are computed on the fly from the magnitude (`!m + 1`, the carry
+/// carried from digit to digit), so nothing as large as the value is allocated.
 #[inline(never)]
 fn encode_big_bigint(out: &mut Vec<u8>, v: &BigInt) {
+    let m = v.magnitude();
     let negative = v.sign() == Sign::Minus;
-    // Bits of the magnitude of v (or of -(v+1) when negative), plus the sign bit.
-    let magnitude_bits = if negative {
-        (-(v + BigInt::from(1))).bits()
-    } else {
-        v.bits()
-    };
-    let groups = (magnitude_bits + 1).div_ceil(7).max(1) as usize;
-    let bytes = v.to_signed_bytes_le();
-    let fill: u8 = if negative { 0xff } else { 0 };
+    // Bits of the value without its sign: those of m, or of m - 1 when negative,
+    // which has one fewer exactly when m is a power of two.
+    let mut bits = m.bits();
+    if negative && m.trailing_zeros() == Some(bits.saturating_sub(1)) {
+        bits -= 1;
+    }
+    let groups = (bits + 1).div_ceil(7).max(1) as usize;
     let start = out.len();
     out.resize(start + groups, 0);
-    let mut at = 0usize;
-    let window = || {
-        let w = match bytes.get(at..).and_then(|r| r.first_chunk::<8>()) {
-            Some(eight) => u64::from_le_bytes(*eight),
-            None => {
-                // Near the end: the bytes that are left, then the sign.
-                let mut eight = [fill; 8];
-                for (slot, b) in eight.iter_mut().zip(bytes.get(at..).unwrap_or_default()) {
-                    *slot = *b;
-                }
-                u64::from_le_bytes(eight)
-            }
-        };
-        at += 7;
-        w
+    let flip = if negative { 0xffff_ffff } else { 0 };
+    let mut carry = u64::from(negative);
+    let mut digits = m.iter_u32_digits();
+    let digit = || match digits.next() {
+        Some(d) => {
+            let t = (u64::from(d) ^ flip) + carry;
+            carry = t >> 32;
+            t & 0xffff_ffff
+        }
+        // Past the magnitude the carry is spent (m is not zero): sign extension.
+        None => flip,
     };
     if let Some(dst) = out.get_mut(start..) {
-        write_groups(dst, window);
+        write_digits(dst, digit);
     }
 }
 
@@ -588,9 +637,15 @@ mod tests {
 
     #[test]
     fn bignum_leb_round_trip() {
-        let mut bigs = vec![BigUint::from(u64::MAX) * 1_000_000u64 + 17u64];
+        // Powers of three: irregular bits across every digit of a block.
+        let mut bigs = vec![
+            BigUint::from(u64::MAX) * 1_000_000u64 + 17u64,
+            BigUint::from(3u8).pow(5_000),
+            BigUint::from(3u8).pow(5_001),
+        ];
         for shift in [
-            63u32, 64, 70, 111, 112, 113, 119, 120, 126, 127, 128, 129, 640, 100_000,
+            31u32, 32, 33, 63, 64, 70, 111, 112, 113, 119, 120, 126, 127, 128, 129, 223, 224, 225,
+            255, 256, 257, 447, 448, 449, 640, 100_000,
         ] {
             bigs.push(BigUint::from(1u8) << shift);
             bigs.push((BigUint::from(1u8) << shift) - 1u8);
@@ -610,9 +665,20 @@ mod tests {
         ];
         // Both signs around the sizes where the last group fills a byte exactly
         // (7 × 8 = 56 bits) or leaves a part to sign-extend.
-        for shift in [55u32, 56, 62, 63, 64, 69, 70, 111, 112, 126, 127, 128, 640] {
+        for shift in [
+            31u32, 32, 33, 55, 56, 62, 63, 64, 69, 70, 111, 112, 126, 127, 128, 640,
+        ] {
             let p = BigInt::from(1) << shift;
             for v in [p.clone(), &p - 1, -p.clone(), -&p + 1, -&p - 1] {
+                ints.push(v);
+            }
+        }
+        // Negative values whose two's complement carries across zero limbs, and
+        // magnitudes with zero limbs in the middle.
+        for k in [64u32, 128, 192] {
+            for low in [0u64, 1, u64::MAX] {
+                let v = (BigInt::from(1) << (k + 7)) + BigInt::from(low);
+                ints.push(-v.clone());
                 ints.push(v);
             }
         }

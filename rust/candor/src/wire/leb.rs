@@ -216,15 +216,71 @@ pub(crate) fn skip_long(buf: &[u8], pos: &mut usize) -> Result<usize, LebError> 
     Ok(i - start + tail)
 }
 
-/// Appends the unsigned LEB128 form of `v`, byte by byte into the reserved tail of
-/// `out` (a copy through a stack buffer costs a `memcpy` call per value).
+/// The low 56 bits of `x` as eight 7-bit groups, one per byte (group 0 in the low byte),
+/// continuation bits clear, in three mask-and-shift steps instead of eight shifts.
 #[inline]
-pub(crate) fn write_u64(out: &mut Vec<u8>, mut v: u64) {
+pub(crate) fn spread_groups(x: u64) -> u64 {
+    let x = (x & 0x0000_0000_0fff_ffff) | ((x & 0x00ff_ffff_f000_0000) << 4);
+    let x = (x & 0x0000_3fff_0000_3fff) | ((x & 0x0fff_c000_0fff_c000) << 2);
+    (x & 0x007f_007f_007f_007f) | ((x & 0x3f80_3f80_3f80_3f80) << 1)
+}
+
+/// The continuation bit of every byte of a word.
+const CONTINUE: u64 = 0x8080_8080_8080_8080;
+const LOW56: u64 = (1 << 56) - 1;
+
+/// Appends the first `n` (2 to 8) bytes of `groups` (from [`spread_groups`]), all but
+/// the last with the continuation bit. The whole word is appended and the surplus cut
+/// off: one fixed-size store instead of a store and a capacity check per byte, or a
+/// variable-length copy (which wasm runs as a `memory.copy` with a fixed cost well
+/// above that of the store).
+#[inline]
+fn put_groups(out: &mut Vec<u8>, groups: u64, n: u32) {
+    let cont = CONTINUE & ((1u64 << (8 * (n - 1))) - 1);
+    let len = out.len();
+    out.extend_from_slice(&(groups | cont).to_le_bytes());
+    out.truncate(len + n as usize);
+}
+
+/// Appends the three or four LEB128 bytes of a value of 15 to 28 bits, spread and
+/// stored as one 32-bit word (32-bit arithmetic: cheaper than the 64-bit path).
+#[inline]
+fn put_groups4(out: &mut Vec<u8>, v: u32) {
+    let x = (v & 0x3fff) | ((v & 0x0fff_c000) << 2);
+    let x = (x & 0x007f_007f) | ((x & 0x3f80_3f80) << 1);
+    let (n, cont) = if v < 1 << 21 {
+        (3, 0x8080)
+    } else {
+        (4, 0x0080_8080)
+    };
+    let len = out.len();
+    out.extend_from_slice(&(x | cont).to_le_bytes());
+    out.truncate(len + n);
+}
+
+/// Appends the unsigned LEB128 form of `v`: one byte, two bytes, up to 28 bits in a
+/// 32-bit word store, up to 56 bits (eight groups) in a 64-bit one, or the byte loop
+/// for the rest.
+#[inline]
+pub(crate) fn write_u64(out: &mut Vec<u8>, v: u64) {
     if v < 0x80 {
         out.push(v as u8);
-        return;
+    } else if v < 1 << 14 {
+        out.extend_from_slice(&[v as u8 | 0x80, (v >> 7) as u8]);
+    } else if v < 1 << 28 {
+        put_groups4(out, v as u32);
+    } else if v <= LOW56 {
+        let bits = 64 - v.leading_zeros();
+        put_groups(out, spread_groups(v), bits.div_ceil(7));
+    } else {
+        write_u64_long(out, v);
     }
-    out.reserve(10);
+}
+
+/// [`write_u64`] of a value over 56 bits (nine or ten bytes).
+#[cold]
+#[inline(never)]
+fn write_u64_long(out: &mut Vec<u8>, mut v: u64) {
     loop {
         let byte = (v & 0x7f) as u8;
         v >>= 7;
@@ -236,14 +292,33 @@ pub(crate) fn write_u64(out: &mut Vec<u8>, mut v: u64) {
     }
 }
 
-/// Appends the signed LEB128 form of `v`.
+/// Appends the signed LEB128 form of `v`, in the same tiers as [`write_u64`]: the
+/// groups of the low 56 bits of the two's complement, as many as hold the value and
+/// its sign bit.
 #[inline]
-pub(crate) fn write_i64(out: &mut Vec<u8>, mut v: i64) {
+pub(crate) fn write_i64(out: &mut Vec<u8>, v: i64) {
     if (-64..64).contains(&v) {
         out.push((v as u8) & 0x7f);
         return;
     }
-    out.reserve(10);
+    if (-8192..8192).contains(&v) {
+        out.extend_from_slice(&[v as u8 | 0x80, (v >> 7) as u8 & 0x7f]);
+        return;
+    }
+    // The bits of the value without its sign, plus the sign bit.
+    let magnitude = if v < 0 { !v } else { v } as u64;
+    let bits = 65 - magnitude.leading_zeros();
+    if bits <= 56 {
+        put_groups(out, spread_groups(v as u64 & LOW56), bits.div_ceil(7));
+    } else {
+        write_i64_long(out, v);
+    }
+}
+
+/// [`write_i64`] of a value that needs nine or ten bytes.
+#[cold]
+#[inline(never)]
+fn write_i64_long(out: &mut Vec<u8>, mut v: i64) {
     loop {
         let byte = (v as u8) & 0x7f;
         v >>= 7;
@@ -453,14 +528,23 @@ mod tests {
 
     #[test]
     fn writers_agree_with_leb128_crate() {
-        for x in [0u64, 1, 127, 128, 300, 1 << 35, u64::MAX] {
+        let mut us = vec![0u64, 1, 127, 128, 300, 1 << 35, u64::MAX];
+        let mut is = vec![0i64, -1, 63, 64, -64, -65, i64::MIN, i64::MAX];
+        // Both sides of every length boundary (7 bits a byte).
+        for k in 1..64u32 {
+            let p = 1u64 << k;
+            us.extend([p - 1, p, p + 1]);
+            let q = 1i64 << (k - 1);
+            is.extend([q - 1, q, -q, -q - 1]);
+        }
+        for x in us {
             let mut ours = Vec::new();
             write_u64(&mut ours, x);
             let mut theirs = Vec::new();
             leb128::write::unsigned(&mut theirs, x).unwrap();
             assert_eq!(ours, theirs);
         }
-        for x in [0i64, -1, 63, 64, -64, -65, i64::MIN, i64::MAX] {
+        for x in is {
             let mut ours = Vec::new();
             write_i64(&mut ours, x);
             let mut theirs = Vec::new();
