@@ -261,8 +261,14 @@ impl<'a> Lexer<'a> {
             };
             let next = || b.get(pos + 1).copied();
             let (tok, len) = match c {
+                // A single space between tokens is the common case: the word scan is
+                // for runs (indentation).
+                b' ' if next() != Some(b' ') => {
+                    pos += 1;
+                    continue;
+                }
                 b' ' => {
-                    pos = skip_spaces(b, pos + 1);
+                    pos = skip_spaces(b, pos + 2);
                     continue;
                 }
                 b'\t' | b'\r' => {
@@ -311,10 +317,10 @@ impl<'a> Lexer<'a> {
                     });
                 }
                 b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
-                    let end = id_end(b, pos + 1);
+                    let (tok, end) = ident(self.src, pos);
                     self.pos = end;
                     return Ok(Token {
-                        tok: keyword(self.src, pos..end),
+                        tok,
                         span: pos..end,
                     });
                 }
@@ -628,6 +634,73 @@ fn hex_val(c: u8) -> u8 {
     }
 }
 
+/// Little-endian word of a keyword of at most eight bytes, as [`ident`] loads it.
+const fn word(k: &[u8]) -> u64 {
+    let mut w = 0u64;
+    let mut i = k.len();
+    while i > 0 {
+        i -= 1;
+        w = (w << 8) | k[i] as u64;
+    }
+    w
+}
+
+/// The identifier or keyword starting at `start` of `src` (its first byte is known
+/// to start one) and its end. When eight bytes can be loaded, the word that finds
+/// the end of a short name also is its key: a name of at most seven bytes, which
+/// every keyword but two is and most names in values are, is matched as one integer
+/// (a handful of compares) instead of a length switch and byte tests.
+#[inline]
+fn ident(src: &str, start: usize) -> (Tok<'_>, usize) {
+    let b = src.as_bytes();
+    let Some(eight) = b.get(start..).and_then(|r| r.first_chunk::<8>()) else {
+        let end = id_end(b, start + 1);
+        return (keyword(src, start..end), end);
+    };
+    let x = u64::from_le_bytes(*eight);
+    let stop = non_id_bytes(x);
+    if stop == 0 {
+        let end = id_end(b, start + 8);
+        return (keyword(src, start..end), end);
+    }
+    // The first byte starts a name, so at least one byte is in it.
+    let len = (stop.trailing_zeros() / 8) as usize;
+    let end = start + len;
+    let key = x & (u64::MAX >> (64 - 8 * len.clamp(1, 8)));
+    const NULL: u64 = word(b"null");
+    const VEC: u64 = word(b"vec");
+    const RECORD: u64 = word(b"record");
+    const VARIANT: u64 = word(b"variant");
+    const FUNC: u64 = word(b"func");
+    const SERVICE: u64 = word(b"service");
+    const ONEWAY: u64 = word(b"oneway");
+    const QUERY: u64 = word(b"query");
+    const BLOB: u64 = word(b"blob");
+    const TYPE: u64 = word(b"type");
+    const IMPORT: u64 = word(b"import");
+    const OPT: u64 = word(b"opt");
+    const TRUE: u64 = word(b"true");
+    const FALSE: u64 = word(b"false");
+    let tok = match key {
+        NULL => Tok::Null,
+        VEC => Tok::Vec,
+        RECORD => Tok::Record,
+        VARIANT => Tok::Variant,
+        FUNC => Tok::Func,
+        SERVICE => Tok::Service,
+        ONEWAY => Tok::Oneway,
+        QUERY => Tok::Query,
+        BLOB => Tok::Blob,
+        TYPE => Tok::Type,
+        IMPORT => Tok::Import,
+        OPT => Tok::Opt,
+        TRUE => Tok::Bool(true),
+        FALSE => Tok::Bool(false),
+        _ => Tok::Id(src.get(start..end).unwrap_or_default()),
+    };
+    (tok, end)
+}
+
 /// The identifier or keyword at `span` of `src` (ASCII, as the lexer found it).
 /// Keywords are matched by their bytes: the slice patterns compile to a length switch
 /// and byte tests (string patterns would call `memcmp` once per candidate of the same
@@ -702,6 +775,57 @@ mod tests {
                         assert_eq!(flagged, !ID_CHAR[usize::from(byte)], "{word:?} byte {k}");
                     }
                 }
+            }
+        }
+    }
+
+    /// `ident` gives what `id_end` and `keyword` give: for every keyword, names one
+    /// byte longer or shorter or differing in case, at every length around a word, and
+    /// with source ending right after the name (the short-input path) or not.
+    #[test]
+    fn ident_agrees_with_keyword() {
+        let keywords = [
+            "null",
+            "vec",
+            "record",
+            "variant",
+            "func",
+            "service",
+            "oneway",
+            "query",
+            "composite_query",
+            "blob",
+            "type",
+            "import",
+            "opt",
+            "principal",
+            "true",
+            "false",
+        ];
+        let mut names: Vec<String> = Vec::new();
+        for k in keywords {
+            names.push(k.to_string());
+            names.push(format!("{k}x"));
+            names.push(k[..k.len() - 1].to_string());
+            names.push(k.to_uppercase());
+            names.push(format!("_{k}"));
+        }
+        for n in 1..20 {
+            names.push("a".repeat(n));
+            names.push(format!("z{}", "_9".repeat(n)));
+        }
+        for name in names {
+            for tail in ["", " ", ";", " = 1;", "é", "\n", "(x)"] {
+                let src = format!("{name}{tail}");
+                let end = id_end(src.as_bytes(), 1);
+                assert_eq!(ident(&src, 0), (keyword(&src, 0..end), end), "{src:?}");
+                let shifted = format!("({src}");
+                let end = id_end(shifted.as_bytes(), 2);
+                assert_eq!(
+                    ident(&shifted, 1),
+                    (keyword(&shifted, 1..end), end),
+                    "{shifted:?}"
+                );
             }
         }
     }
