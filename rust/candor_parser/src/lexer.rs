@@ -660,8 +660,15 @@ fn ident(src: &str, start: usize) -> (Tok<'_>, usize) {
     let x = u64::from_le_bytes(*eight);
     let stop = non_id_bytes(x);
     if stop == 0 {
+        // Eight bytes or more: only two keywords are that long.
         let end = id_end(b, start + 8);
-        return (keyword(src, start..end), end);
+        let name = b.get(start..end).unwrap_or_default();
+        let tok = match name.len() {
+            9 if name == b"principal" => Tok::Principal,
+            15 if name == b"composite_query" => Tok::CompositeQuery,
+            _ => Tok::Id(src.get(start..end).unwrap_or_default()),
+        };
+        return (tok, end);
     }
     // The first byte starts a name, so at least one byte is in it.
     let len = (stop.trailing_zeros() / 8) as usize;

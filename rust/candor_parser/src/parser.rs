@@ -212,7 +212,8 @@ impl<'a> Parser<'a> {
     fn name(&mut self) -> Result<(String, Span)> {
         match self.tok.tok {
             Tok::Id(s) => {
-                let span = self.bump()?.span;
+                let span = self.tok.span.clone();
+                self.advance()?;
                 Ok((s.to_string(), span))
             }
             Tok::Text(..) => self.text(),
