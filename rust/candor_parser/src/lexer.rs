@@ -238,11 +238,23 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next token.
+    pub(crate) fn next_token(&mut self) -> Result<Token<'a>> {
+        let mut token = Token {
+            tok: Tok::Eof,
+            span: 0..0,
+        };
+        self.next_into(&mut token)?;
+        Ok(token)
+    }
+
+    /// The next token, written over `out` (left as it was on an error): the parser
+    /// keeps its current token in place instead of receiving a new one by value and
+    /// copying it in, once per token.
     ///
     /// One loop and one `match` on the first byte: white space and comments are
     /// skipped by arms that `continue`, so a token that follows no white space pays
     /// a single dispatch, and a token's span and the new position are written once.
-    pub(crate) fn next_token(&mut self) -> Result<Token<'a>> {
+    pub(crate) fn next_into(&mut self, out: &mut Token<'a>) -> Result<()> {
         let b = self.src.as_bytes();
         // The previous token's doc comment, if nobody took it, does not carry over.
         if self.keep_docs {
@@ -254,10 +266,11 @@ impl<'a> Lexer<'a> {
         loop {
             let Some(&c) = b.get(pos) else {
                 self.pos = pos;
-                return Ok(Token {
+                *out = Token {
                     tok: Tok::Eof,
                     span: pos..pos,
-                });
+                };
+                return Ok(());
             };
             let next = || b.get(pos + 1).copied();
             let (tok, len) = match c {
@@ -303,34 +316,38 @@ impl<'a> Lexer<'a> {
                 b'"' => {
                     self.pos = pos;
                     let tok = self.text()?;
-                    return Ok(Token {
+                    *out = Token {
                         tok,
                         span: pos..self.pos,
-                    });
+                    };
+                    return Ok(());
                 }
                 b'.' | b'0'..=b'9' => {
                     self.pos = pos;
                     let tok = self.number();
-                    return Ok(Token {
+                    *out = Token {
                         tok,
                         span: pos..self.pos,
-                    });
+                    };
+                    return Ok(());
                 }
                 b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
                     let (tok, end) = ident(self.src, pos);
                     self.pos = end;
-                    return Ok(Token {
+                    *out = Token {
                         tok,
                         span: pos..end,
-                    });
+                    };
+                    return Ok(());
                 }
                 _ => return Err(self.unknown_token(pos)),
             };
             self.pos = pos + len;
-            return Ok(Token {
+            *out = Token {
                 tok,
                 span: pos..pos + len,
-            });
+            };
+            return Ok(());
         }
     }
 

@@ -95,18 +95,18 @@ impl<'a> Parser<'a> {
     }
 
     fn bump(&mut self) -> Result<Token<'a>> {
-        let next = self.lex.next_token()?;
-        let tok = std::mem::replace(&mut self.tok, next);
+        let tok = self.tok.clone();
+        self.lex.next_into(&mut self.tok)?;
         self.last_end = tok.span.end;
         Ok(tok)
     }
 
-    /// [`bump`](Self::bump) for callers that do not need the token: it is dropped in
-    /// place instead of being moved out to them first.
+    /// [`bump`](Self::bump) for callers that do not need the token: the next one is
+    /// written over it in place.
     fn advance(&mut self) -> Result<()> {
-        let next = self.lex.next_token()?;
-        self.last_end = self.tok.span.end;
-        self.tok = next;
+        let end = self.tok.span.end;
+        self.lex.next_into(&mut self.tok)?;
+        self.last_end = end;
         Ok(())
     }
 
