@@ -192,6 +192,13 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The text between the quotes of the literal at `span`, when it has no escapes:
+    /// a slice of the source cut at two ASCII quotes, so valid UTF-8 without a
+    /// second look at its bytes.
+    fn literal_str(&self, span: &Span) -> Option<&'a str> {
+        self.src().get(span.start + 1..span.end.checked_sub(1)?)
+    }
+
     /// A text literal that must be valid UTF-8.
     fn text(&mut self) -> Result<(String, Span)> {
         if !matches!(self.tok.tok, Tok::Text(..)) {
@@ -199,7 +206,7 @@ impl<'a> Parser<'a> {
         }
         let (bytes, span) = self.text_bytes()?;
         let text = match bytes {
-            Cow::Borrowed(b) => std::str::from_utf8(b).map(str::to_string).ok(),
+            Cow::Borrowed(_) => self.literal_str(&span).map(str::to_string),
             Cow::Owned(v) => String::from_utf8(v).ok(),
         };
         match text {
@@ -395,7 +402,11 @@ impl<'a> Parser<'a> {
         }
         // Read from the literal's bytes: no `String` for text that is not kept.
         let (bytes, span) = self.text_bytes()?;
-        let Ok(s) = std::str::from_utf8(&bytes) else {
+        let s = match &bytes {
+            Cow::Borrowed(_) => self.literal_str(&span),
+            Cow::Owned(v) => std::str::from_utf8(v).ok(),
+        };
+        let Some(s) = s else {
             return Err(self.err(span, "text is not valid UTF-8"));
         };
         crate::principal::from_text(s).map_err(|e| self.err_display(span, e))
