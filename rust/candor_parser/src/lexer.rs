@@ -43,9 +43,9 @@ pub(crate) enum Tok<'a> {
     Bool(bool),
     /// An identifier that is not a keyword.
     Id(&'a str),
-    /// A string literal, as written between the quotes (checked, escapes not yet
-    /// applied), and whether it has escapes: [`Lexer::unescape`] gives its bytes,
-    /// which may be invalid UTF-8 (`\xx` escapes can produce any byte, which
+    /// A string literal, as written between the quotes (checked, escapes not
+    /// applied), and whether it has escapes: then [`Lexer::take_unescaped`] gives its
+    /// bytes, which may be invalid UTF-8 (`\xx` escapes can produce any byte, which
     /// `blob "…"` needs). Borrowed, so a token owns nothing and moves for free.
     Text(&'a [u8], bool),
     /// `+` or `-`.
@@ -132,6 +132,10 @@ pub(crate) struct Lexer<'a> {
     docs: Vec<String>,
     /// Whether to collect `docs` at all (off for values).
     pub(crate) keep_docs: bool,
+    /// The bytes of the string literal last lexed, escapes applied, when it has
+    /// escapes (else empty): made by the same walk that checks the literal, so the
+    /// text is not walked a second time when the parser takes it.
+    unescaped: Vec<u8>,
 }
 
 /// Bytes that continue an identifier (`[A-Za-z0-9_]`), as a table: one load per byte
@@ -155,6 +159,19 @@ impl<'a> Lexer<'a> {
             pos: 0,
             docs: Vec::new(),
             keep_docs: false,
+            unescaped: Vec::new(),
+        }
+    }
+
+    /// A lexer at the same position that collects no doc comments, for looking
+    /// ahead: it copies neither the doc comment nor the unescaped bytes held here.
+    pub(crate) fn lookahead(&self) -> Self {
+        Lexer {
+            src: self.src,
+            pos: self.pos,
+            docs: Vec::new(),
+            keep_docs: false,
+            unescaped: Vec::new(),
         }
     }
 
@@ -388,12 +405,16 @@ impl<'a> Lexer<'a> {
     }
 
     /// A string literal: escapes `\n \r \t \\ \" \'`, `\u{hex}` and `\xx` (one byte).
-    /// Checked here (errors point into the literal); the bytes are made only when the
-    /// parser asks ([`Lexer::unescape`]).
+    /// Checked here (errors point into the literal); when it has escapes, its bytes
+    /// are kept for [`Lexer::take_unescaped`].
     fn text(&mut self) -> Result<Tok<'a>> {
         let b = self.src.as_bytes();
         let start = self.pos;
-        let (end, escaped) = self.walk_text(start, None)?;
+        let mut out = std::mem::take(&mut self.unescaped);
+        out.clear();
+        let walked = self.walk_text(start, &mut out);
+        self.unescaped = out;
+        let (end, escaped) = walked?;
         self.pos = end;
         Ok(Tok::Text(
             b.get(start + 1..end - 1).unwrap_or_default(),
@@ -401,18 +422,16 @@ impl<'a> Lexer<'a> {
         ))
     }
 
-    /// The bytes of the string literal whose opening quote is at `start` (a
-    /// [`Token`]'s span start), escapes applied.
-    pub(crate) fn unescape(&self, start: usize) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
-        self.walk_text(start, Some(&mut out))?;
-        Ok(out)
+    /// The bytes of the string literal last lexed (the parser's current token),
+    /// escapes applied, if it has escapes.
+    pub(crate) fn take_unescaped(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.unescaped)
     }
 
-    /// Walks the literal whose opening quote is at `start`, checking its escapes and,
-    /// with `out`, writing its bytes. Returns the index after the closing quote and
-    /// whether there were escapes.
-    fn walk_text(&self, start: usize, mut out: Option<&mut Vec<u8>>) -> Result<(usize, bool)> {
+    /// Walks the literal whose opening quote is at `start`, checking its escapes;
+    /// once it meets one, it writes the literal's bytes to `out` (escapes applied).
+    /// Returns the index after the closing quote and whether there were escapes.
+    fn walk_text(&self, start: usize, out: &mut Vec<u8>) -> Result<(usize, bool)> {
         let b = self.src.as_bytes();
         let mut i = start + 1;
         let mut escaped = false;
@@ -421,15 +440,18 @@ impl<'a> Lexer<'a> {
             let Some(run) = quote_or_backslash(b.get(i..).unwrap_or_default()) else {
                 return Err(self.err(start..start + 1, "unclosed string"));
             };
-            if let Some(out) = out.as_deref_mut() {
+            if escaped {
                 out.extend_from_slice(b.get(i..i + run).unwrap_or_default());
             }
             i += run;
             if b.get(i) == Some(&b'"') {
                 return Ok((i + 1, escaped));
             }
-            // A backslash.
-            escaped = true;
+            // A backslash: the bytes before the first one are copied now.
+            if !escaped {
+                escaped = true;
+                out.extend_from_slice(b.get(start + 1..i).unwrap_or_default());
+            }
             let esc = b.get(i + 1).copied();
             let hex2 = esc.is_some_and(|c| c.is_ascii_hexdigit())
                 && b.get(i + 2).is_some_and(|c| c.is_ascii_hexdigit());
@@ -448,10 +470,8 @@ impl<'a> Lexer<'a> {
                     Some(b'\'') => b'\'',
                     Some(b'u') if b.get(i + 2) == Some(&b'{') => {
                         let (ch, end) = self.unicode_escape(i)?;
-                        if let Some(out) = out.as_deref_mut() {
-                            let mut buf = [0u8; 4];
-                            out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-                        }
+                        let mut buf = [0u8; 4];
+                        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
                         i = end;
                         continue;
                     }
@@ -468,9 +488,7 @@ impl<'a> Lexer<'a> {
                 i += 2;
                 byte
             };
-            if let Some(out) = out.as_deref_mut() {
-                out.push(byte);
-            }
+            out.push(byte);
         }
     }
 

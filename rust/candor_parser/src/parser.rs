@@ -112,8 +112,7 @@ impl<'a> Parser<'a> {
 
     /// The token after the current one.
     fn peek2(&self) -> Tok<'a> {
-        let mut l = self.lex.clone();
-        l.keep_docs = false;
+        let mut l = self.lex.lookahead();
         l.next_token().map(|t| t.tok).unwrap_or(Tok::Eof)
     }
 
@@ -184,12 +183,16 @@ impl<'a> Parser<'a> {
     /// The bytes of the text literal that is the current token (consumed), borrowed
     /// from the source unless it has escapes.
     fn text_bytes(&mut self) -> Result<(Cow<'a, [u8]>, Span)> {
-        let t = self.bump()?;
-        match t.tok {
-            Tok::Text(raw, false) => Ok((Cow::Borrowed(raw), t.span)),
-            Tok::Text(_, true) => Ok((Cow::Owned(self.lex.unescape(t.span.start)?), t.span)),
-            _ => Err(self.err(t.span, "expected a text literal")),
-        }
+        // Taken before advancing: the lexer holds the unescaped bytes of the literal
+        // it lexed last, which is the current token.
+        let bytes = match self.tok.tok {
+            Tok::Text(raw, false) => Cow::Borrowed(raw),
+            Tok::Text(_, true) => Cow::Owned(self.lex.take_unescaped()),
+            _ => return Err(self.err(self.tok.span.clone(), "expected a text literal")),
+        };
+        let span = self.tok.span.clone();
+        self.advance()?;
+        Ok((bytes, span))
     }
 
     /// The text between the quotes of the literal at `span`, when it has no escapes:

@@ -756,3 +756,33 @@ fn fields_are_sorted_whatever_the_source_order() {
         }
     }
 }
+
+/// Escaped literals give their own bytes wherever they are read: as a field name
+/// (read after a look-ahead), next to other escaped or plain literals, as a blob
+/// and as a principal; and a bad escape is reported at its place.
+#[test]
+fn escaped_literals_keep_their_own_bytes() {
+    use IDLValue::*;
+    let v = parse_idl_args(
+        "(record { \"a\\n\" = \"x\\ty\"; b = blob \"\\00\\ff\"; c = \"plain\" }, \
+         \"\\u{e9}t\\u{e9}\", principal \"aaaaa\\2daa\", \"\\\"\")",
+    )
+    .unwrap();
+    let mut fields = vec![
+        field("a\n", Text("x\ty".into())),
+        field("b", Blob(vec![0, 0xff])),
+        field("c", Text("plain".into())),
+    ];
+    fields.sort_by_key(|f| f.id.get_id());
+    assert_eq!(
+        v.args,
+        vec![
+            Record(fields),
+            Text("été".into()),
+            Principal(candor::Principal::from_text("aaaaa-aa").unwrap()),
+            Text("\"".into()),
+        ]
+    );
+    let e = parse_idl_args("(\"ok\\n\", \"bad \\q\")").unwrap_err();
+    assert!(e.to_string().contains("1:15: unknown escape character `\\q`"), "{e}");
+}
