@@ -784,5 +784,9 @@ fn escaped_literals_keep_their_own_bytes() {
         ]
     );
     let e = parse_idl_args("(\"ok\\n\", \"bad \\q\")").unwrap_err();
-    assert!(e.to_string().contains("1:15: unknown escape character `\\q`"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("1:15: unknown escape character `\\q`"),
+        "{e}"
+    );
 }
