@@ -43,9 +43,9 @@ pub(crate) enum Tok<'a> {
     Bool(bool),
     /// An identifier that is not a keyword.
     Id(&'a str),
-    /// A string literal, as written between the quotes (checked, escapes not yet
-    /// applied), and whether it has escapes: [`Lexer::unescape`] gives its bytes,
-    /// which may be invalid UTF-8 (`\xx` escapes can produce any byte, which
+    /// A string literal, as written between the quotes (checked, escapes not
+    /// applied), and whether it has escapes: then [`Lexer::take_unescaped`] gives its
+    /// bytes, which may be invalid UTF-8 (`\xx` escapes can produce any byte, which
     /// `blob "…"` needs). Borrowed, so a token owns nothing and moves for free.
     Text(&'a [u8], bool),
     /// `+` or `-`.
@@ -132,6 +132,10 @@ pub(crate) struct Lexer<'a> {
     docs: Vec<String>,
     /// Whether to collect `docs` at all (off for values).
     pub(crate) keep_docs: bool,
+    /// The bytes of the string literal last lexed, escapes applied, when it has
+    /// escapes (else empty): made by the same walk that checks the literal, so the
+    /// text is not walked a second time when the parser takes it.
+    unescaped: Vec<u8>,
 }
 
 /// Bytes that continue an identifier (`[A-Za-z0-9_]`), as a table: one load per byte
@@ -155,6 +159,19 @@ impl<'a> Lexer<'a> {
             pos: 0,
             docs: Vec::new(),
             keep_docs: false,
+            unescaped: Vec::new(),
+        }
+    }
+
+    /// A lexer at the same position that collects no doc comments, for looking
+    /// ahead: it copies neither the doc comment nor the unescaped bytes held here.
+    pub(crate) fn lookahead(&self) -> Self {
+        Lexer {
+            src: self.src,
+            pos: self.pos,
+            docs: Vec::new(),
+            keep_docs: false,
+            unescaped: Vec::new(),
         }
     }
 
@@ -238,11 +255,23 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next token.
+    pub(crate) fn next_token(&mut self) -> Result<Token<'a>> {
+        let mut token = Token {
+            tok: Tok::Eof,
+            span: 0..0,
+        };
+        self.next_into(&mut token)?;
+        Ok(token)
+    }
+
+    /// The next token, written over `out` (left as it was on an error): the parser
+    /// keeps its current token in place instead of receiving a new one by value and
+    /// copying it in, once per token.
     ///
     /// One loop and one `match` on the first byte: white space and comments are
     /// skipped by arms that `continue`, so a token that follows no white space pays
     /// a single dispatch, and a token's span and the new position are written once.
-    pub(crate) fn next_token(&mut self) -> Result<Token<'a>> {
+    pub(crate) fn next_into(&mut self, out: &mut Token<'a>) -> Result<()> {
         let b = self.src.as_bytes();
         // The previous token's doc comment, if nobody took it, does not carry over.
         if self.keep_docs {
@@ -254,15 +283,22 @@ impl<'a> Lexer<'a> {
         loop {
             let Some(&c) = b.get(pos) else {
                 self.pos = pos;
-                return Ok(Token {
+                *out = Token {
                     tok: Tok::Eof,
                     span: pos..pos,
-                });
+                };
+                return Ok(());
             };
             let next = || b.get(pos + 1).copied();
             let (tok, len) = match c {
+                // A single space between tokens is the common case: the word scan is
+                // for runs (indentation).
+                b' ' if next() != Some(b' ') => {
+                    pos += 1;
+                    continue;
+                }
                 b' ' => {
-                    pos = skip_spaces(b, pos + 1);
+                    pos = skip_spaces(b, pos + 2);
                     continue;
                 }
                 b'\t' | b'\r' => {
@@ -297,34 +333,38 @@ impl<'a> Lexer<'a> {
                 b'"' => {
                     self.pos = pos;
                     let tok = self.text()?;
-                    return Ok(Token {
+                    *out = Token {
                         tok,
                         span: pos..self.pos,
-                    });
+                    };
+                    return Ok(());
                 }
                 b'.' | b'0'..=b'9' => {
                     self.pos = pos;
                     let tok = self.number();
-                    return Ok(Token {
+                    *out = Token {
                         tok,
                         span: pos..self.pos,
-                    });
+                    };
+                    return Ok(());
                 }
                 b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
-                    let end = id_end(b, pos + 1);
+                    let (tok, end) = ident(self.src, pos);
                     self.pos = end;
-                    return Ok(Token {
-                        tok: keyword(self.src, pos..end),
+                    *out = Token {
+                        tok,
                         span: pos..end,
-                    });
+                    };
+                    return Ok(());
                 }
                 _ => return Err(self.unknown_token(pos)),
             };
             self.pos = pos + len;
-            return Ok(Token {
+            *out = Token {
                 tok,
                 span: pos..pos + len,
-            });
+            };
+            return Ok(());
         }
     }
 
@@ -365,12 +405,16 @@ impl<'a> Lexer<'a> {
     }
 
     /// A string literal: escapes `\n \r \t \\ \" \'`, `\u{hex}` and `\xx` (one byte).
-    /// Checked here (errors point into the literal); the bytes are made only when the
-    /// parser asks ([`Lexer::unescape`]).
+    /// Checked here (errors point into the literal); when it has escapes, its bytes
+    /// are kept for [`Lexer::take_unescaped`].
     fn text(&mut self) -> Result<Tok<'a>> {
         let b = self.src.as_bytes();
         let start = self.pos;
-        let (end, escaped) = self.walk_text(start, None)?;
+        let mut out = std::mem::take(&mut self.unescaped);
+        out.clear();
+        let walked = self.walk_text(start, &mut out);
+        self.unescaped = out;
+        let (end, escaped) = walked?;
         self.pos = end;
         Ok(Tok::Text(
             b.get(start + 1..end - 1).unwrap_or_default(),
@@ -378,18 +422,16 @@ impl<'a> Lexer<'a> {
         ))
     }
 
-    /// The bytes of the string literal whose opening quote is at `start` (a
-    /// [`Token`]'s span start), escapes applied.
-    pub(crate) fn unescape(&self, start: usize) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
-        self.walk_text(start, Some(&mut out))?;
-        Ok(out)
+    /// The bytes of the string literal last lexed (the parser's current token),
+    /// escapes applied, if it has escapes.
+    pub(crate) fn take_unescaped(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.unescaped)
     }
 
-    /// Walks the literal whose opening quote is at `start`, checking its escapes and,
-    /// with `out`, writing its bytes. Returns the index after the closing quote and
-    /// whether there were escapes.
-    fn walk_text(&self, start: usize, mut out: Option<&mut Vec<u8>>) -> Result<(usize, bool)> {
+    /// Walks the literal whose opening quote is at `start`, checking its escapes;
+    /// once it meets one, it writes the literal's bytes to `out` (escapes applied).
+    /// Returns the index after the closing quote and whether there were escapes.
+    fn walk_text(&self, start: usize, out: &mut Vec<u8>) -> Result<(usize, bool)> {
         let b = self.src.as_bytes();
         let mut i = start + 1;
         let mut escaped = false;
@@ -398,15 +440,18 @@ impl<'a> Lexer<'a> {
             let Some(run) = quote_or_backslash(b.get(i..).unwrap_or_default()) else {
                 return Err(self.err(start..start + 1, "unclosed string"));
             };
-            if let Some(out) = out.as_deref_mut() {
+            if escaped {
                 out.extend_from_slice(b.get(i..i + run).unwrap_or_default());
             }
             i += run;
             if b.get(i) == Some(&b'"') {
                 return Ok((i + 1, escaped));
             }
-            // A backslash.
-            escaped = true;
+            // A backslash: the bytes before the first one are copied now.
+            if !escaped {
+                escaped = true;
+                out.extend_from_slice(b.get(start + 1..i).unwrap_or_default());
+            }
             let esc = b.get(i + 1).copied();
             let hex2 = esc.is_some_and(|c| c.is_ascii_hexdigit())
                 && b.get(i + 2).is_some_and(|c| c.is_ascii_hexdigit());
@@ -425,10 +470,8 @@ impl<'a> Lexer<'a> {
                     Some(b'\'') => b'\'',
                     Some(b'u') if b.get(i + 2) == Some(&b'{') => {
                         let (ch, end) = self.unicode_escape(i)?;
-                        if let Some(out) = out.as_deref_mut() {
-                            let mut buf = [0u8; 4];
-                            out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-                        }
+                        let mut buf = [0u8; 4];
+                        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
                         i = end;
                         continue;
                     }
@@ -445,9 +488,7 @@ impl<'a> Lexer<'a> {
                 i += 2;
                 byte
             };
-            if let Some(out) = out.as_deref_mut() {
-                out.push(byte);
-            }
+            out.push(byte);
         }
     }
 
@@ -628,6 +669,80 @@ fn hex_val(c: u8) -> u8 {
     }
 }
 
+/// Little-endian word of a keyword of at most eight bytes, as [`ident`] loads it.
+const fn word(k: &[u8]) -> u64 {
+    let mut w = 0u64;
+    let mut i = k.len();
+    while i > 0 {
+        i -= 1;
+        w = (w << 8) | k[i] as u64;
+    }
+    w
+}
+
+/// The identifier or keyword starting at `start` of `src` (its first byte is known
+/// to start one) and its end. When eight bytes can be loaded, the word that finds
+/// the end of a short name also is its key: a name of at most seven bytes, which
+/// every keyword but two is and most names in values are, is matched as one integer
+/// (a handful of compares) instead of a length switch and byte tests.
+#[inline]
+fn ident(src: &str, start: usize) -> (Tok<'_>, usize) {
+    let b = src.as_bytes();
+    let Some(eight) = b.get(start..).and_then(|r| r.first_chunk::<8>()) else {
+        let end = id_end(b, start + 1);
+        return (keyword(src, start..end), end);
+    };
+    let x = u64::from_le_bytes(*eight);
+    let stop = non_id_bytes(x);
+    if stop == 0 {
+        // Eight bytes or more: only two keywords are that long.
+        let end = id_end(b, start + 8);
+        let name = b.get(start..end).unwrap_or_default();
+        let tok = match name.len() {
+            9 if name == b"principal" => Tok::Principal,
+            15 if name == b"composite_query" => Tok::CompositeQuery,
+            _ => Tok::Id(src.get(start..end).unwrap_or_default()),
+        };
+        return (tok, end);
+    }
+    // The first byte starts a name, so at least one byte is in it.
+    let len = (stop.trailing_zeros() / 8) as usize;
+    let end = start + len;
+    let key = x & (u64::MAX >> (64 - 8 * len.clamp(1, 8)));
+    const NULL: u64 = word(b"null");
+    const VEC: u64 = word(b"vec");
+    const RECORD: u64 = word(b"record");
+    const VARIANT: u64 = word(b"variant");
+    const FUNC: u64 = word(b"func");
+    const SERVICE: u64 = word(b"service");
+    const ONEWAY: u64 = word(b"oneway");
+    const QUERY: u64 = word(b"query");
+    const BLOB: u64 = word(b"blob");
+    const TYPE: u64 = word(b"type");
+    const IMPORT: u64 = word(b"import");
+    const OPT: u64 = word(b"opt");
+    const TRUE: u64 = word(b"true");
+    const FALSE: u64 = word(b"false");
+    let tok = match key {
+        NULL => Tok::Null,
+        VEC => Tok::Vec,
+        RECORD => Tok::Record,
+        VARIANT => Tok::Variant,
+        FUNC => Tok::Func,
+        SERVICE => Tok::Service,
+        ONEWAY => Tok::Oneway,
+        QUERY => Tok::Query,
+        BLOB => Tok::Blob,
+        TYPE => Tok::Type,
+        IMPORT => Tok::Import,
+        OPT => Tok::Opt,
+        TRUE => Tok::Bool(true),
+        FALSE => Tok::Bool(false),
+        _ => Tok::Id(src.get(start..end).unwrap_or_default()),
+    };
+    (tok, end)
+}
+
 /// The identifier or keyword at `span` of `src` (ASCII, as the lexer found it).
 /// Keywords are matched by their bytes: the slice patterns compile to a length switch
 /// and byte tests (string patterns would call `memcmp` once per candidate of the same
@@ -702,6 +817,57 @@ mod tests {
                         assert_eq!(flagged, !ID_CHAR[usize::from(byte)], "{word:?} byte {k}");
                     }
                 }
+            }
+        }
+    }
+
+    /// `ident` gives what `id_end` and `keyword` give: for every keyword, names one
+    /// byte longer or shorter or differing in case, at every length around a word, and
+    /// with source ending right after the name (the short-input path) or not.
+    #[test]
+    fn ident_agrees_with_keyword() {
+        let keywords = [
+            "null",
+            "vec",
+            "record",
+            "variant",
+            "func",
+            "service",
+            "oneway",
+            "query",
+            "composite_query",
+            "blob",
+            "type",
+            "import",
+            "opt",
+            "principal",
+            "true",
+            "false",
+        ];
+        let mut names: Vec<String> = Vec::new();
+        for k in keywords {
+            names.push(k.to_string());
+            names.push(format!("{k}x"));
+            names.push(k[..k.len() - 1].to_string());
+            names.push(k.to_uppercase());
+            names.push(format!("_{k}"));
+        }
+        for n in 1..20 {
+            names.push("a".repeat(n));
+            names.push(format!("z{}", "_9".repeat(n)));
+        }
+        for name in names {
+            for tail in ["", " ", ";", " = 1;", "é", "\n", "(x)"] {
+                let src = format!("{name}{tail}");
+                let end = id_end(src.as_bytes(), 1);
+                assert_eq!(ident(&src, 0), (keyword(&src, 0..end), end), "{src:?}");
+                let shifted = format!("({src}");
+                let end = id_end(shifted.as_bytes(), 2);
+                assert_eq!(
+                    ident(&shifted, 1),
+                    (keyword(&shifted, 1..end), end),
+                    "{shifted:?}"
+                );
             }
         }
     }

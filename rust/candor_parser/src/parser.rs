@@ -49,6 +49,21 @@ pub(crate) struct Parser<'a> {
     last_end: usize,
     /// Shared source for the bindings of a `.did` file.
     source: Option<Rc<Source>>,
+    /// The sort keys of the fields of the records and variants being parsed, as a
+    /// stack: each one's keys follow those of the record it is nested in, and are
+    /// popped when it is done. One buffer for the whole parse, so that sorting a
+    /// record's fields moves small keys instead of the fields and allocates nothing.
+    keys: Vec<FieldKey>,
+}
+
+/// A field's id (a name's hash), its position among its record's fields and its
+/// span (for the duplicate error).
+#[derive(Clone, Copy)]
+struct FieldKey {
+    id: u32,
+    index: u32,
+    start: usize,
+    end: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -62,6 +77,7 @@ impl<'a> Parser<'a> {
             depth: 0,
             last_end: 0,
             source: None,
+            keys: Vec::new(),
         })
     }
 
@@ -79,25 +95,24 @@ impl<'a> Parser<'a> {
     }
 
     fn bump(&mut self) -> Result<Token<'a>> {
-        let next = self.lex.next_token()?;
-        let tok = std::mem::replace(&mut self.tok, next);
+        let tok = self.tok.clone();
+        self.lex.next_into(&mut self.tok)?;
         self.last_end = tok.span.end;
         Ok(tok)
     }
 
-    /// [`bump`](Self::bump) for callers that do not need the token: it is dropped in
-    /// place instead of being moved out to them first.
+    /// [`bump`](Self::bump) for callers that do not need the token: the next one is
+    /// written over it in place.
     fn advance(&mut self) -> Result<()> {
-        let next = self.lex.next_token()?;
-        self.last_end = self.tok.span.end;
-        self.tok = next;
+        let end = self.tok.span.end;
+        self.lex.next_into(&mut self.tok)?;
+        self.last_end = end;
         Ok(())
     }
 
     /// The token after the current one.
     fn peek2(&self) -> Tok<'a> {
-        let mut l = self.lex.clone();
-        l.keep_docs = false;
+        let mut l = self.lex.lookahead();
         l.next_token().map(|t| t.tok).unwrap_or(Tok::Eof)
     }
 
@@ -168,12 +183,23 @@ impl<'a> Parser<'a> {
     /// The bytes of the text literal that is the current token (consumed), borrowed
     /// from the source unless it has escapes.
     fn text_bytes(&mut self) -> Result<(Cow<'a, [u8]>, Span)> {
-        let t = self.bump()?;
-        match t.tok {
-            Tok::Text(raw, false) => Ok((Cow::Borrowed(raw), t.span)),
-            Tok::Text(_, true) => Ok((Cow::Owned(self.lex.unescape(t.span.start)?), t.span)),
-            _ => Err(self.err(t.span, "expected a text literal")),
-        }
+        // Taken before advancing: the lexer holds the unescaped bytes of the literal
+        // it lexed last, which is the current token.
+        let bytes = match self.tok.tok {
+            Tok::Text(raw, false) => Cow::Borrowed(raw),
+            Tok::Text(_, true) => Cow::Owned(self.lex.take_unescaped()),
+            _ => return Err(self.err(self.tok.span.clone(), "expected a text literal")),
+        };
+        let span = self.tok.span.clone();
+        self.advance()?;
+        Ok((bytes, span))
+    }
+
+    /// The text between the quotes of the literal at `span`, when it has no escapes:
+    /// a slice of the source cut at two ASCII quotes, so valid UTF-8 without a
+    /// second look at its bytes.
+    fn literal_str(&self, span: &Span) -> Option<&'a str> {
+        self.src().get(span.start + 1..span.end.checked_sub(1)?)
     }
 
     /// A text literal that must be valid UTF-8.
@@ -183,7 +209,7 @@ impl<'a> Parser<'a> {
         }
         let (bytes, span) = self.text_bytes()?;
         let text = match bytes {
-            Cow::Borrowed(b) => std::str::from_utf8(b).map(str::to_string).ok(),
+            Cow::Borrowed(_) => self.literal_str(&span).map(str::to_string),
             Cow::Owned(v) => String::from_utf8(v).ok(),
         };
         match text {
@@ -196,7 +222,8 @@ impl<'a> Parser<'a> {
     fn name(&mut self) -> Result<(String, Span)> {
         match self.tok.tok {
             Tok::Id(s) => {
-                let span = self.bump()?.span;
+                let span = self.tok.span.clone();
+                self.advance()?;
                 Ok((s.to_string(), span))
             }
             Tok::Text(..) => self.text(),
@@ -378,7 +405,11 @@ impl<'a> Parser<'a> {
         }
         // Read from the literal's bytes: no `String` for text that is not kept.
         let (bytes, span) = self.text_bytes()?;
-        let Ok(s) = std::str::from_utf8(&bytes) else {
+        let s = match &bytes {
+            Cow::Borrowed(_) => self.literal_str(&span),
+            Cow::Owned(v) => std::str::from_utf8(v).ok(),
+        };
+        let Some(s) = s else {
             return Err(self.err(span, "text is not valid UTF-8"));
         };
         crate::principal::from_text(s).map_err(|e| self.err_display(span, e))
@@ -406,7 +437,11 @@ impl<'a> Parser<'a> {
             // Digits are ASCII: copied whole when there is no `_` separator, else byte
             // by byte without it (no UTF-8 decoding either way).
             if digits.as_bytes().contains(&b'_') {
-                out.extend(digits.bytes().filter(|&c| c != b'_').map(char::from));
+                for &c in digits.as_bytes() {
+                    if c != b'_' {
+                        out.push(char::from(c));
+                    }
+                }
             } else {
                 out.push_str(digits);
             }
@@ -434,7 +469,8 @@ impl<'a> Parser<'a> {
     fn record_value<A: Annotate>(&mut self) -> Result<IDLValue> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<(u32, IDLField, Span)> = Vec::new();
+        let mut fields: Vec<IDLField> = Vec::new();
+        let base = self.keys.len();
         let mut next_id: u32 = 0;
         while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
@@ -463,13 +499,14 @@ impl<'a> Parser<'a> {
                 )
             };
             next_id = hash.wrapping_add(1);
-            fields.push((hash, field, start..self.last_end));
+            self.push_key(hash, fields.len(), start);
+            fields.push(field);
             if !self.eat(Tok::Semi)? {
                 break;
             }
         }
         self.expect(Tok::RBrace, "`;` or `}`")?;
-        let fields = self.sort_unique(fields, |f| &f.id)?;
+        self.sort_unique(&mut fields, base, |f| &f.id)?;
         Ok(IDLValue::Record(fields))
     }
 
@@ -495,35 +532,61 @@ impl<'a> Parser<'a> {
         Ok(IDLField { id, val })
     }
 
+    /// Records the key of the field just parsed (which started at `start` and is
+    /// the `index`-th of its record).
+    fn push_key(&mut self, id: u32, index: usize, start: usize) {
+        self.keys.push(FieldKey {
+            id,
+            index: u32::try_from(index).unwrap_or(u32::MAX),
+            start,
+            end: self.last_end,
+        });
+    }
+
     /// Sorts labelled items by id and rejects two with the same id, pointing at the
-    /// later one in the source. Items come with their id computed once (a named
-    /// label's id is a hash of its name: computing it in the comparison would hash
-    /// the name at every step of the sort).
+    /// later one in the source. Their keys are `self.keys[base..]`, in item order,
+    /// with the id computed once (a named label's id is a hash of its name:
+    /// computing it in the comparison would hash the name at every step of the
+    /// sort); they are popped here. The keys are sorted, then the items are put in
+    /// their order by swaps, so that each item moves at most once or twice.
     fn sort_unique<T>(
-        &self,
-        mut items: Vec<(u32, T, Span)>,
+        &mut self,
+        items: &mut [T],
+        base: usize,
         label: impl Fn(&T) -> &Label,
-    ) -> Result<Vec<T>> {
-        items.sort_by_key(|(id, _, _)| *id);
-        for w in items.windows(2) {
-            let [a, b] = w else { continue };
-            if a.0 == b.0 {
-                let (first, second) = if a.2.start <= b.2.start {
-                    (a, b)
-                } else {
-                    (b, a)
+    ) -> Result<()> {
+        let keys = self.keys.get_mut(base..).unwrap_or_default();
+        if keys.windows(2).all(|w| matches!(w, [a, b] if a.id < b.id)) {
+            self.keys.truncate(base);
+            return Ok(());
+        }
+        keys.sort_unstable_by_key(|k| (k.id, k.start));
+        for w in keys.windows(2) {
+            let [first, second] = w else { continue };
+            if first.id == second.id {
+                let (first, second) = (first.index as usize, *second);
+                let msg = match (items.get(second.index as usize), items.get(first)) {
+                    (Some(b), Some(a)) => {
+                        format!("label '{}' hash collision with '{}'", label(b), label(a))
+                    }
+                    _ => "label hash collision".to_string(),
                 };
-                return Err(self.err(
-                    second.2.clone(),
-                    format!(
-                        "label '{}' hash collision with '{}'",
-                        label(&second.1),
-                        label(&first.1)
-                    ),
-                ));
+                return Err(self.err(second.start..second.end, msg));
             }
         }
-        Ok(items.into_iter().map(|(_, t, _)| t).collect())
+        // Position `i` takes the item first at `keys[i].index`; an item at an earlier
+        // position has been swapped away, to where the chain of indices leads.
+        for i in 0..keys.len() {
+            let mut j = keys.get(i).map_or(i, |k| k.index as usize);
+            while j < i {
+                j = keys.get(j).map_or(i, |k| k.index as usize);
+            }
+            if j != i && j < items.len() {
+                items.swap(i, j);
+            }
+        }
+        self.keys.truncate(base);
+        Ok(())
     }
 
     // ---- types ---------------------------------------------------------------
@@ -596,7 +659,8 @@ impl<'a> Parser<'a> {
     fn record_type(&mut self) -> Result<IDLType> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<(u32, TypeField, Span)> = Vec::new();
+        let mut fields: Vec<TypeField> = Vec::new();
+        let base = self.keys.len();
         let mut next_id: u32 = 0;
         while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
@@ -622,20 +686,23 @@ impl<'a> Parser<'a> {
             // Computed once: a name's id is a hash of it.
             let hash = label.get_id();
             next_id = hash.wrapping_add(1);
-            fields.push((hash, TypeField { label, typ, docs }, start..self.last_end));
+            self.push_key(hash, fields.len(), start);
+            fields.push(TypeField { label, typ, docs });
             if !self.eat(Tok::Semi)? {
                 break;
             }
         }
         self.expect(Tok::RBrace, "`;` or `}`")?;
-        Ok(IDLType::RecordT(self.sort_unique(fields, |f| &f.label)?))
+        self.sort_unique(&mut fields, base, |f| &f.label)?;
+        Ok(IDLType::RecordT(fields))
     }
 
     #[inline(never)]
     fn variant_type(&mut self) -> Result<IDLType> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<(u32, TypeField, Span)> = Vec::new();
+        let mut fields: Vec<TypeField> = Vec::new();
+        let base = self.keys.len();
         while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
             let docs = self.lex.take_docs();
@@ -649,13 +716,15 @@ impl<'a> Parser<'a> {
                 IDLType::PrimT(PrimType::Null)
             };
             let id = label.get_id();
-            fields.push((id, TypeField { label, typ, docs }, start..self.last_end));
+            self.push_key(id, fields.len(), start);
+            fields.push(TypeField { label, typ, docs });
             if !self.eat(Tok::Semi)? {
                 break;
             }
         }
         self.expect(Tok::RBrace, "`;` or `}`")?;
-        Ok(IDLType::VariantT(self.sort_unique(fields, |f| &f.label)?))
+        self.sort_unique(&mut fields, base, |f| &f.label)?;
+        Ok(IDLType::VariantT(fields))
     }
 
     /// `( t1, name : t2, … )`; argument names are documentation only.

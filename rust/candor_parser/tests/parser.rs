@@ -671,3 +671,122 @@ fn random_input_never_panics() {
         let _ = s.parse::<candor_parser::test::Test>();
     }
 }
+
+/// Fields come out sorted by id whatever their order in the source, each with its
+/// own value, in values and in types, nested inside each other's fields too: every
+/// order of up to six fields, and shuffles of longer records.
+#[test]
+fn fields_are_sorted_whatever_the_source_order() {
+    fn orders(n: usize) -> Vec<Vec<usize>> {
+        if n <= 6 {
+            let mut all = vec![vec![]];
+            for k in 0..n {
+                all = all
+                    .into_iter()
+                    .flat_map(|p: Vec<usize>| {
+                        (0..=k).map(move |at| {
+                            let mut q = p.clone();
+                            q.insert(at, k);
+                            q
+                        })
+                    })
+                    .collect();
+            }
+            all
+        } else {
+            let mut seed = 0x2545_f491_4f6c_dd1du64 ^ n as u64;
+            (0..50)
+                .map(|_| {
+                    let mut p: Vec<usize> = (0..n).collect();
+                    for i in (1..n).rev() {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        p.swap(i, (seed % (i as u64 + 1)) as usize);
+                    }
+                    p
+                })
+                .collect()
+        }
+    }
+    for n in [0, 1, 2, 3, 4, 5, 6, 9, 17, 40] {
+        for order in orders(n) {
+            let names: Vec<String> = order.iter().map(|k| format!("f{k}")).collect();
+            let inner = names
+                .iter()
+                .enumerate()
+                .map(|(i, name)| format!("{name} = {i}; "))
+                .collect::<String>();
+            let text = format!("record {{ {inner}z = record {{ {inner}}} }}");
+            let IDLValue::Record(outer) = parse_idl_value(&text).unwrap() else {
+                panic!("{text}")
+            };
+            let ids: Vec<u32> = outer.iter().map(|f| f.id.get_id()).collect();
+            assert!(ids.windows(2).all(|w| w[0] < w[1]), "{text}");
+            for f in &outer {
+                let Label::Named(name) = &f.id else { panic!() };
+                if name == "z" {
+                    let IDLValue::Record(nested) = &f.val else {
+                        panic!()
+                    };
+                    assert_eq!(nested.len(), n);
+                    continue;
+                }
+                let at = names.iter().position(|m| m == name).unwrap();
+                assert_eq!(f.val, IDLValue::Number(at.to_string()), "{text}");
+            }
+            let fields = names
+                .iter()
+                .map(|name| format!("{name} : nat"))
+                .collect::<Vec<_>>()
+                .join("; ");
+            let did = format!("type r = record {{ {fields} }}; type v = variant {{ {fields} }};");
+            let prog: IDLProg = did.parse().unwrap();
+            let mut env = TypeEnv::new();
+            check_prog(&mut env, &prog).unwrap();
+            for t in ["r", "v"] {
+                let ty = env.find_type(t).unwrap();
+                let (TypeInner::Record(fs) | TypeInner::Variant(fs)) = ty.as_ref() else {
+                    panic!()
+                };
+                let ids: Vec<u32> = fs.iter().map(|f| f.id.get_id()).collect();
+                assert!(ids.windows(2).all(|w| w[0] < w[1]), "{did}");
+                assert_eq!(fs.len(), n);
+            }
+        }
+    }
+}
+
+/// Escaped literals give their own bytes wherever they are read: as a field name
+/// (read after a look-ahead), next to other escaped or plain literals, as a blob
+/// and as a principal; and a bad escape is reported at its place.
+#[test]
+fn escaped_literals_keep_their_own_bytes() {
+    use IDLValue::*;
+    let v = parse_idl_args(
+        "(record { \"a\\n\" = \"x\\ty\"; b = blob \"\\00\\ff\"; c = \"plain\" }, \
+         \"\\u{e9}t\\u{e9}\", principal \"aaaaa\\2daa\", \"\\\"\")",
+    )
+    .unwrap();
+    let mut fields = vec![
+        field("a\n", Text("x\ty".into())),
+        field("b", Blob(vec![0, 0xff])),
+        field("c", Text("plain".into())),
+    ];
+    fields.sort_by_key(|f| f.id.get_id());
+    assert_eq!(
+        v.args,
+        vec![
+            Record(fields),
+            Text("été".into()),
+            Principal(candor::Principal::from_text("aaaaa-aa").unwrap()),
+            Text("\"".into()),
+        ]
+    );
+    let e = parse_idl_args("(\"ok\\n\", \"bad \\q\")").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("1:15: unknown escape character `\\q`"),
+        "{e}"
+    );
+}
