@@ -87,3 +87,28 @@ fn a_cleared_builder_builds_the_next_message_from_scratch() {
     builder.serialize_into(&mut out).unwrap();
     assert_eq!(out, encode_args((5u64,)).unwrap());
 }
+
+/// A new message keeps little spare room (a kept message must not hold more memory
+/// than candid's), also when sizes alternate, as with an optional field set every
+/// other time.
+#[test]
+fn new_messages_keep_little_spare_room() {
+    #[derive(candor::CandidType)]
+    struct Account {
+        owner: candor::Principal,
+        subaccount: Option<serde_bytes::ByteBuf>,
+    }
+    for i in 0..20u8 {
+        let account = Account {
+            owner: candor::Principal::from_slice(&[i; 29]),
+            subaccount: (i % 2 == 0).then(|| serde_bytes::ByteBuf::from(vec![i; 32])),
+        };
+        let message = candor::encode_one(&account).unwrap();
+        assert!(
+            message.capacity() - message.len() <= 32,
+            "message {i}: {} bytes, capacity {}",
+            message.len(),
+            message.capacity()
+        );
+    }
+}

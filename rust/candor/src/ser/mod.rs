@@ -499,12 +499,12 @@ const SLACK: usize = 32;
 pub(crate) fn encode_args_owned<Tuple: ArgumentEncoder>(args: &Tuple) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     append_message(args, &mut out)?;
-    // A message about the size of the last ones fits the reservation with a few
-    // bytes to spare, and keeps them: giving back a few dozen bytes costs a `realloc`
-    // per message. Growing by doubling (a first or much larger message) can leave up
-    // to half the buffer unused; a message is often kept (sent, stored, certified), so
-    // that much is given back. Shrinking a block in place does not copy it.
-    if out.capacity() - out.len() > 2 * SLACK + out.len() / 8 {
+    // A message the size of the last ones fits the reservation with at most `SLACK`
+    // bytes to spare, and keeps them. Anything more (growth by doubling, or a message
+    // shorter than the reservation, as when sizes alternate) is given back: a message
+    // is often kept (sent, stored, certified), and kept messages must not hold more
+    // memory than candid's. Shrinking a block in place does not copy it.
+    if out.capacity() - out.len() > SLACK {
         out.shrink_to_fit();
     }
     Ok(out)
