@@ -48,7 +48,7 @@ pub(crate) struct Core<'de> {
     /// True while the memo's answers are about the thread's interned expected types
     /// (not a run-time type's private arena or the wire types): only then are they
     /// kept with a kept header for the next message.
-    pub memo_on_interned: bool,
+    memo_on_interned: bool,
     /// The wire types as an expected-type arena, made on first use: for values decoded
     /// at their wire type (`IDLValue`, `deserialize_ignored_any`).
     wire_as_exp: Option<Rc<Arena>>,
@@ -224,26 +224,30 @@ impl<'de> Core<'de> {
 
     // ---- types -----------------------------------------------------------------
 
-    /// Decodes the next values at the expected types of `exp`. The subtype memo is
-    /// keyed by node indices, so answers for another arena are forgotten (an
-    /// argument decoded with a run-time type after one with a Rust type must not
-    /// reuse the Rust type's answers).
+    /// Decodes the next values at the expected types of `exp`: a run-time type's
+    /// arena or the wire types, not the thread's interned types.
     pub(super) fn set_expected(&mut self, exp: Rc<Arena>) {
         if !Rc::ptr_eq(&self.exp, &exp) {
-            self.forget_subtypes();
-            self.memo_on_interned = false;
+            self.expected_replaced(false);
         }
         self.exp = exp;
+    }
+
+    /// The expected arena was replaced, by the thread's interned types (`interned`)
+    /// or by another arena. The subtype memo is keyed by node indices, so its answers
+    /// are forgotten (an argument decoded with a run-time type after one with a Rust
+    /// type must not reuse the Rust type's answers), except from one interned arena
+    /// to the next: the interned types keep their indices as they grow.
+    pub(super) fn expected_replaced(&mut self, interned: bool) {
+        if !(interned && self.memo_on_interned) {
+            self.memo.clear();
+        }
+        self.memo_on_interned = interned;
     }
 
     /// Starts from the subtype answers a kept header's earlier decodes found.
     pub(super) fn resume_subtypes(&mut self, memo: Box<super::subtype::Memo>) {
         self.memo = LentMemo::with(memo);
-    }
-
-    /// Drops every remembered subtype answer: the expected arena was replaced.
-    pub(super) fn forget_subtypes(&mut self) {
-        self.memo.clear();
     }
 
     /// The wire types as an arena of expected types (the same references), shared.

@@ -249,12 +249,7 @@ impl<'de> IDLDeserialize<'de> {
         let held = Rc::as_ptr(&self.core.exp);
         let root = expect::of::<T>(&mut self.core.exp)?;
         if !std::ptr::eq(held, Rc::as_ptr(&self.core.exp)) {
-            // Another arena: the answers so far were about it. The interned types
-            // keep their indices as they grow, so answers about them stay valid.
-            if !self.core.memo_on_interned {
-                self.core.forget_subtypes();
-                self.core.memo_on_interned = true;
-            }
+            self.core.expected_replaced(true);
         }
         match root {
             Some(root) => {

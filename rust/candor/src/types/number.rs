@@ -6,7 +6,7 @@
 //! the same protocol as candid, so `IDLValue` and these types share one decoder.
 
 use super::{CandidType, Serializer, Type, TypeInner};
-use crate::wire::leb::{self, spread_groups};
+use crate::wire::leb::{self, gather_groups, spread_groups, CONTINUE, LOW56};
 use num_bigint::{BigInt, BigUint, Sign};
 use serde::de::{self, Deserialize, Visitor};
 use std::fmt;
@@ -84,19 +84,6 @@ fn read_leb_bytes<R: std::io::Read>(r: &mut R) -> crate::Result<Vec<u8>> {
         }
     }
 }
-
-/// Eight LEB128 bytes (continuation bits ignored) as the 56-bit value they hold: the
-/// inverse of [`spread_groups`].
-#[inline]
-fn gather_groups(x: u64) -> u64 {
-    let x = x & 0x7f7f_7f7f_7f7f_7f7f;
-    let x = (x & 0x007f_007f_007f_007f) | ((x & 0x7f00_7f00_7f00_7f00) >> 1);
-    let x = (x & 0x0000_3fff_0000_3fff) | ((x & 0x3fff_0000_3fff_0000) >> 2);
-    (x & 0x0000_0000_0fff_ffff) | ((x & 0x0fff_ffff_0000_0000) >> 4)
-}
-
-const LOW56: u64 = (1 << 56) - 1;
-const CONTINUE: u64 = 0x8080_8080_8080_8080;
 
 /// Fills `dst` (sized to the number of groups) with LEB128 groups, taking the value's
 /// bits 56 at a time from successive calls of `window` (bits 56k.. of the value in its

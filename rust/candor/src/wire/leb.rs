@@ -75,7 +75,8 @@ fn read_u64_multi<const CLASSIFY: bool>(buf: &[u8], pos: &mut usize) -> Result<u
 /// The 7-bit groups of a value of at most 8 bytes at `buf[at..]`, and its length,
 /// read with one 8-byte load: the first byte without the continuation bit ends it,
 /// and the groups are gathered in three shift-and-mask steps instead of a loop over
-/// the bytes (a `nat` amount or a field id takes 3 to 5 bytes). `None` when fewer
+/// the bytes (a `nat` amount or a field id takes 3 to 5 bytes; see
+/// [`gather_groups`]). `None` when fewer
 /// than 8 bytes are left or the value is longer; the byte loop then reads it.
 #[inline(always)]
 fn gather(buf: &[u8], at: usize) -> Option<(u64, usize)> {
@@ -92,11 +93,7 @@ fn gather(buf: &[u8], at: usize) -> Option<(u64, usize)> {
     } else {
         w & ((1u64 << bits) - 1)
     };
-    let w = w & 0x7f7f_7f7f_7f7f_7f7f;
-    let w = (w & 0x007f_007f_007f_007f) | ((w & 0x7f00_7f00_7f00_7f00) >> 1);
-    let w = (w & 0x0000_3fff_0000_3fff) | ((w & 0x3fff_0000_3fff_0000) >> 2);
-    let w = (w & 0x0000_0000_0fff_ffff) | ((w & 0x0fff_ffff_0000_0000) >> 4);
-    Some((w, (bits / 8) as usize))
+    Some((gather_groups(w), (bits / 8) as usize))
 }
 
 /// Why a value read up to its 10th byte does not fit 64 bits, when the caller
@@ -225,9 +222,20 @@ pub(crate) fn spread_groups(x: u64) -> u64 {
     (x & 0x007f_007f_007f_007f) | ((x & 0x3f80_3f80_3f80_3f80) << 1)
 }
 
+/// Eight LEB128 bytes (continuation bits ignored) as the 56-bit value they hold: the
+/// inverse of [`spread_groups`].
+#[inline(always)]
+pub(crate) fn gather_groups(x: u64) -> u64 {
+    let x = x & 0x7f7f_7f7f_7f7f_7f7f;
+    let x = (x & 0x007f_007f_007f_007f) | ((x & 0x7f00_7f00_7f00_7f00) >> 1);
+    let x = (x & 0x0000_3fff_0000_3fff) | ((x & 0x3fff_0000_3fff_0000) >> 2);
+    (x & 0x0000_0000_0fff_ffff) | ((x & 0x0fff_ffff_0000_0000) >> 4)
+}
+
 /// The continuation bit of every byte of a word.
-const CONTINUE: u64 = 0x8080_8080_8080_8080;
-const LOW56: u64 = (1 << 56) - 1;
+pub(crate) const CONTINUE: u64 = 0x8080_8080_8080_8080;
+/// The bits eight 7-bit groups hold.
+pub(crate) const LOW56: u64 = (1 << 56) - 1;
 
 /// Appends the first `n` (2 to 8) bytes of `groups` (from [`spread_groups`]), all but
 /// the last with the continuation bit. The whole word is appended and the surplus cut
