@@ -147,3 +147,50 @@ pub fn decode_cached_and_plain(data: &[u8]) {
     same_with_and_without_cache::<Vec<Shape>>(data);
     same_with_and_without_cache::<Tree>(data);
 }
+
+/// Decodes `data` with direct decoding off and on, at the types that have a direct
+/// path and at two quotas (one that a short message can run out of): every outcome
+/// must be the same.
+pub fn decode_direct_and_serde(data: &[u8]) {
+    for quota in [20_000_000, 200] {
+        same_direct_and_serde::<Vec<u8>>(data, quota);
+        same_direct_and_serde::<Vec<i16>>(data, quota);
+        same_direct_and_serde::<Vec<u32>>(data, quota);
+        same_direct_and_serde::<Vec<u64>>(data, quota);
+        same_direct_and_serde::<Vec<f64>>(data, quota);
+        same_direct_and_serde::<Vec<bool>>(data, quota);
+        same_direct_and_serde::<Vec<String>>(data, quota);
+        same_direct_and_serde::<Vec<Nat>>(data, quota);
+        same_direct_and_serde::<Vec<Int>>(data, quota);
+        same_direct_and_serde::<Vec<Vec<u32>>>(data, quota);
+        same_direct_and_serde::<Vec<Vec<Nat>>>(data, quota);
+        same_direct_and_serde::<Nat>(data, quota);
+        same_direct_and_serde::<String>(data, quota);
+    }
+}
+
+fn quota_outcome<T: for<'a> Deserialize<'a> + CandidType + std::fmt::Debug>(
+    data: &[u8],
+    quota: usize,
+) -> String {
+    let mut config = config();
+    config.set_decoding_quota(quota);
+    match candor::decode_args_with_config_debug::<(T,)>(data, &config) {
+        Ok(((v,), cost)) => format!(
+            "{v:?} {:?} {:?}",
+            cost.decoding_quota, cost.skipping_quota
+        ),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+fn same_direct_and_serde<T: for<'a> Deserialize<'a> + CandidType + std::fmt::Debug>(
+    data: &[u8],
+    quota: usize,
+) {
+    candor::de::set_direct_decoding(false);
+    let serde = quota_outcome::<T>(data, quota);
+    candor::de::set_direct_decoding(true);
+    let direct = quota_outcome::<T>(data, quota);
+    assert_eq!(direct, serde, "direct decoding changed the outcome");
+}

@@ -81,7 +81,41 @@ impl Drop for Core<'_> {
     }
 }
 
+/// The part of a decode's state that reading a value changes (see [`Core::mark`]).
+pub(super) struct Mark {
+    pos: usize,
+    decoding_quota: Option<usize>,
+    skipping_quota: Option<usize>,
+    opt_walked: usize,
+    depth: u32,
+}
+
 impl<'de> Core<'de> {
+    /// The position, the quotas and the depth, to come back to with
+    /// [`back_to`](Self::back_to) after an attempt that gave up (direct decoding).
+    /// What else a read may change is knowledge, not position: subtype answers and
+    /// the wire types as expected ones hold whatever is read next.
+    #[inline(always)]
+    pub(super) fn mark(&self) -> Mark {
+        Mark {
+            pos: self.reader.offset(),
+            decoding_quota: self.decoding_quota,
+            skipping_quota: self.skipping_quota,
+            opt_walked: self.opt_walked,
+            depth: self.depth,
+        }
+    }
+
+    /// Returns to a state taken by [`mark`](Self::mark).
+    #[cold]
+    pub(super) fn back_to(&mut self, m: Mark) {
+        self.reader.rewind(m.pos);
+        self.decoding_quota = m.decoding_quota;
+        self.skipping_quota = m.skipping_quota;
+        self.opt_walked = m.opt_walked;
+        self.depth = m.depth;
+    }
+
     /// `exp` is the expected-type arena to start from (the thread's interned types:
     /// `expect::shared_arena`), passed in so this layer does not reach up to it.
     pub(super) fn new(

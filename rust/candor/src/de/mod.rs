@@ -10,6 +10,7 @@ mod access;
 mod coerce;
 mod core;
 mod describe;
+mod direct;
 mod expect;
 mod header_cache;
 mod key;
@@ -21,6 +22,7 @@ mod subtype;
 mod value;
 
 use self::core::Core;
+pub use self::direct::Direct;
 use crate::error::{Error, PathSegment};
 use crate::types::{CandidType, Type, TypeEnv};
 use crate::wire::header::{self, Node, Prim, Ref};
@@ -158,6 +160,23 @@ pub fn set_header_cache(on: bool) {
     header_cache::set_enabled(on);
 }
 
+/// Turns this thread's direct decoding on (the default) or off. On, an argument
+/// whose type is made of std vectors and candor's leaf types is decoded without
+/// serde's visitors, with the same value, error and units (`spec/decoder.md`,
+/// "Direct decoding"); off, every argument takes the serde path. For tests and fuzz
+/// targets that compare the two.
+#[doc(hidden)]
+pub fn set_direct_decoding(on: bool) {
+    direct::set_enabled(on);
+}
+
+/// How many arguments this thread decoded directly: for tests that check direct
+/// decoding fires, and only where it may.
+#[doc(hidden)]
+pub fn direct_decodes() -> u64 {
+    direct::decoded()
+}
+
 /// How many decodes on this thread took a kept header instead of parsing: for tests
 /// and benchmarks that check the cache fires.
 #[doc(hidden)]
@@ -286,7 +305,7 @@ impl<'de> IDLDeserialize<'de> {
 
     /// Decodes the next argument at expected type `e`. candid resolves the expected
     /// type before it starts, except when the expected type is the wire type itself.
-    fn decode_arg<T: Deserialize<'de>>(&mut self, e: Ref) -> Result<T> {
+    fn decode_arg<T: Deserialize<'de> + CandidType>(&mut self, e: Ref) -> Result<T> {
         self.core.reset_depth();
         let index = self.next;
         self.core.start_stack();
@@ -307,6 +326,14 @@ impl<'de> IDLDeserialize<'de> {
             }
         };
         self.next += 1;
+        if T::_has_direct() && direct::enabled() {
+            let mark = self.core.mark();
+            if let Some(v) = T::_decode_direct(Direct(value::De::new(&mut self.core, w, e))) {
+                direct::count();
+                return Ok(v);
+            }
+            self.core.back_to(mark);
+        }
         T::deserialize(value::De::new(&mut self.core, w, e))
             .map_err(|err| self.arg_error(err, index, w, e))
     }

@@ -41,8 +41,15 @@ pub(crate) fn size(p: Prim) -> usize {
 }
 
 /// A fixed-width number read from its little-endian bytes and handed to a visitor.
-pub(crate) trait LeNum: Copy {
+///
+/// # Safety
+/// Implemented only for types with no padding whose every bit pattern is a valid
+/// value of `SIZE` bytes: direct decoding (`direct.rs`) copies a vector's bytes into
+/// their memory.
+pub(crate) unsafe trait LeNum: Copy {
     const SIZE: usize;
+    /// The Candid type whose elements this reads.
+    const PRIM: Prim;
     /// Takes one element off the front of `rest`. The width is a constant of each
     /// implementation, so the read compiles to one length check, one load and a pointer
     /// bump (a width read from a slice length would need a second, failing check).
@@ -51,9 +58,11 @@ pub(crate) trait LeNum: Copy {
 }
 
 macro_rules! le_num {
-    ($($t:ty, $visit:ident;)*) => {$(
-        impl LeNum for $t {
+    ($($t:ty, $visit:ident, $p:ident;)*) => {$(
+        // SAFETY: a primitive number: no padding, every bit pattern valid.
+        unsafe impl LeNum for $t {
             const SIZE: usize = std::mem::size_of::<$t>();
+            const PRIM: Prim = Prim::$p;
             #[inline(always)]
             fn take(rest: &mut &[u8]) -> Option<Self> {
                 let (head, tail) = rest.split_first_chunk::<{ std::mem::size_of::<$t>() }>()?;
@@ -68,17 +77,20 @@ macro_rules! le_num {
     )*};
 }
 le_num! {
-    u8, visit_u8; i8, visit_i8; u16, visit_u16; i16, visit_i16;
-    u32, visit_u32; i32, visit_i32; u64, visit_u64; i64, visit_i64;
-    f32, visit_f32; f64, visit_f64;
+    u8, visit_u8, Nat8; i8, visit_i8, Int8; u16, visit_u16, Nat16; i16, visit_i16, Int16;
+    u32, visit_u32, Nat32; i32, visit_i32, Int32; u64, visit_u64, Nat64; i64, visit_i64, Int64;
+    f32, visit_f32, Float32; f64, visit_f64, Float64;
 }
 
 /// `bool` elements: one byte that must be 0 or 1.
 #[derive(Clone, Copy)]
+#[repr(transparent)]
 pub(crate) struct BoolByte(u8);
 
-impl LeNum for BoolByte {
+// SAFETY: one `u8`; every byte is a valid `BoolByte` (its visit checks 0 or 1).
+unsafe impl LeNum for BoolByte {
     const SIZE: usize = 1;
+    const PRIM: Prim = Prim::Bool;
     #[inline(always)]
     fn take(rest: &mut &[u8]) -> Option<Self> {
         let (&b, tail) = rest.split_first()?;

@@ -34,6 +34,26 @@ pub(crate) struct De<'a, 'de> {
     pub e: Ref,
 }
 
+/// What a sequence holds, once its type and length are read (`De::seq_begin`).
+pub(super) enum SeqBody<'de> {
+    /// A vector of fixed-width numbers (or bools) of type `p`: its elements' bytes,
+    /// which start at offset `at`.
+    Fixed { p: Prim, data: &'de [u8], at: usize },
+    /// A vector of `len` elements of wire type `w` and expected type `e`, each
+    /// charged `per_elem` units as it is read.
+    Elems {
+        len: usize,
+        w: Ref,
+        e: Ref,
+        per_elem: usize,
+    },
+    /// A tuple record.
+    Tuple {
+        wf: crate::wire::header::Span,
+        ef: crate::wire::header::Span,
+    },
+}
+
 impl<'a, 'de> De<'a, 'de> {
     #[inline(always)]
     pub(super) fn new(core: &'a mut Core<'de>, w: Ref, e: Ref) -> Self {
@@ -246,20 +266,14 @@ impl<'a, 'de> De<'a, 'de> {
     }
 
     /// Elements of a vector whose element type is an exact fixed-width primitive on
-    /// both sides: read straight from the input slice, the cost charged once.
+    /// both sides, read straight from the input slice (the cost was charged once).
     fn prim_vec<V: Visitor<'de>>(
         self,
         p: Prim,
+        data: &'de [u8],
+        at: usize,
         v: V,
-        tuple_len: Option<usize>,
     ) -> Result<V::Value> {
-        let size = primvec::size(p);
-        let len = self.core.reader.len(size)?;
-        check_array_len(self.core, tuple_len, len)?;
-        self.core
-            .charge(len.saturating_mul(quota::ELEMENT + size))?;
-        let at = self.core.offset();
-        let data = self.core.reader.take(len * size, "vector")?;
         use primvec::{visit, BoolByte};
         match p {
             Prim::Bool => visit::<BoolByte, V>(data, at, v),
@@ -577,6 +591,40 @@ impl<'de> De<'_, 'de> {
         tuple_len: Option<usize>,
         cost: usize,
     ) -> Result<V::Value> {
+        match self.seq_begin(tuple_len, cost)? {
+            SeqBody::Fixed { p, data, at } => {
+                De::new(&mut *self.core, self.w, self.e).prim_vec(p, data, at, v)
+            }
+            SeqBody::Elems {
+                len,
+                w,
+                e,
+                per_elem,
+            } => {
+                let mut access = VecAccess::new(&mut *self.core, len, w, e, per_elem);
+                let out = v.visit_seq(&mut access)?;
+                access.finish()?;
+                Ok(out)
+            }
+            SeqBody::Tuple { wf, ef } => {
+                let mut access = TupleAccess::new(&mut *self.core, wf, ef);
+                let out = v.visit_seq(&mut access)?;
+                access.finish()?;
+                Ok(out)
+            }
+        }
+    }
+
+    /// Everything a sequence reads and charges before its first element: the type
+    /// check, the length and, for a vector of fixed-width numbers, the elements'
+    /// bytes. Shared by the serde path and the direct one (`direct.rs`), so both
+    /// charge, read and fail alike.
+    #[inline(always)]
+    pub(super) fn seq_begin(
+        &mut self,
+        tuple_len: Option<usize>,
+        cost: usize,
+    ) -> Result<SeqBody<'de>> {
         self.unroll()?;
         self.core.charge(cost)?;
         match self.nodes() {
@@ -586,8 +634,14 @@ impl<'de> De<'_, 'de> {
                     (self.core.wnode(w_el), self.core.enode(e_el))
                 {
                     if wp == ep && primvec::is_fixed(wp) {
-                        let me = De::new(&mut *self.core, self.w, self.e);
-                        return me.prim_vec(wp, v, tuple_len);
+                        let size = primvec::size(wp);
+                        let len = self.core.reader.len(size)?;
+                        check_array_len(self.core, tuple_len, len)?;
+                        self.core
+                            .charge(len.saturating_mul(quota::ELEMENT + size))?;
+                        let at = self.core.offset();
+                        let data = self.core.reader.take(len * size, "vector")?;
+                        return Ok(SeqBody::Fixed { p: wp, data, at });
                     }
                 }
                 let bignum = matches!(
@@ -605,10 +659,12 @@ impl<'de> De<'_, 'de> {
                 } else {
                     quota::ELEMENT
                 };
-                let mut access = VecAccess::new(&mut *self.core, len, w_el, e_el, per_elem);
-                let out = v.visit_seq(&mut access)?;
-                access.finish()?;
-                Ok(out)
+                Ok(SeqBody::Elems {
+                    len,
+                    w: w_el,
+                    e: e_el,
+                    per_elem,
+                })
             }
             (Node::Record(wf), Node::Record(ef)) => {
                 if !is_tuple(self.core.exp.fields(ef)) {
@@ -621,10 +677,7 @@ impl<'de> De<'_, 'de> {
                     ))
                     .at(self.core.offset()));
                 }
-                let mut access = TupleAccess::new(&mut *self.core, wf, ef);
-                let out = v.visit_seq(&mut access)?;
-                access.finish()?;
-                Ok(out)
+                Ok(SeqBody::Tuple { wf, ef })
             }
             _ => Err(self.mismatch()),
         }

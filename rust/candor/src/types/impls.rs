@@ -30,6 +30,18 @@ macro_rules! le_impl {
                 serializer.$method(*self)
             }
             #[inline]
+            fn _has_direct() -> bool {
+                true
+            }
+            #[inline]
+            fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
+                d.serde()
+            }
+            #[inline]
+            fn _decode_direct_vec(d: crate::de::Direct<'_, '_>) -> Option<Vec<Self>> {
+                d.vec_le()
+            }
+            #[inline]
             fn _le_bytes(slice: &[Self]) -> Option<&[u8]> {
                 #[cfg(target_endian = "little")]
                 {
@@ -54,7 +66,6 @@ macro_rules! le_impl {
 }
 
 primitive_impl!((), Null, serialize_null);
-primitive_impl!(bool, Bool, serialize_bool);
 le_impl!(i8, Int8, serialize_int8);
 le_impl!(i16, Int16, serialize_int16);
 le_impl!(i32, Int32, serialize_int32);
@@ -76,11 +87,44 @@ impl CandidType for u8 {
         serializer.serialize_nat8(*self)
     }
     #[inline]
+    fn _has_direct() -> bool {
+        true
+    }
+    #[inline]
+    fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
+        d.serde()
+    }
+    #[inline]
+    fn _decode_direct_vec(d: crate::de::Direct<'_, '_>) -> Option<Vec<Self>> {
+        d.vec_le()
+    }
+    #[inline]
     fn _le_bytes(slice: &[Self]) -> Option<&[u8]> {
         Some(slice)
     }
     fn _is_u8() -> bool {
         true
+    }
+}
+
+impl CandidType for bool {
+    fn _ty() -> Type {
+        TypeInner::Bool.into()
+    }
+    #[inline]
+    fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
+        serializer.serialize_bool(*self)
+    }
+    #[inline]
+    fn _has_direct() -> bool {
+        true
+    }
+    #[inline]
+    fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
+        d.serde()
+    }
+    fn _decode_direct_vec(d: crate::de::Direct<'_, '_>) -> Option<Vec<Self>> {
+        d.vec_bool()
     }
 }
 
@@ -108,6 +152,14 @@ impl CandidType for String {
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_text(self)
+    }
+    #[inline]
+    fn _has_direct() -> bool {
+        true
+    }
+    #[inline]
+    fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
+        d.serde()
     }
 }
 impl CandidType for str {
@@ -181,6 +233,14 @@ impl<T: CandidType> CandidType for Vec<T> {
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         self.as_slice().idl_serialize(serializer)
+    }
+    #[inline]
+    fn _has_direct() -> bool {
+        T::_has_direct()
+    }
+    #[inline]
+    fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
+        T::_decode_direct_vec(d)
     }
 }
 
@@ -396,6 +456,14 @@ impl CandidType for ic_principal::Principal {
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_principal(self.as_slice())
+    }
+    #[inline]
+    fn _has_direct() -> bool {
+        true
+    }
+    #[inline]
+    fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
+        d.serde()
     }
 }
 

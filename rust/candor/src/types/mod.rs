@@ -75,6 +75,35 @@ pub trait CandidType {
     {
         None
     }
+    /// Hidden: whether [`_decode_direct`](Self::_decode_direct) can decode this
+    /// type (std vectors of candor's leaf types). False for every other type,
+    /// whose `Deserialize` is then the only way to decode it.
+    #[doc(hidden)]
+    fn _has_direct() -> bool
+    where
+        Self: Sized,
+    {
+        false
+    }
+    /// Hidden: decodes a value without serde's visitors (`de/direct.rs`). `None`
+    /// means "not here": the decoder rewinds and takes the serde path, which also
+    /// reports any error.
+    #[doc(hidden)]
+    fn _decode_direct(_d: crate::de::Direct<'_, '_>) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// Hidden: decodes a `Vec<Self>` directly; element by element unless the type
+    /// has a faster layout (fixed-width numbers: one copy).
+    #[doc(hidden)]
+    fn _decode_direct_vec(d: crate::de::Direct<'_, '_>) -> Option<Vec<Self>>
+    where
+        Self: Sized,
+    {
+        d.vec_of(Self::_decode_direct)
+    }
     /// Hidden: true for `u8`, so `Vec<u8>` can be written as one blob.
     #[doc(hidden)]
     fn _is_u8() -> bool

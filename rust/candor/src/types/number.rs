@@ -512,6 +512,18 @@ impl CandidType for Nat {
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_nat(self)
     }
+    #[inline]
+    fn _has_direct() -> bool {
+        true
+    }
+    #[inline]
+    fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
+        d.serde()
+    }
+    #[inline]
+    fn _decode_direct_vec(d: crate::de::Direct<'_, '_>) -> Option<Vec<Self>> {
+        d.vec_nat()
+    }
 }
 impl CandidType for Int {
     fn _ty() -> Type {
@@ -520,6 +532,14 @@ impl CandidType for Int {
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_int(self)
+    }
+    #[inline]
+    fn _has_direct() -> bool {
+        true
+    }
+    #[inline]
+    fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
+        d.serde()
     }
 }
 

@@ -1,0 +1,183 @@
+//! Direct decoding: an argument whose Rust type is built only from std containers
+//! and candor's own leaf types is decoded without serde's visitors.
+//!
+//! serde's `Deserialize` for `Vec<T>` pushes one element at a time behind a capacity
+//! check and grows a vector it may only pre-size up to 1 MiB; for a vector of
+//! fixed-width numbers that loop costs several times the copy the bytes need. The
+//! types that know their own layout opt in through `CandidType`'s hidden
+//! `_decode_direct` (std vectors, numbers, `bool`, `String`, `Nat`, `Int`,
+//! `Principal`); every
+//! other type keeps the serde path, so a type with a hand-written or derived
+//! `Deserialize` is never bypassed.
+//!
+//! The direct path reads and charges through the same steps as the serde path
+//! (`De::seq_begin`, and each leaf's own `Deserialize` on the same frame): on
+//! success it consumed the same bytes and units and built the same value. It never
+//! reports an error itself: anything it does not handle, or any failure, makes it
+//! give up, and the caller rewinds the decoder (`Core::mark`) and decodes the
+//! argument again through serde, which then gives the error it always gave.
+
+use super::primvec::LeNum;
+use super::value::{De, SeqBody};
+use crate::types::number::Nat;
+use crate::wire::header::{Prim, Ref};
+use serde::de::Deserialize;
+use std::cell::Cell;
+
+thread_local! {
+    static ENABLED: Cell<bool> = const { Cell::new(true) };
+    static DECODED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Turns direct decoding on (the default) or off on this thread: for tests and fuzz
+/// targets that compare it with the serde path.
+pub(crate) fn set_enabled(on: bool) {
+    ENABLED.with(|e| e.set(on));
+}
+
+#[inline]
+pub(super) fn enabled() -> bool {
+    ENABLED.with(Cell::get)
+}
+
+/// Counts an argument decoded directly (see [`decoded`]).
+#[inline]
+pub(super) fn count() {
+    DECODED.with(|n| n.set(n.get().wrapping_add(1)));
+}
+
+/// How many arguments this thread decoded directly.
+pub(crate) fn decoded() -> u64 {
+    DECODED.with(Cell::get)
+}
+
+/// One value to decode directly: the frame the serde path would hand its
+/// `Deserialize`. Opaque outside candor; it appears in `CandidType`'s hidden
+/// decoding method only.
+#[doc(hidden)]
+pub struct Direct<'a, 'de>(pub(super) De<'a, 'de>);
+
+impl<'de> Direct<'_, 'de> {
+    /// A leaf through its own `Deserialize`, on the frame the serde path would use.
+    #[inline(always)]
+    pub(crate) fn serde<T: Deserialize<'de>>(self) -> Option<T> {
+        T::deserialize(self.0).ok()
+    }
+
+    /// A vector of fixed-width numbers: its bytes are its elements.
+    #[inline(always)]
+    pub(crate) fn vec_le<T: LeNum>(self) -> Option<Vec<T>> {
+        let Direct(mut de) = self;
+        de.core.enter().ok()?;
+        let SeqBody::Fixed { p, data, .. } = de.seq_begin(None, 1).ok()? else {
+            return None;
+        };
+        if p != T::PRIM {
+            return None;
+        }
+        de.core.leave();
+        Some(from_le::<T>(data))
+    }
+
+    /// A vector of `bool`: one byte each, 0 or 1.
+    pub(crate) fn vec_bool(self) -> Option<Vec<bool>> {
+        let Direct(mut de) = self;
+        de.core.enter().ok()?;
+        let SeqBody::Fixed { p, data, .. } = de.seq_begin(None, 1).ok()? else {
+            return None;
+        };
+        if p != super::primvec::BoolByte::PRIM || data.iter().any(|&b| b > 1) {
+            return None;
+        }
+        de.core.leave();
+        Some(data.iter().map(|&b| b == 1).collect())
+    }
+
+    /// A vector whose elements are each decoded by `elem`, charged as the serde
+    /// path charges them.
+    #[inline(always)]
+    pub(crate) fn vec_of<T>(self, elem: impl Fn(Direct<'_, 'de>) -> Option<T>) -> Option<Vec<T>> {
+        let Direct(mut de) = self;
+        de.core.enter().ok()?;
+        let SeqBody::Elems {
+            len,
+            w,
+            e,
+            per_elem,
+        } = de.seq_begin(None, 1).ok()?
+        else {
+            return None;
+        };
+        // `len` was checked against the bytes left only when elements take at
+        // least one byte; the remaining input bounds the reservation either way.
+        let mut out = Vec::with_capacity(len.min(de.core.reader.remaining()));
+        for _ in 0..len {
+            if per_elem != 0 {
+                de.core.charge(per_elem).ok()?;
+            }
+            out.push(elem(Direct(De::new(&mut *de.core, w, e)))?);
+        }
+        de.core.leave();
+        Some(out)
+    }
+}
+
+impl<'de> Direct<'_, 'de> {
+    /// A vector of `nat` read as `nat`: the element frame's type checks hold for
+    /// every element once they hold for the element types, so each element is its
+    /// LEB128 read, charged its length as `De::nat` charges it; a value past `u64`
+    /// takes that same function.
+    pub(crate) fn vec_nat(self) -> Option<Vec<Nat>> {
+        let Direct(mut de) = self;
+        de.core.enter().ok()?;
+        let SeqBody::Elems { len, w, e, .. } = de.seq_begin(None, 1).ok()? else {
+            return None;
+        };
+        let nat = Ref::prim(Prim::Nat);
+        if w != nat || e != nat || de.core.untyped {
+            return None;
+        }
+        let mut out = Vec::with_capacity(len.min(de.core.reader.remaining()));
+        for _ in 0..len {
+            let start = de.core.offset();
+            let n = match de.core.reader.nat_u64() {
+                Some(x) => {
+                    de.core.charge(de.core.offset() - start).ok()?;
+                    Nat::from(x)
+                }
+                None => Nat::deserialize(De::new(&mut *de.core, w, e)).ok()?,
+            };
+            out.push(n);
+        }
+        de.core.leave();
+        Some(out)
+    }
+}
+
+/// The elements whose little-endian bytes are `data` (whole elements only).
+#[inline(always)]
+fn from_le<T: LeNum>(data: &[u8]) -> Vec<T> {
+    let n = data.len() / T::SIZE;
+    #[cfg(target_endian = "little")]
+    {
+        let mut out = Vec::<T>::with_capacity(n);
+        // SAFETY: `LeNum` types are plain numbers (no padding, every bit pattern
+        // valid) whose memory on a little-endian target is their Candid encoding;
+        // `out` has room for `n` elements, `n * SIZE` bytes, which `data` holds and
+        // which do not overlap the new allocation.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                data.as_ptr(),
+                out.as_mut_ptr().cast::<u8>(),
+                n * T::SIZE,
+            );
+            out.set_len(n);
+        }
+        out
+    }
+    #[cfg(not(target_endian = "little"))]
+    {
+        let mut rest = data;
+        (0..n).filter_map(|_| T::take(&mut rest)).collect()
+    }
+}
