@@ -1,4 +1,4 @@
-//! Writes a small seed corpus of valid messages for the `decode` target:
+//! Writes a small seed corpus of valid messages for the decoding targets:
 //! `cargo run --example seed -- corpus/decode` (from `fuzz/`).
 
 use std::collections::BTreeMap;
@@ -68,6 +68,14 @@ fn main() -> std::io::Result<()> {
         candor::encode_args((1u8, "s", Some(rec(1)), vec![Shape::Empty], Tree::Leaf(0))).unwrap(),
         candor::encode_args(()).unwrap(),
         b"DIDL\x00\x00".to_vec(),
+        // Shapes with a direct path (the `direct` target).
+        candor::encode_one(vec![-1i16, 2, i16::MIN]).unwrap(),
+        candor::encode_one(vec![0.5f64, -0.0]).unwrap(),
+        candor::encode_one(vec![true, false]).unwrap(),
+        candor::encode_one(vec!["a".to_string(), String::new()]).unwrap(),
+        candor::encode_one(vec![Nat::from(1u8), Nat::from(u128::MAX) * Nat::from(3u8)]).unwrap(),
+        candor::encode_one(vec![Int::from(-5i64), Int::from(i128::MIN)]).unwrap(),
+        candor::encode_one(vec![vec![1u32], vec![], vec![2, 3]]).unwrap(),
     ];
     for (i, s) in seeds.iter().enumerate() {
         std::fs::write(dir.join(format!("seed-{i:02}")), s)?;
