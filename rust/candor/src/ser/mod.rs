@@ -254,14 +254,15 @@ impl<'a> types::Serializer for &'a mut ValueSerializer {
 /// The writer for the parts of a record, variant or vector.
 pub struct Compound<'a> {
     ser: &'a mut ValueSerializer,
-    /// Where the first element of a vector starts (for `reserve_like_first`).
+    /// Where the first element of a vector starts (for the reservation after it).
     start: usize,
 }
 
-/// The most [`reserve_like_first`](types::Compound::reserve_like_first) reserves at
-/// once: the estimate is only as good as the first element is typical, and a large
-/// first element followed by small ones must not reserve a multiple of itself. Past
-/// this the buffer grows by doubling, whose copies are then a small part of the work.
+/// The most a vector reserves at once from its sampled elements
+/// ([`reserve_for_rest`](types::Compound::reserve_for_rest)): the estimate is only
+/// as good as the samples are typical, and a large first or last element among small
+/// ones must not reserve a multiple of itself. Past this the buffer grows by
+/// doubling, whose copies are then a small part of the work.
 const MAX_ESTIMATE: usize = 1 << 20;
 
 impl types::Compound for Compound<'_> {
@@ -284,14 +285,88 @@ impl types::Compound for Compound<'_> {
         if !self.ser.estimate {
             return;
         }
-        let value = &mut self.ser.value;
-        let first = value.len().saturating_sub(self.start);
-        let estimate = first.saturating_mul(remaining).min(MAX_ESTIMATE);
+        let first = self.ser.value.len().saturating_sub(self.start);
+        self.ser.reserve_for(first, remaining);
+    }
+    #[inline]
+    fn reserve_for_rest<T: CandidType>(&mut self, rest: &[T]) {
+        if !self.ser.estimate {
+            return;
+        }
+        let first = self.ser.value.len().saturating_sub(self.start);
+        if rest.len() < SAMPLE_FROM {
+            self.ser.reserve_for(first, rest.len());
+        } else {
+            self.ser.estimate_long(first, rest);
+        }
+    }
+}
+
+/// The fewest elements after the first for which a vector samples its last element:
+/// in a shorter one the sample is a large share of the vector's work, and its buffer
+/// is small enough that growing it costs little.
+const SAMPLE_FROM: usize = 256;
+
+/// Room for `remaining` elements of `size` bytes each, at most `MAX_ESTIMATE`.
+#[inline]
+fn estimate(size: usize, remaining: usize) -> usize {
+    size.saturating_mul(remaining).min(MAX_ESTIMATE)
+}
+
+impl ValueSerializer {
+    /// [`reserve_for_rest`](types::Compound::reserve_for_rest) for a long vector
+    /// whose first element took `first` bytes. Out of line, and a method of the
+    /// serializer rather than of the [`Compound`]: a call taking the compound by
+    /// reference would keep it in memory instead of locals while the vector's
+    /// elements are written.
+    #[inline(never)]
+    fn estimate_long<T: CandidType>(&mut self, first: usize, rest: &[T]) {
+        let size = match rest.last() {
+            Some(last) => self.sampled(first, last, rest.len()),
+            None => first,
+        };
+        self.reserve_for(size, rest.len());
+    }
+    /// Reserves room for `remaining` more elements of `size` bytes each.
+    #[inline]
+    fn reserve_for(&mut self, size: usize, remaining: usize) {
+        let estimate = estimate(size, remaining);
         // With `SLACK` on top, as the next message of these types reserves it: a buffer
         // that the estimate sized exactly then fits that message too.
-        if value.capacity() - value.len() < estimate + SLACK {
-            value.reserve(estimate + SLACK);
+        if self.value.capacity() - self.value.len() < estimate + SLACK {
+            self.value.reserve(estimate + SLACK);
         }
+    }
+    /// The element size a vector reserves for: the larger of its first element's
+    /// `first` bytes and the size of its `last` element, written past the end of the
+    /// buffer and taken back. Falling short costs a second, larger buffer and the
+    /// copy into it, while overshooting costs only the spare room, which a new
+    /// message gives back.
+    ///
+    /// The sample is one element more to encode: worth it only where the vector is
+    /// about to reserve, not where the room is there already (inside an element of
+    /// a vector that reserved for it) or the first element alone reaches the cap.
+    /// Vectors inside the sample reserve nothing (the sample would size itself, and
+    /// a deep last element would be written once per level). A sample that fails to
+    /// encode counts as empty; the element reports its error when written in turn.
+    #[cold]
+    #[inline(never)]
+    fn sampled<T: CandidType>(&mut self, first: usize, last: &T, remaining: usize) -> usize {
+        let room = self.value.capacity() - self.value.len();
+        let estimate = estimate(first, remaining);
+        if room >= estimate + SLACK || estimate == MAX_ESTIMATE {
+            return first;
+        }
+        let mark = self.value.len();
+        self.estimate = false;
+        let written = last.idl_serialize(&mut *self);
+        self.estimate = true;
+        let size = match written {
+            Ok(()) => self.value.len() - mark,
+            Err(_) => 0,
+        };
+        self.value.truncate(mark);
+        first.max(size)
     }
 }
 

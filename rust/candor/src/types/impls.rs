@@ -217,7 +217,9 @@ impl<T: CandidType> CandidType for [T] {
         let mut elements = self.iter();
         if let Some(first) = elements.next() {
             ser.serialize_element(first)?;
-            ser.reserve_like_first(elements.len());
+            // `self[1..]`, not the iterator's slice: its length is the vector's minus
+            // one, where the iterator's takes a division by the element size.
+            ser.reserve_for_rest(self.get(1..).unwrap_or_default());
         }
         for e in elements {
             ser.serialize_element(e)?;

@@ -197,4 +197,13 @@ pub trait Compound {
     /// buffer several times on the way. A hint only; the default ignores it.
     #[inline]
     fn reserve_like_first(&mut self, _remaining: usize) {}
+    /// [`reserve_like_first`](Self::reserve_like_first) given the elements still to
+    /// come, so that a serializer may also sample the last one: sizes that grow along
+    /// the vector (counters, indices, timestamps as LEB128) make the first element the
+    /// smallest, and an estimate from it alone falls short and grows the buffer after
+    /// all. The default estimates from the first element.
+    #[inline]
+    fn reserve_for_rest<T: CandidType>(&mut self, rest: &[T]) {
+        self.reserve_like_first(rest.len())
+    }
 }
