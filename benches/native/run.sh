@@ -39,7 +39,7 @@ if [[ -n ${REV:-} ]]; then
     manifest=$snap/benches/native/Cargo.toml
     echo "measuring candor at $rev (snapshot in $snap)" >&2
 fi
-cargo build --release --quiet --manifest-path "$manifest"
+cargo build --release --quiet --manifest-path "$manifest" --target-dir "$target"
 bin=$target/release/nbench
 [[ -x $bin ]] || {
     echo "run.sh: $bin not found after the build (is CARGO_TARGET_DIR exported consistently?)" >&2
