@@ -1,13 +1,12 @@
-//! Direct decoding: an argument whose Rust type is built only from std containers
-//! and candor's own leaf types is decoded without serde's visitors.
+//! Direct decoding: an argument whose Rust type is built only from std vectors and
+//! candor's own leaf types is decoded without serde's visitors.
 //!
 //! serde's `Deserialize` for `Vec<T>` pushes one element at a time behind a capacity
 //! check and grows a vector it may only pre-size up to 1 MiB; for a vector of
 //! fixed-width numbers that loop costs several times the copy the bytes need. The
 //! types that know their own layout opt in through `CandidType`'s hidden
-//! `_decode_direct` (std vectors, numbers, `bool`, `String`, `Nat`, `Int`,
-//! `Principal`); every
-//! other type keeps the serde path, so a type with a hand-written or derived
+//! `_decode_direct` (vectors, numbers, `bool`, `String`, `Nat`, `Int`, `Principal`);
+//! every other type keeps the serde path, so a type with a hand-written or derived
 //! `Deserialize` is never bypassed.
 //!
 //! The direct path reads and charges through the same steps as the serde path
@@ -15,7 +14,8 @@
 //! success it consumed the same bytes and units and built the same value. It never
 //! reports an error itself: anything it does not handle, or any failure, makes it
 //! give up, and the caller rewinds the decoder (`Core::mark`) and decodes the
-//! argument again through serde, which then gives the error it always gave.
+//! argument again through serde, which then gives the error it always gave
+//! (`spec/decoder.md`, fast path 16).
 
 use super::primvec::LeNum;
 use super::value::{De, SeqBody};

@@ -163,7 +163,7 @@ pub fn set_header_cache(on: bool) {
 /// Turns this thread's direct decoding on (the default) or off. On, an argument
 /// whose type is made of std vectors and candor's leaf types is decoded without
 /// serde's visitors, with the same value, error and units (`spec/decoder.md`,
-/// "Direct decoding"); off, every argument takes the serde path. For tests and fuzz
+/// fast path 16); off, every argument takes the serde path. For tests and fuzz
 /// targets that compare the two.
 #[doc(hidden)]
 pub fn set_direct_decoding(on: bool) {
