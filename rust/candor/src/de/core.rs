@@ -67,18 +67,44 @@ pub(crate) fn stack_addr() -> usize {
 
 impl Drop for Core<'_> {
     fn drop(&mut self) {
-        match self.lease.take() {
-            Some(lease) => {
-                let answers = if self.memo_on_interned {
-                    self.memo.take_answers()
-                } else {
-                    None
-                };
-                super::header_cache::give_back(lease, std::mem::take(&mut self.wire), answers)
-            }
-            None => self.wire.recycle(),
-        }
+        let wire = std::mem::take(&mut self.wire);
+        release(
+            self.lease.take(),
+            wire,
+            &mut self.memo,
+            self.memo_on_interned,
+        );
     }
+}
+
+/// Where a decoder's wire arena goes when it ends: back to the header cache entry it
+/// was lent from (with the subtype answers that hold beyond this message, when
+/// `keep_answers`), or to the spares the next parse reuses.
+pub(super) fn release(
+    lease: Option<super::header_cache::Lease>,
+    mut wire: Arena,
+    memo: &mut LentMemo,
+    keep_answers: bool,
+) {
+    match lease {
+        Some(lease) => {
+            let answers = if keep_answers {
+                memo.take_answers()
+            } else {
+                None
+            };
+            super::header_cache::give_back(lease, wire, answers)
+        }
+        None => wire.recycle(),
+    }
+}
+
+/// How a decoder starts: where its header came from, the subtype answers kept with
+/// it, and the decoding quota left once the header is paid for.
+pub(super) struct Start {
+    pub lease: Option<super::header_cache::Lease>,
+    pub memo: LentMemo,
+    pub decoding_quota: Option<usize>,
 }
 
 /// The part of a decode's state that reading a value changes (see [`Core::mark`]).
@@ -125,13 +151,14 @@ impl<'de> Core<'de> {
         exp: Rc<Arena>,
         table_len: usize,
         config: &super::DecoderConfig,
+        start: Start,
     ) -> Self {
         Core {
             reader: Reader::new(input, pos),
             wire,
             exp,
             table_len,
-            decoding_quota: config.decoding_quota,
+            decoding_quota: start.decoding_quota,
             skipping_quota: config.skipping_quota,
             untyped: false,
             opt_walked: 0,
@@ -139,10 +166,10 @@ impl<'de> Core<'de> {
             max_depth: config.max_depth,
             stack_base: stack_addr(),
             max_stack: config.max_stack,
-            memo: LentMemo::none(),
+            memo: start.memo,
             memo_on_interned: true,
             wire_as_exp: None,
-            lease: None,
+            lease: start.lease,
         }
     }
 
@@ -277,11 +304,6 @@ impl<'de> Core<'de> {
             self.memo.clear();
         }
         self.memo_on_interned = interned;
-    }
-
-    /// Starts from the subtype answers a kept header's earlier decodes found.
-    pub(super) fn resume_subtypes(&mut self, memo: Box<super::subtype::Memo>) {
-        self.memo = LentMemo::with(memo);
     }
 
     /// The wire types as an arena of expected types (the same references), shared.

@@ -23,6 +23,7 @@ mod value;
 
 use self::core::Core;
 pub use self::direct::Direct;
+use self::subtype::LentMemo;
 use crate::error::{Error, PathSegment};
 use crate::types::{CandidType, Type, TypeEnv};
 use crate::wire::header::{self, Node, Prim, Ref};
@@ -236,21 +237,32 @@ impl<'de> IDLDeserialize<'de> {
                 (h, lease)
             }
         };
-        let mut core = Core::new(
-            bytes,
-            h.len,
-            h.arena,
-            expect::shared_arena(),
-            h.table_len,
-            config,
-        );
-        core.lease = lease;
-        if let Some(memo) = answers {
-            core.resume_subtypes(memo);
-        }
-        core.charge(h.len.saturating_mul(quota::HEADER_BYTE))?;
+        let mut memo = answers.map_or(LentMemo::none(), LentMemo::with);
+        // The header is paid for before the decoder is built, so that nothing can
+        // fail between building it and returning it (it is then built in place).
+        let units = h.len.saturating_mul(quota::HEADER_BYTE);
+        let decoding_quota = match config.decoding_quota {
+            Some(q) if q < units => {
+                self::core::release(lease, h.arena, &mut memo, true);
+                return Err(Error::limit("Decoding cost exceeds the limit", h.len));
+            }
+            q => q.map(|q| q - units),
+        };
+        let start = self::core::Start {
+            lease,
+            memo,
+            decoding_quota,
+        };
         Ok(IDLDeserialize {
-            core,
+            core: Core::new(
+                bytes,
+                h.len,
+                h.arena,
+                expect::shared_arena(),
+                h.table_len,
+                config,
+                start,
+            ),
             args: h.args,
             next: 0,
             max_type_len: config.max_type_len,

@@ -140,6 +140,45 @@ fn the_second_message_takes_the_header_the_first_parsed() {
     }
 }
 
+/// A quota the header alone exceeds fails before the decoder is built: the header
+/// it parsed, or the one it took, still goes back to the cache, and the error is the
+/// one the decoder would give (the quota, at the header's end).
+#[test]
+fn a_quota_the_header_exceeds_gives_the_header_back() {
+    #[derive(candor::CandidType, candor::Deserialize, Debug, PartialEq)]
+    struct Quota {
+        limit: Option<u32>,
+    }
+    let bytes = candor::encode_args((Quota { limit: Some(3) },)).unwrap();
+    // The value: the `opt` flag and four bytes of `nat32`.
+    let header_len = bytes.len() - 5;
+    let mut tight = candor::DecoderConfig::new();
+    tight.set_decoding_quota(4 * header_len - 1);
+    let mut exact = candor::DecoderConfig::new();
+    exact.set_decoding_quota(4 * header_len);
+    candor::de::set_header_cache(true);
+    let hits = candor::de::header_cache_hits();
+    for round in 0..3 {
+        let err = candor::decode_args_with_config::<(Quota,)>(&bytes, &tight).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("limit exceeded: Decoding cost exceeds the limit at byte offset {header_len}"),
+            "round {round}"
+        );
+        // The header's units fit, the value's do not: a decoder was built.
+        let err = candor::decode_args_with_config::<(Quota,)>(&bytes, &exact).unwrap_err();
+        assert!(err.to_string().contains("Decoding cost exceeds the limit"));
+    }
+    assert_eq!(
+        candor::de::header_cache_hits(),
+        hits + 5,
+        "every decode after the first takes the header the first parsed"
+    );
+    let (v,) = candor::decode_args::<(Quota,)>(&bytes).unwrap();
+    assert_eq!(v, Quota { limit: Some(3) });
+    assert_eq!(candor::de::header_cache_hits(), hits + 6);
+}
+
 #[test]
 fn nested_decodes_of_one_header_each_get_an_arena() {
     let bytes = candor::encode_args((vec![7u32], "seven")).unwrap();
