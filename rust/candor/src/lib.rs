@@ -98,10 +98,11 @@ macro_rules! Decode {
     }};
     // Straight-line matches rather than a chain of `and_then` closures: each closure
     // boundary moves the decoded values (a `memory.copy` per move on wasm for any
-    // value over a few words, charged by the byte).
+    // value over a few words, charged by the byte). The decoder is used where it was
+    // returned (`ref mut`), not moved out of the `Result`, for the same reason.
     ( [ $config:expr ] ; $bytes:expr $(,$ty:ty)* ) => {{
         match $crate::de::IDLDeserialize::new_with_config($bytes, &$config) {
-            ::core::result::Result::Ok(mut de) => $crate::Decode!(@Values de [] $($ty,)*),
+            ::core::result::Result::Ok(ref mut de) => $crate::Decode!(@Values de [] $($ty,)*),
             ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
         }
     }};
@@ -202,10 +203,16 @@ pub fn decode_args_with_config<'a, Tuple: ArgumentDecoder<'a>>(
     bytes: &'a [u8],
     config: &DecoderConfig,
 ) -> Result<Tuple> {
-    let mut de = IDLDeserialize::new_with_config(bytes, config)?;
-    let res = Tuple::decode(&mut de)?;
-    de.done()?;
-    Ok(res)
+    // The decoder is used in the `Result` it was returned in: moving it out would
+    // copy it (a `memory.copy` on wasm, charged by the byte) on every call.
+    match IDLDeserialize::new_with_config(bytes, config) {
+        Ok(ref mut de) => {
+            let res = Tuple::decode(de)?;
+            de.done()?;
+            Ok(res)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Like [`decode_args_with_config`], also returning the work consumed.
@@ -213,11 +220,15 @@ pub fn decode_args_with_config_debug<'a, Tuple: ArgumentDecoder<'a>>(
     bytes: &'a [u8],
     config: &DecoderConfig,
 ) -> Result<(Tuple, DecoderConfig)> {
-    let mut de = IDLDeserialize::new_with_config(bytes, config)?;
-    let res = Tuple::decode(&mut de)?;
-    de.done()?;
-    let cost = de.get_config().compute_cost(config);
-    Ok((res, cost))
+    match IDLDeserialize::new_with_config(bytes, config) {
+        Ok(ref mut de) => {
+            let res = Tuple::decode(de)?;
+            de.done()?;
+            let cost = de.get_config().compute_cost(config);
+            Ok((res, cost))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Decodes a message holding one argument.
