@@ -11,6 +11,7 @@ use crate::error::{fault, Error};
 use crate::wire::header::{Arena, Node, Ref, PRIM_COUNT};
 use crate::wire::reader::Reader;
 use crate::Result;
+use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
 /// Nesting levels between two measures of the stack (see [`Core::enter`]).
@@ -26,7 +27,9 @@ pub(crate) const SHORT_TEXT: usize = 32;
 pub(crate) struct Core<'de> {
     /// The message's bytes and the position in them: every read goes through it.
     pub reader: Reader<'de>,
-    pub wire: Arena,
+    /// Taken out by `Drop` (to go back to the header cache or the spares) without
+    /// leaving an empty arena behind to build and drop.
+    pub wire: ManuallyDrop<Arena>,
     pub exp: Rc<Arena>,
     /// Number of wire type table entries: the cost of a func/service subtype check.
     pub table_len: usize,
@@ -67,7 +70,8 @@ pub(crate) fn stack_addr() -> usize {
 
 impl Drop for Core<'_> {
     fn drop(&mut self) {
-        let wire = std::mem::take(&mut self.wire);
+        // SAFETY: `wire` is taken once, here, and the core is not used afterwards.
+        let wire = unsafe { ManuallyDrop::take(&mut self.wire) };
         release(
             self.lease.take(),
             wire,
@@ -155,7 +159,7 @@ impl<'de> Core<'de> {
     ) -> Self {
         Core {
             reader: Reader::new(input, pos),
-            wire,
+            wire: ManuallyDrop::new(wire),
             exp,
             table_len,
             decoding_quota: start.decoding_quota,
@@ -309,7 +313,7 @@ impl<'de> Core<'de> {
     /// The wire types as an arena of expected types (the same references), shared.
     pub(super) fn wire_as_expected(&mut self) -> Rc<Arena> {
         self.wire_as_exp
-            .get_or_insert_with(|| Rc::new(self.wire.clone()))
+            .get_or_insert_with(|| Rc::new(Arena::clone(&self.wire)))
             .clone()
     }
 

@@ -242,21 +242,21 @@ impl Cache {
 /// keeps none); if the entry was replaced meanwhile (or the cache is unreachable,
 /// while the thread is torn down), the arena's vectors and the memo are recycled
 /// instead.
-pub(crate) fn give_back(lease: Lease, mut arena: Arena, mut memo: Option<Box<Memo>>) {
-    let back = CACHE.try_with(|c| {
+pub(crate) fn give_back(lease: Lease, arena: Arena, mut memo: Option<Box<Memo>>) {
+    // Moved into the entry, not swapped for an empty one that would then be dropped.
+    let mut arena = Some(arena);
+    let _ = CACHE.try_with(|c| {
         let mut c = c.borrow_mut();
-        match c.entries.get_mut(lease.slot) {
-            Some(e) if e.generation == lease.generation && e.arena.is_none() => {
-                e.arena = Some(std::mem::take(&mut arena));
+        if let Some(e) = c.entries.get_mut(lease.slot) {
+            if e.generation == lease.generation && e.arena.is_none() {
+                e.arena = arena.take();
                 if let Some(old) = std::mem::replace(&mut e.memo, memo.take()) {
                     subtype::recycle(old);
                 }
-                true
             }
-            _ => false,
         }
     });
-    if back != Ok(true) {
+    if let Some(mut arena) = arena {
         arena.recycle();
     }
     if let Some(m) = memo {
