@@ -301,6 +301,11 @@ fn check_decs(env: &mut TypeEnv, decs: &[&Binding]) -> Result<()> {
 /// is not productive (it has no structure), so it has no values and no encoding.
 fn check_cycle(env: &TypeEnv, bindings: &Names<'_>) -> Result<()> {
     for (id, ty) in env.0.iter() {
+        // Only an alias can start a cycle of aliases; its binding (for the error's
+        // location) is looked up only then, not for every definition.
+        if !matches!(ty.as_ref(), TypeInner::Var(_)) {
+            continue;
+        }
         let Some(b) = bindings.get(id) else {
             continue;
         };
