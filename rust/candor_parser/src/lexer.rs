@@ -123,7 +123,6 @@ pub(crate) struct Token<'a> {
 
 /// The lexer state: a position in the source. Cheap to clone, which the parser uses
 /// for its rare two-token look-ahead.
-#[derive(Clone)]
 pub(crate) struct Lexer<'a> {
     src: &'a str,
     pos: usize,
@@ -136,6 +135,8 @@ pub(crate) struct Lexer<'a> {
     /// escapes (else empty): made by the same walk that checks the literal, so the
     /// text is not walked a second time when the parser takes it.
     unescaped: Vec<u8>,
+    /// Why [`Lexer::next_into`] last failed, until [`Lexer::take_error`] takes it.
+    error: Option<Error>,
 }
 
 /// Bytes that continue an identifier (`[A-Za-z0-9_]`), as a table: one load per byte
@@ -160,6 +161,7 @@ impl<'a> Lexer<'a> {
             docs: Vec::new(),
             keep_docs: false,
             unescaped: Vec::new(),
+            error: None,
         }
     }
 
@@ -172,6 +174,7 @@ impl<'a> Lexer<'a> {
             docs: Vec::new(),
             keep_docs: false,
             unescaped: Vec::new(),
+            error: None,
         }
     }
 
@@ -260,18 +263,43 @@ impl<'a> Lexer<'a> {
             tok: Tok::Eof,
             span: 0..0,
         };
-        self.next_into(&mut token)?;
+        if !self.next_into(&mut token) {
+            return Err(self.take_error());
+        }
         Ok(token)
     }
 
-    /// The next token, written over `out` (left as it was on an error): the parser
-    /// keeps its current token in place instead of receiving a new one by value and
-    /// copying it in, once per token.
+    /// The next token, written over `out` (left as it was on an error), and whether
+    /// there was one: on an error, `false`, and [`Lexer::take_error`] gives it. A
+    /// flag comes back in a register, where a `Result` would be written to memory by
+    /// the lexer and read back by the parser, once per token.
+    pub(crate) fn next_into(&mut self, out: &mut Token<'a>) -> bool {
+        match self.lex_into(out) {
+            Ok(()) => true,
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
+        }
+    }
+
+    /// Why [`Lexer::next_into`] last returned `false`.
+    #[cold]
+    pub(crate) fn take_error(&mut self) -> Error {
+        self.error
+            .take()
+            .unwrap_or_else(|| Error::msg("the lexer failed without an error"))
+    }
+
+    /// The work of [`Lexer::next_into`]. The parser keeps its current token in place
+    /// and the next is written over it, instead of being returned by value and
+    /// copied in, once per token.
     ///
     /// One loop and one `match` on the first byte: white space and comments are
     /// skipped by arms that `continue`, so a token that follows no white space pays
     /// a single dispatch, and a token's span and the new position are written once.
-    pub(crate) fn next_into(&mut self, out: &mut Token<'a>) -> Result<()> {
+    #[inline(always)]
+    fn lex_into(&mut self, out: &mut Token<'a>) -> Result<()> {
         let b = self.src.as_bytes();
         // The previous token's doc comment, if nobody took it, does not carry over.
         if self.keep_docs {

@@ -96,7 +96,9 @@ impl<'a> Parser<'a> {
 
     fn bump(&mut self) -> Result<Token<'a>> {
         let tok = self.tok.clone();
-        self.lex.next_into(&mut self.tok)?;
+        if !self.lex.next_into(&mut self.tok) {
+            return Err(self.lex.take_error());
+        }
         self.last_end = tok.span.end;
         Ok(tok)
     }
@@ -105,7 +107,9 @@ impl<'a> Parser<'a> {
     /// written over it in place.
     fn advance(&mut self) -> Result<()> {
         let end = self.tok.span.end;
-        self.lex.next_into(&mut self.tok)?;
+        if !self.lex.next_into(&mut self.tok) {
+            return Err(self.lex.take_error());
+        }
         self.last_end = end;
         Ok(())
     }
