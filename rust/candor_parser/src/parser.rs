@@ -271,11 +271,13 @@ impl<'a> Parser<'a> {
     /// that type (so `1 : nat8` is a `Nat8`, not a `Number`).
     fn ann_val<A: Annotate>(&mut self) -> Result<IDLValue> {
         let start = self.tok.span.start;
-        let v = self.value::<A>()?;
-        if !matches!(self.tok.tok, Tok::Colon) {
-            return Ok(v);
+        // The value's result is returned as it is unless an annotation follows, so
+        // that it is built in the caller's slot: taking the value out and wrapping
+        // it again would copy it twice through this frame.
+        match self.value::<A>() {
+            Ok(v) if matches!(self.tok.tok, Tok::Colon) => self.annotate::<A>(v, start),
+            r => r,
         }
-        self.annotate::<A>(v, start)
     }
 
     /// `: t` after a value (kept out of the recursive path so its locals do not
