@@ -247,10 +247,6 @@ impl<'a> Parser<'a> {
         v.ok_or_else(|| self.err(span, "field id out of u32 range"))
     }
 
-    fn is_field_id(&self) -> bool {
-        matches!(self.tok.tok, Tok::Decimal(_) | Tok::Hex(_))
-    }
-
     // ---- values --------------------------------------------------------------
 
     /// `( v1, v2, … )`.
@@ -518,10 +514,14 @@ impl<'a> Parser<'a> {
 
     /// A field label: a name (`Named`) or a number (`Id`).
     fn label(&mut self) -> Result<Label> {
-        if self.is_field_id() {
-            Ok(Label::Id(self.field_id()?))
-        } else {
-            Ok(Label::Named(self.name()?.0))
+        match self.tok.tok {
+            // The common case without going through `name` and its span.
+            Tok::Id(s) => {
+                self.advance()?;
+                Ok(Label::Named(s.to_string()))
+            }
+            Tok::Decimal(_) | Tok::Hex(_) => Ok(Label::Id(self.field_id()?)),
+            _ => Ok(Label::Named(self.name()?.0)),
         }
     }
 
