@@ -624,6 +624,12 @@ impl<'a> Parser<'a> {
                 self.advance()?;
                 Ok(IDLType::ServT(self.actor_type()?))
             }
+            // A type name, the most common type, without the call to `atom_type`
+            // and its result's trip through memory.
+            Tok::Id(s) => {
+                self.advance()?;
+                Ok(name_type(s))
+            }
             _ => self.atom_type(),
         }
     }
@@ -634,10 +640,6 @@ impl<'a> Parser<'a> {
             Tok::Null => {
                 self.advance()?;
                 IDLType::PrimT(PrimType::Null)
-            }
-            Tok::Id(s) => {
-                self.advance()?;
-                name_type(s)
             }
             Tok::Blob => {
                 self.advance()?;
