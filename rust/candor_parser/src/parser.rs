@@ -485,7 +485,15 @@ impl<'a> Parser<'a> {
             };
             // The id is computed once: a name's id is a hash of it.
             let (hash, field) = if named {
-                let id = self.label()?;
+                // A name label is taken here, the common case, not through a call
+                // whose result would go through memory.
+                let id = match self.tok.tok {
+                    Tok::Id(s) => {
+                        self.advance()?;
+                        Label::Named(s.to_string())
+                    }
+                    _ => self.label()?,
+                };
                 let hash = label_id(&id);
                 self.expect(Tok::Equals, "`=`")?;
                 let val = self.ann_val::<A>()?;
@@ -715,7 +723,12 @@ impl<'a> Parser<'a> {
             let start = self.tok.span.start;
             let docs = self.lex.take_docs();
             let label = match self.tok.tok {
-                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(..) | Tok::Id(_) => self.label()?,
+                // As in record values: a name without the call to `label`.
+                Tok::Id(s) => {
+                    self.advance()?;
+                    Label::Named(s.to_string())
+                }
+                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(..) => self.label()?,
                 _ => return Err(self.unexpected("a variant case")),
             };
             let typ = if self.eat(Tok::Colon)? {
