@@ -438,16 +438,13 @@ impl<'a> Parser<'a> {
             if neg {
                 out.push('-');
             }
-            // Digits are ASCII: copied whole when there is no `_` separator, else byte
-            // by byte without it (no UTF-8 decoding either way).
-            if digits.as_bytes().contains(&b'_') {
-                for &c in digits.as_bytes() {
-                    if c != b'_' {
-                        out.push(char::from(c));
-                    }
+            // Digits are ASCII: copied byte by byte without the `_` separators (no
+            // UTF-8 decoding; a number's few digits cost less so than a search for
+            // `_` and a `memory.copy`).
+            for &c in digits.as_bytes() {
+                if c != b'_' {
+                    out.push(char::from(c));
                 }
-            } else {
-                out.push_str(digits);
             }
             out
         };
