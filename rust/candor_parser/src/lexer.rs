@@ -9,7 +9,7 @@
 use crate::error::{Error, Result, Span};
 
 /// The kind of a token, with its payload borrowed from the source where possible.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Tok<'a> {
     Eof,
     Equals,
@@ -123,7 +123,6 @@ pub(crate) struct Token<'a> {
 
 /// The lexer state: a position in the source. Cheap to clone, which the parser uses
 /// for its rare two-token look-ahead.
-#[derive(Clone)]
 pub(crate) struct Lexer<'a> {
     src: &'a str,
     pos: usize,
@@ -136,6 +135,8 @@ pub(crate) struct Lexer<'a> {
     /// escapes (else empty): made by the same walk that checks the literal, so the
     /// text is not walked a second time when the parser takes it.
     unescaped: Vec<u8>,
+    /// Why [`Lexer::next_into`] last failed, until [`Lexer::take_error`] takes it.
+    error: Option<Error>,
 }
 
 /// Bytes that continue an identifier (`[A-Za-z0-9_]`), as a table: one load per byte
@@ -160,6 +161,7 @@ impl<'a> Lexer<'a> {
             docs: Vec::new(),
             keep_docs: false,
             unescaped: Vec::new(),
+            error: None,
         }
     }
 
@@ -172,6 +174,7 @@ impl<'a> Lexer<'a> {
             docs: Vec::new(),
             keep_docs: false,
             unescaped: Vec::new(),
+            error: None,
         }
     }
 
@@ -260,18 +263,43 @@ impl<'a> Lexer<'a> {
             tok: Tok::Eof,
             span: 0..0,
         };
-        self.next_into(&mut token)?;
+        if !self.next_into(&mut token) {
+            return Err(self.take_error());
+        }
         Ok(token)
     }
 
-    /// The next token, written over `out` (left as it was on an error): the parser
-    /// keeps its current token in place instead of receiving a new one by value and
-    /// copying it in, once per token.
+    /// The next token, written over `out` (left as it was on an error), and whether
+    /// there was one: on an error, `false`, and [`Lexer::take_error`] gives it. A
+    /// flag comes back in a register, where a `Result` would be written to memory by
+    /// the lexer and read back by the parser, once per token.
+    pub(crate) fn next_into(&mut self, out: &mut Token<'a>) -> bool {
+        match self.lex_into(out) {
+            Ok(()) => true,
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
+        }
+    }
+
+    /// Why [`Lexer::next_into`] last returned `false`.
+    #[cold]
+    pub(crate) fn take_error(&mut self) -> Error {
+        self.error
+            .take()
+            .unwrap_or_else(|| Error::msg("the lexer failed without an error"))
+    }
+
+    /// The work of [`Lexer::next_into`]. The parser keeps its current token in place
+    /// and the next is written over it, instead of being returned by value and
+    /// copied in, once per token.
     ///
     /// One loop and one `match` on the first byte: white space and comments are
     /// skipped by arms that `continue`, so a token that follows no white space pays
     /// a single dispatch, and a token's span and the new position are written once.
-    pub(crate) fn next_into(&mut self, out: &mut Token<'a>) -> Result<()> {
+    #[inline(always)]
+    fn lex_into(&mut self, out: &mut Token<'a>) -> Result<()> {
         let b = self.src.as_bytes();
         // The previous token's doc comment, if nobody took it, does not carry over.
         if self.keep_docs {
@@ -396,7 +424,7 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         let (end, kind) = scan_number(b, start);
         self.pos = end;
-        let s = self.src.get(start..end).unwrap_or_default();
+        let s = cut(self.src, start, end);
         match kind {
             NumberKind::Decimal => Tok::Decimal(s),
             NumberKind::Hex => Tok::Hex(s),
@@ -680,6 +708,60 @@ const fn word(k: &[u8]) -> u64 {
     w
 }
 
+/// The slot of the short keyword whose little-endian word is `key` in [`KEYWORDS`]:
+/// a multiplicative hash whose factor was chosen to give each of them its own slot,
+/// so a short name is told from every keyword by one multiplication and one compare
+/// instead of a search through their words.
+#[inline]
+const fn keyword_slot(key: u64) -> usize {
+    (key.wrapping_mul(0x05ab_3c9e_2a58_894d) >> 60) as usize
+}
+
+/// The keywords of at most seven bytes by [`keyword_slot`], each with its word; the
+/// other slots have word 0, which no name has (its first byte is not 0).
+static KEYWORDS: [(u64, Tok<'static>); 16] = {
+    const FREE: (u64, Tok<'static>) = (0, Tok::Eof);
+    let mut table = [FREE; 16];
+    let keywords: [(&[u8], Tok<'static>); 14] = [
+        (b"null", Tok::Null),
+        (b"vec", Tok::Vec),
+        (b"record", Tok::Record),
+        (b"variant", Tok::Variant),
+        (b"func", Tok::Func),
+        (b"service", Tok::Service),
+        (b"oneway", Tok::Oneway),
+        (b"query", Tok::Query),
+        (b"blob", Tok::Blob),
+        (b"type", Tok::Type),
+        (b"import", Tok::Import),
+        (b"opt", Tok::Opt),
+        (b"true", Tok::Bool(true)),
+        (b"false", Tok::Bool(false)),
+    ];
+    let mut i = 0;
+    while i < keywords.len() {
+        let w = word(keywords[i].0);
+        let slot = keyword_slot(w);
+        // Two keywords in one slot would make one of them a name: refuse to compile.
+        assert!(
+            table[slot].0 == 0,
+            "keyword_slot puts two keywords in one slot"
+        );
+        table[slot] = (w, keywords[i].1);
+        i += 1;
+    }
+    table
+};
+
+/// `src[start..end]`, or "" when that is not a slice of `src`; written with
+/// `split_at_checked`, which is inlined, where `str::get` is a call on wasm.
+#[inline]
+fn cut(src: &str, start: usize, end: usize) -> &str {
+    src.split_at_checked(end)
+        .and_then(|(head, _)| head.split_at_checked(start))
+        .map_or("", |(_, s)| s)
+}
+
 /// The identifier or keyword starting at `start` of `src` (its first byte is known
 /// to start one) and its end. When eight bytes can be loaded, the word that finds
 /// the end of a short name also is its key: a name of at most seven bytes, which
@@ -701,7 +783,7 @@ fn ident(src: &str, start: usize) -> (Tok<'_>, usize) {
         let tok = match name.len() {
             9 if name == b"principal" => Tok::Principal,
             15 if name == b"composite_query" => Tok::CompositeQuery,
-            _ => Tok::Id(src.get(start..end).unwrap_or_default()),
+            _ => Tok::Id(cut(src, start, end)),
         };
         return (tok, end);
     }
@@ -709,36 +791,9 @@ fn ident(src: &str, start: usize) -> (Tok<'_>, usize) {
     let len = (stop.trailing_zeros() / 8) as usize;
     let end = start + len;
     let key = x & (u64::MAX >> (64 - 8 * len.clamp(1, 8)));
-    const NULL: u64 = word(b"null");
-    const VEC: u64 = word(b"vec");
-    const RECORD: u64 = word(b"record");
-    const VARIANT: u64 = word(b"variant");
-    const FUNC: u64 = word(b"func");
-    const SERVICE: u64 = word(b"service");
-    const ONEWAY: u64 = word(b"oneway");
-    const QUERY: u64 = word(b"query");
-    const BLOB: u64 = word(b"blob");
-    const TYPE: u64 = word(b"type");
-    const IMPORT: u64 = word(b"import");
-    const OPT: u64 = word(b"opt");
-    const TRUE: u64 = word(b"true");
-    const FALSE: u64 = word(b"false");
-    let tok = match key {
-        NULL => Tok::Null,
-        VEC => Tok::Vec,
-        RECORD => Tok::Record,
-        VARIANT => Tok::Variant,
-        FUNC => Tok::Func,
-        SERVICE => Tok::Service,
-        ONEWAY => Tok::Oneway,
-        QUERY => Tok::Query,
-        BLOB => Tok::Blob,
-        TYPE => Tok::Type,
-        IMPORT => Tok::Import,
-        OPT => Tok::Opt,
-        TRUE => Tok::Bool(true),
-        FALSE => Tok::Bool(false),
-        _ => Tok::Id(src.get(start..end).unwrap_or_default()),
+    let tok = match KEYWORDS.get(keyword_slot(key)) {
+        Some((k, tok)) if *k == key => *tok,
+        _ => Tok::Id(cut(src, start, end)),
     };
     (tok, end)
 }

@@ -96,7 +96,9 @@ impl<'a> Parser<'a> {
 
     fn bump(&mut self) -> Result<Token<'a>> {
         let tok = self.tok.clone();
-        self.lex.next_into(&mut self.tok)?;
+        if !self.lex.next_into(&mut self.tok) {
+            return Err(self.lex.take_error());
+        }
         self.last_end = tok.span.end;
         Ok(tok)
     }
@@ -105,7 +107,9 @@ impl<'a> Parser<'a> {
     /// written over it in place.
     fn advance(&mut self) -> Result<()> {
         let end = self.tok.span.end;
-        self.lex.next_into(&mut self.tok)?;
+        if !self.lex.next_into(&mut self.tok) {
+            return Err(self.lex.take_error());
+        }
         self.last_end = end;
         Ok(())
     }
@@ -243,10 +247,6 @@ impl<'a> Parser<'a> {
         v.ok_or_else(|| self.err(span, "field id out of u32 range"))
     }
 
-    fn is_field_id(&self) -> bool {
-        matches!(self.tok.tok, Tok::Decimal(_) | Tok::Hex(_))
-    }
-
     // ---- values --------------------------------------------------------------
 
     /// `( v1, v2, … )`.
@@ -267,11 +267,13 @@ impl<'a> Parser<'a> {
     /// that type (so `1 : nat8` is a `Nat8`, not a `Number`).
     fn ann_val<A: Annotate>(&mut self) -> Result<IDLValue> {
         let start = self.tok.span.start;
-        let v = self.value::<A>()?;
-        if !matches!(self.tok.tok, Tok::Colon) {
-            return Ok(v);
+        // The value's result is returned as it is unless an annotation follows, so
+        // that it is built in the caller's slot: taking the value out and wrapping
+        // it again would copy it twice through this frame.
+        match self.value::<A>() {
+            Ok(v) if matches!(self.tok.tok, Tok::Colon) => self.annotate::<A>(v, start),
+            r => r,
         }
-        self.annotate::<A>(v, start)
     }
 
     /// `: t` after a value (kept out of the recursive path so its locals do not
@@ -298,7 +300,9 @@ impl<'a> Parser<'a> {
 
     /// The recursive forms; everything else is in [`Self::atom`]. Each recursive
     /// form is its own small function so that one level of nesting costs little stack
-    /// (a debug build would otherwise reserve every arm's temporaries in every frame).
+    /// (a debug build would otherwise reserve every arm's temporaries in every frame);
+    /// this dispatch itself is inlined into [`Self::value`], one call less per value.
+    #[inline(always)]
     fn value_inner<A: Annotate>(&mut self) -> Result<IDLValue> {
         match self.tok.tok {
             Tok::Opt => {
@@ -434,16 +438,13 @@ impl<'a> Parser<'a> {
             if neg {
                 out.push('-');
             }
-            // Digits are ASCII: copied whole when there is no `_` separator, else byte
-            // by byte without it (no UTF-8 decoding either way).
-            if digits.as_bytes().contains(&b'_') {
-                for &c in digits.as_bytes() {
-                    if c != b'_' {
-                        out.push(char::from(c));
-                    }
+            // Digits are ASCII: copied byte by byte without the `_` separators (no
+            // UTF-8 decoding; a number's few digits cost less so than a search for
+            // `_` and a `memory.copy`).
+            for &c in digits.as_bytes() {
+                if c != b'_' {
+                    out.push(char::from(c));
                 }
-            } else {
-                out.push_str(digits);
             }
             out
         };
@@ -483,8 +484,16 @@ impl<'a> Parser<'a> {
             };
             // The id is computed once: a name's id is a hash of it.
             let (hash, field) = if named {
-                let id = self.label()?;
-                let hash = id.get_id();
+                // A name label is taken here, the common case, not through a call
+                // whose result would go through memory.
+                let id = match self.tok.tok {
+                    Tok::Id(s) => {
+                        self.advance()?;
+                        Label::Named(s.to_string())
+                    }
+                    _ => self.label()?,
+                };
+                let hash = label_id(&id);
                 self.expect(Tok::Equals, "`=`")?;
                 let val = self.ann_val::<A>()?;
                 (hash, IDLField { id, val })
@@ -512,10 +521,14 @@ impl<'a> Parser<'a> {
 
     /// A field label: a name (`Named`) or a number (`Id`).
     fn label(&mut self) -> Result<Label> {
-        if self.is_field_id() {
-            Ok(Label::Id(self.field_id()?))
-        } else {
-            Ok(Label::Named(self.name()?.0))
+        match self.tok.tok {
+            // The common case without going through `name` and its span.
+            Tok::Id(s) => {
+                self.advance()?;
+                Ok(Label::Named(s.to_string()))
+            }
+            Tok::Decimal(_) | Tok::Hex(_) => Ok(Label::Id(self.field_id()?)),
+            _ => Ok(Label::Named(self.name()?.0)),
         }
     }
 
@@ -618,6 +631,12 @@ impl<'a> Parser<'a> {
                 self.advance()?;
                 Ok(IDLType::ServT(self.actor_type()?))
             }
+            // A type name, the most common type, without the call to `atom_type`
+            // and its result's trip through memory.
+            Tok::Id(s) => {
+                self.advance()?;
+                Ok(name_type(s))
+            }
             _ => self.atom_type(),
         }
     }
@@ -628,10 +647,6 @@ impl<'a> Parser<'a> {
             Tok::Null => {
                 self.advance()?;
                 IDLType::PrimT(PrimType::Null)
-            }
-            Tok::Id(s) => {
-                self.advance()?;
-                name_type(s)
             }
             Tok::Blob => {
                 self.advance()?;
@@ -684,7 +699,7 @@ impl<'a> Parser<'a> {
             };
             let label = label.unwrap_or(Label::Unnamed(next_id));
             // Computed once: a name's id is a hash of it.
-            let hash = label.get_id();
+            let hash = label_id(&label);
             next_id = hash.wrapping_add(1);
             self.push_key(hash, fields.len(), start);
             fields.push(TypeField { label, typ, docs });
@@ -707,7 +722,12 @@ impl<'a> Parser<'a> {
             let start = self.tok.span.start;
             let docs = self.lex.take_docs();
             let label = match self.tok.tok {
-                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(..) | Tok::Id(_) => self.label()?,
+                // As in record values: a name without the call to `label`.
+                Tok::Id(s) => {
+                    self.advance()?;
+                    Label::Named(s.to_string())
+                }
+                Tok::Decimal(_) | Tok::Hex(_) | Tok::Text(..) => self.label()?,
                 _ => return Err(self.unexpected("a variant case")),
             };
             let typ = if self.eat(Tok::Colon)? {
@@ -715,7 +735,7 @@ impl<'a> Parser<'a> {
             } else {
                 IDLType::PrimT(PrimType::Null)
             };
-            let id = label.get_id();
+            let id = label_id(&label);
             self.push_key(id, fields.len(), start);
             fields.push(TypeField { label, typ, docs });
             if !self.eat(Tok::Semi)? {
@@ -1076,5 +1096,102 @@ fn name_type(s: &str) -> IDLType {
     match PrimType::str_to_enum(s) {
         Some(p) => IDLType::PrimT(p),
         None => IDLType::VarT(s.to_string()),
+    }
+}
+
+/// [`Label::get_id`], with a name's hash computed eight bytes per step.
+fn label_id(label: &Label) -> u32 {
+    match label {
+        Label::Named(name) => name_hash(name),
+        Label::Id(n) | Label::Unnamed(n) => *n,
+    }
+}
+
+/// `223^k` (wrapping) for `k` in `0..=8`.
+const POW223: [u32; 9] = {
+    let mut p = [1u32; 9];
+    let mut k = 1;
+    while k < 9 {
+        p[k] = p[k - 1].wrapping_mul(223);
+        k += 1;
+    }
+    p
+};
+
+/// [`candor::idl_hash`] of `name` (`h = h * 223 + byte` over its bytes, wrapping),
+/// eight bytes per step: the eight steps unrolled are one multiply of `h` by
+/// `223^8` plus each byte times its power, which are independent, instead of a
+/// chain of eight multiply-adds with a bounds check and a branch per byte. Names are
+/// hashed once per field.
+fn name_hash(name: &str) -> u32 {
+    let [p0, p1, p2, p3, p4, p5, p6, p7, p8] = POW223;
+    let mut b = name.as_bytes();
+    let mut h: u32 = 0;
+    while let Some((eight, rest)) = b.split_first_chunk::<8>() {
+        let [c0, c1, c2, c3, c4, c5, c6, c7] = *eight;
+        h = h
+            .wrapping_mul(p8)
+            .wrapping_add(u32::from(c0).wrapping_mul(p7))
+            .wrapping_add(u32::from(c1).wrapping_mul(p6))
+            .wrapping_add(u32::from(c2).wrapping_mul(p5))
+            .wrapping_add(u32::from(c3).wrapping_mul(p4))
+            .wrapping_add(u32::from(c4).wrapping_mul(p3))
+            .wrapping_add(u32::from(c5).wrapping_mul(p2))
+            .wrapping_add(u32::from(c6).wrapping_mul(p1))
+            .wrapping_add(u32::from(c7).wrapping_mul(p0));
+        b = rest;
+    }
+    if let Some((four, rest)) = b.split_first_chunk::<4>() {
+        let [c0, c1, c2, c3] = *four;
+        h = h
+            .wrapping_mul(p4)
+            .wrapping_add(u32::from(c0).wrapping_mul(p3))
+            .wrapping_add(u32::from(c1).wrapping_mul(p2))
+            .wrapping_add(u32::from(c2).wrapping_mul(p1))
+            .wrapping_add(u32::from(c3));
+        b = rest;
+    }
+    for &c in b {
+        h = h.wrapping_mul(223).wrapping_add(u32::from(c));
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word-wise hash is `idl_hash`: every length around the step sizes, with
+    /// ASCII, high and zero bytes, and non-ASCII text.
+    #[test]
+    fn name_hash_is_idl_hash() {
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        for len in 0..48 {
+            for _ in 0..50 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        (seed >> 24) as u8 & 0x7f
+                    })
+                    .collect();
+                let name = String::from_utf8(bytes).unwrap_or_default();
+                assert_eq!(name_hash(&name), candor::idl_hash(&name), "{name:?}");
+            }
+        }
+        for name in [
+            "",
+            "a",
+            "Ok",
+            "Err",
+            "héllo wörld ✓ and more",
+            "\u{0}x",
+            "\u{ff}",
+        ] {
+            assert_eq!(name_hash(name), candor::idl_hash(name), "{name:?}");
+        }
+        let high = "é".repeat(13);
+        assert_eq!(name_hash(&high), candor::idl_hash(&high));
     }
 }

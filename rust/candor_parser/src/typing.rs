@@ -100,6 +100,8 @@ struct Checker<'a> {
     /// One shared node per primitive type: primitives are most of the nodes of a
     /// typical interface, and sharing saves an allocation for each mention.
     prims: [Type; 17],
+    /// Why [`Checker::ty`] last gave no type, until [`Checker::check_type`] takes it.
+    error: Option<Error>,
 }
 
 impl<'a> Checker<'a> {
@@ -114,43 +116,67 @@ impl<'a> Checker<'a> {
                 Bool, Text, Null, Reserved, Empty,
             ]
             .map(prim),
+            error: None,
         }
     }
 }
 
 impl<'a> Checker<'a> {
+    /// The type `t` stands for, or why not.
     fn check_type(&mut self, loc: &Loc<'a>, t: &'a IDLType) -> Result<Type> {
-        Ok(match t {
+        match self.ty(loc, t) {
+            Some(t) => Ok(t),
+            None => Err(self
+                .error
+                .take()
+                .unwrap_or_else(|| Error::msg("type check failed"))),
+        }
+    }
+
+    /// Records why checking failed.
+    #[cold]
+    fn fail<T>(&mut self, e: Error) -> Option<T> {
+        self.error = Some(e);
+        None
+    }
+
+    /// [`Checker::check_type`] for each node: a type (one pointer) comes back in a
+    /// register, where a `Result` would be written to memory and read back by the
+    /// caller, once per node; the error, if any, is kept in `self.error`.
+    fn ty(&mut self, loc: &Loc<'a>, t: &'a IDLType) -> Option<Type> {
+        Some(match t {
             IDLType::PrimT(p) => self.prims[*p as usize].clone(),
             IDLType::VarT(id) => {
                 let defined = self.defining.is_some_and(|d| d.get(id).is_some())
                     || self.names.0.contains_key(id);
                 if !defined {
-                    return Err(loc.error_ident(id, format!("Unbound type identifier {id}")));
+                    let e = loc.error_ident(id, format!("Unbound type identifier {id}"));
+                    return self.fail(e);
                 }
                 TypeInner::Var(id.clone()).into()
             }
-            IDLType::OptT(t) => TypeInner::Opt(self.check_type(loc, t)?).into(),
-            IDLType::VecT(t) => TypeInner::Vec(self.check_type(loc, t)?).into(),
-            IDLType::RecordT(fs) => TypeInner::Record(self.check_fields(loc, fs)?).into(),
-            IDLType::VariantT(fs) => TypeInner::Variant(self.check_fields(loc, fs)?).into(),
+            IDLType::OptT(t) => TypeInner::Opt(self.ty(loc, t)?).into(),
+            IDLType::VecT(t) => TypeInner::Vec(self.ty(loc, t)?).into(),
+            IDLType::RecordT(fs) => TypeInner::Record(self.fields(loc, fs)?).into(),
+            IDLType::VariantT(fs) => TypeInner::Variant(self.fields(loc, fs)?).into(),
             IDLType::PrincipalT => TypeInner::Principal.into(),
             IDLType::FuncT(func) => {
                 let args = func
                     .args
                     .iter()
-                    .map(|t| self.check_type(loc, t))
-                    .collect::<Result<Vec<_>>>()?;
+                    .map(|t| self.ty(loc, t))
+                    .collect::<Option<Vec<_>>>()?;
                 let rets = func
                     .rets
                     .iter()
-                    .map(|t| self.check_type(loc, t))
-                    .collect::<Result<Vec<_>>>()?;
+                    .map(|t| self.ty(loc, t))
+                    .collect::<Option<Vec<_>>>()?;
                 if func.modes.len() > 1 {
-                    return Err(loc.error_here("cannot have more than one mode".into()));
+                    return self.fail(loc.error_here("cannot have more than one mode".into()));
                 }
                 if func.modes.first() == Some(&FuncMode::Oneway) && !rets.is_empty() {
-                    return Err(loc.error_here("oneway function has non-unit return type".into()));
+                    let e = loc.error_here("oneway function has non-unit return type".into());
+                    return self.fail(e);
                 }
                 TypeInner::Func(Function {
                     modes: func.modes.clone(),
@@ -169,7 +195,7 @@ impl<'a> Checker<'a> {
                     } else {
                         loc.clone()
                     };
-                    let t = self.check_type(&mloc, &m.typ)?;
+                    let t = self.ty(&mloc, &m.typ)?;
                     let name_loc = Loc {
                         span: if m.source.is_some() {
                             m.name_span.clone()
@@ -184,22 +210,22 @@ impl<'a> Checker<'a> {
                 TypeInner::Service(res).into()
             }
             IDLType::ClassT(_, _) => {
-                return Err(loc.error_here("service constructor not supported".into()))
+                return self.fail(loc.error_here("service constructor not supported".into()))
             }
         })
     }
 
-    fn check_fields(&mut self, loc: &Loc<'a>, fs: &'a [TypeField]) -> Result<Vec<Field>> {
+    fn fields(&mut self, loc: &Loc<'a>, fs: &'a [TypeField]) -> Option<Vec<Field>> {
         // A plain loop into a vector of the right size (collecting `Result`s goes
         // through an adapter that costs more than the loop in a canister).
         let mut out = Vec::with_capacity(fs.len());
         for f in fs {
             out.push(Field {
                 id: f.label.clone().into(),
-                ty: self.check_type(loc, &f.typ)?,
+                ty: self.ty(loc, &f.typ)?,
             });
         }
-        Ok(out)
+        Some(out)
     }
 
     /// The deferred check that methods have function types.
@@ -301,6 +327,11 @@ fn check_decs(env: &mut TypeEnv, decs: &[&Binding]) -> Result<()> {
 /// is not productive (it has no structure), so it has no values and no encoding.
 fn check_cycle(env: &TypeEnv, bindings: &Names<'_>) -> Result<()> {
     for (id, ty) in env.0.iter() {
+        // Only an alias can start a cycle of aliases; its binding (for the error's
+        // location) is looked up only then, not for every definition.
+        if !matches!(ty.as_ref(), TypeInner::Var(_)) {
+            continue;
+        }
         let Some(b) = bindings.get(id) else {
             continue;
         };
