@@ -162,7 +162,7 @@ pub fn set_header_cache(on: bool) {
 }
 
 /// Turns this thread's direct decoding on (the default) or off. On, an argument
-/// whose type is made of std vectors and candor's leaf types is decoded without
+/// whose type is a std vector of candor's leaf types (or of such vectors) is decoded without
 /// serde's visitors, with the same value, error and units (`spec/decoder.md`,
 /// fast path 16); off, every argument takes the serde path. For tests and fuzz
 /// targets that compare the two.
@@ -338,7 +338,7 @@ impl<'de> IDLDeserialize<'de> {
             }
         };
         self.next += 1;
-        if T::_has_direct() && direct::enabled() {
+        if T::_try_direct() && direct::enabled() {
             let mark = self.core.mark();
             if let Some(v) = T::_decode_direct(Direct(value::De::new(&mut self.core, w, e))) {
                 direct::count();

@@ -241,6 +241,10 @@ impl<T: CandidType> CandidType for Vec<T> {
         T::_has_direct()
     }
     #[inline]
+    fn _try_direct() -> bool {
+        T::_has_direct()
+    }
+    #[inline]
     fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
         T::_decode_direct_vec(d)
     }

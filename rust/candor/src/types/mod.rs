@@ -85,6 +85,16 @@ pub trait CandidType {
     {
         false
     }
+    /// Hidden: whether an argument of this type is decoded directly first. True for
+    /// vectors of types with a direct path, where it saves serde's element loop; a
+    /// leaf alone would only add the attempt (and, on bad input, a second error).
+    #[doc(hidden)]
+    fn _try_direct() -> bool
+    where
+        Self: Sized,
+    {
+        false
+    }
     /// Hidden: decodes a value without serde's visitors (`de/direct.rs`). `None`
     /// means "not here": the decoder rewinds and takes the serde path, which also
     /// reports any error.
