@@ -29,14 +29,7 @@ macro_rules! le_impl {
             fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
                 serializer.$method(*self)
             }
-            #[inline]
-            fn _has_direct() -> bool {
-                true
-            }
-            #[inline]
-            fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
-                d.serde()
-            }
+            direct_leaf!();
             #[inline]
             fn _decode_direct_vec(d: crate::de::Direct<'_, '_>) -> Option<Vec<Self>> {
                 d.vec_le()
@@ -86,14 +79,7 @@ impl CandidType for u8 {
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_nat8(*self)
     }
-    #[inline]
-    fn _has_direct() -> bool {
-        true
-    }
-    #[inline]
-    fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
-        d.serde()
-    }
+    direct_leaf!();
     #[inline]
     fn _decode_direct_vec(d: crate::de::Direct<'_, '_>) -> Option<Vec<Self>> {
         d.vec_le()
@@ -115,14 +101,7 @@ impl CandidType for bool {
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_bool(*self)
     }
-    #[inline]
-    fn _has_direct() -> bool {
-        true
-    }
-    #[inline]
-    fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
-        d.serde()
-    }
+    direct_leaf!();
     fn _decode_direct_vec(d: crate::de::Direct<'_, '_>) -> Option<Vec<Self>> {
         d.vec_bool()
     }
@@ -153,14 +132,7 @@ impl CandidType for String {
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_text(self)
     }
-    #[inline]
-    fn _has_direct() -> bool {
-        true
-    }
-    #[inline]
-    fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
-        d.serde()
-    }
+    direct_leaf!();
 }
 impl CandidType for str {
     fn _ty() -> Type {
@@ -463,14 +435,7 @@ impl CandidType for ic_principal::Principal {
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_principal(self.as_slice())
     }
-    #[inline]
-    fn _has_direct() -> bool {
-        true
-    }
-    #[inline]
-    fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
-        d.serde()
-    }
+    direct_leaf!();
 }
 
 macro_rules! tuple_impls {

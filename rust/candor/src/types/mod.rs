@@ -4,7 +4,23 @@
 //!   through a [`Serializer`]. Candid needs the type table written next to the
 //!   values, which serde's `Serialize` cannot express, hence a trait of our own
 //!   (with candid's names and shapes).
-//! * Decoding uses serde's `Deserialize` directly.
+//! * Decoding uses serde's `Deserialize` directly, except where a type opts in to
+//!   direct decoding (`de/direct.rs`).
+
+/// The direct-decoding methods of a leaf type (inside its `CandidType` impl): it can
+/// be decoded as an element of a direct vector, through its own `Deserialize`.
+macro_rules! direct_leaf {
+    () => {
+        #[inline]
+        fn _has_direct() -> bool {
+            true
+        }
+        #[inline]
+        fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
+            d.serde()
+        }
+    };
+}
 
 mod doc;
 mod env;

@@ -512,14 +512,7 @@ impl CandidType for Nat {
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_nat(self)
     }
-    #[inline]
-    fn _has_direct() -> bool {
-        true
-    }
-    #[inline]
-    fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
-        d.serde()
-    }
+    direct_leaf!();
     #[inline]
     fn _decode_direct_vec(d: crate::de::Direct<'_, '_>) -> Option<Vec<Self>> {
         d.vec_nat()
@@ -533,14 +526,7 @@ impl CandidType for Int {
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_int(self)
     }
-    #[inline]
-    fn _has_direct() -> bool {
-        true
-    }
-    #[inline]
-    fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
-        d.serde()
-    }
+    direct_leaf!();
 }
 
 impl serde::Serialize for Nat {
