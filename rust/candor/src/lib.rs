@@ -107,9 +107,15 @@ macro_rules! Decode {
         }
     }};
     (@Debug [ $config:expr ] ; $bytes:expr $(,$ty:ty)* ) => {{
-        $crate::de::IDLDeserialize::new_with_config($bytes, &$config)
-            .and_then(|mut de| $crate::Decode!(@GetValue [] de $($ty,)*)
-                .and_then(|res| de.done().and(Ok((res, de.get_config().compute_cost(&$config))))))
+        match $crate::de::IDLDeserialize::new_with_config($bytes, &$config) {
+            ::core::result::Result::Ok(ref mut de) => match $crate::Decode!(@Values de [] $($ty,)*) {
+                ::core::result::Result::Ok(res) => {
+                    ::core::result::Result::Ok((res, de.get_config().compute_cost(&$config)))
+                }
+                ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
+            },
+            ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
+        }
     }};
     (@Values $de:ident [$($ans:ident)*] $ty:ty, $($tail:ty,)* ) => {{
         match $de.get_value::<$ty>() {
@@ -128,16 +134,6 @@ macro_rules! Decode {
             ::core::result::Result::Ok(()) => ::core::result::Result::Ok(($($ans),*)),
             ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
         }
-    }};
-    (@GetValue [$($ans:ident)*] $de:ident $ty:ty, $($tail:ty,)* ) => {{
-        $de.get_value::<$ty>()
-            .and_then(|val| $crate::Decode!(@GetValue [$($ans)* val] $de $($tail,)* ))
-    }};
-    (@GetValue [$ans:ident] $de:ident) => {{
-        Ok($ans)
-    }};
-    (@GetValue [$($ans:ident)*] $de:ident) => {{
-        Ok(($($ans),*))
     }};
 }
 

@@ -1,5 +1,5 @@
 //! `Decode!` in each of its forms: no type, one type (the value itself), several
-//! (a tuple), with a config; and the error of each step (the header, a value, the
+//! (a tuple), with a config, with the cost (`@Debug`); and the error of each step (the header, a value, the
 //! trailing check) comes out as the `Err`.
 
 use candor::{Decode, Encode};
@@ -33,5 +33,30 @@ fn each_step_can_fail() {
     let mut bytes = Encode!(&1u8).unwrap();
     bytes.push(0);
     let err = Decode!(&bytes, u8).unwrap_err();
+    assert!(err.to_string().contains("Trailing"), "{err}");
+}
+
+/// `@Debug` gives the value with the work consumed, and fails at each step as the
+/// plain form does.
+#[test]
+fn the_debug_form_adds_the_cost_and_fails_alike() {
+    let mut config = candor::de::DecoderConfig::new();
+    config.set_decoding_quota(10_000);
+    let three = Encode!(&1u8, &"two", &Some(3i64)).unwrap();
+    let ((a, b), cost) = Decode!(@Debug [config]; &three, u8, String).unwrap();
+    assert_eq!((a, b.as_str()), (1, "two"));
+    let (_, plain) =
+        candor::decode_args_with_config_debug::<(u8, String)>(&three, &config).unwrap();
+    assert_eq!(cost.decoding_quota, plain.decoding_quota);
+    assert!(cost.decoding_quota.is_some_and(|used| used > 0));
+    let (one, _) = Decode!(@Debug [config]; &three, u8).unwrap();
+    assert_eq!(one, 1);
+    let err = Decode!(@Debug [config]; b"DIDX\x00\x00", u8).unwrap_err();
+    assert!(err.to_string().contains("magic"), "{err}");
+    let err = Decode!(@Debug [config]; &three, u8, u8).unwrap_err();
+    assert!(err.to_string().contains("nat8"), "{err}");
+    let mut trailing = Encode!(&1u8).unwrap();
+    trailing.push(0);
+    let err = Decode!(@Debug [config]; &trailing, u8).unwrap_err();
     assert!(err.to_string().contains("Trailing"), "{err}");
 }
