@@ -1,6 +1,6 @@
 //! `Decode!` in each of its forms: no type, one type (the value itself), several
-//! (a tuple), with a config, with the cost (`@Debug`); and the error of each step (the header, a value, the
-//! trailing check) comes out as the `Err`.
+//! (a tuple), with a config, with the cost (`@Debug`); and the error of each step
+//! (the header, a value, the trailing check) comes out as the `Err`.
 
 use candor::{Decode, Encode};
 
