@@ -364,6 +364,34 @@ impl<'de> Core<'de> {
         self.reader.offset()
     }
 
+    /// A `nat` that fits 64 bits, charged its LEB128 bytes (candid charges a number
+    /// by its length); `None`, with nothing read or charged, when it needs more bits
+    /// and the caller takes the bignum path.
+    #[inline(always)]
+    pub(super) fn small_nat(&mut self) -> Result<Option<u64>> {
+        let start = self.offset();
+        match self.reader.nat_u64() {
+            Some(x) => {
+                self.charge(self.offset() - start)?;
+                Ok(Some(x))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// An `int` that fits 64 bits, as [`small_nat`](Self::small_nat).
+    #[inline(always)]
+    pub(super) fn small_int(&mut self) -> Result<Option<i64>> {
+        let start = self.offset();
+        match self.reader.int_i64() {
+            Some(x) => {
+                self.charge(self.offset() - start)?;
+                Ok(Some(x))
+            }
+            None => Ok(None),
+        }
+    }
+
     /// Text: a length then UTF-8 bytes, borrowed, charged its length and a call.
     /// Short all-ASCII texts skip `from_utf8`: in a canister its fixed cost is most
     /// of a short text's price, and ASCII is valid UTF-8 by definition

@@ -17,7 +17,7 @@
 //! argument again through serde, which then gives the error it always gave
 //! (`spec/decoder.md`, fast path 16).
 
-use super::primvec::LeNum;
+use super::primvec::{BoolByte, LeNum};
 use super::value::{De, SeqBody};
 use crate::types::number::Nat;
 use crate::wire::header::{Prim, Ref};
@@ -67,30 +67,31 @@ impl<'de> Direct<'_, 'de> {
     /// A vector of fixed-width numbers: its bytes are its elements.
     #[inline(always)]
     pub(crate) fn vec_le<T: LeNum>(self) -> Option<Vec<T>> {
-        let Direct(mut de) = self;
-        de.core.enter().ok()?;
-        let SeqBody::Fixed { p, data, .. } = de.seq_begin(None, 1).ok()? else {
-            return None;
-        };
-        if p != T::PRIM {
-            return None;
-        }
-        de.core.leave();
-        Some(from_le::<T>(data))
+        Some(from_le::<T>(self.fixed(T::PRIM)?))
     }
 
     /// A vector of `bool`: one byte each, 0 or 1.
     pub(crate) fn vec_bool(self) -> Option<Vec<bool>> {
+        let data = self.fixed(BoolByte::PRIM)?;
+        if data.iter().any(|&b| b > 1) {
+            return None;
+        }
+        Some(data.iter().map(|&b| b == 1).collect())
+    }
+
+    /// The bytes of a vector whose elements are the fixed-width `prim` on both
+    /// sides, its level entered and left.
+    #[inline(always)]
+    fn fixed(self, prim: Prim) -> Option<&'de [u8]> {
         let Direct(mut de) = self;
-        de.core.enter().ok()?;
-        let SeqBody::Fixed { p, data, .. } = de.seq_begin(None, 1).ok()? else {
+        let SeqBody::Fixed { p, data, .. } = begin(&mut de)? else {
             return None;
         };
-        if p != super::primvec::BoolByte::PRIM || data.iter().any(|&b| b > 1) {
+        if p != prim {
             return None;
         }
         de.core.leave();
-        Some(data.iter().map(|&b| b == 1).collect())
+        Some(data)
     }
 
     /// A vector whose elements are each decoded by `elem`, charged as the serde
@@ -98,13 +99,12 @@ impl<'de> Direct<'_, 'de> {
     #[inline(always)]
     pub(crate) fn vec_of<T>(self, elem: impl Fn(Direct<'_, 'de>) -> Option<T>) -> Option<Vec<T>> {
         let Direct(mut de) = self;
-        de.core.enter().ok()?;
         let SeqBody::Elems {
             len,
             w,
             e,
             per_elem,
-        } = de.seq_begin(None, 1).ok()?
+        } = begin(&mut de)?
         else {
             return None;
         };
@@ -120,17 +120,14 @@ impl<'de> Direct<'_, 'de> {
         de.core.leave();
         Some(out)
     }
-}
 
-impl<'de> Direct<'_, 'de> {
     /// A vector of `nat` read as `nat`: the element frame's type checks hold for
-    /// every element once they hold for the element types, so each element is its
-    /// LEB128 read, charged its length as `De::nat` charges it; a value past `u64`
-    /// takes that same function.
+    /// every element once they hold for the element types, so each element is
+    /// `Core::small_nat`, as `De::nat` reads and charges it; a value past `u64`
+    /// takes `De::nat` itself.
     pub(crate) fn vec_nat(self) -> Option<Vec<Nat>> {
         let Direct(mut de) = self;
-        de.core.enter().ok()?;
-        let SeqBody::Elems { len, w, e, .. } = de.seq_begin(None, 1).ok()? else {
+        let SeqBody::Elems { len, w, e, .. } = begin(&mut de)? else {
             return None;
         };
         let nat = Ref::prim(Prim::Nat);
@@ -139,12 +136,8 @@ impl<'de> Direct<'_, 'de> {
         }
         let mut out = Vec::with_capacity(len.min(de.core.reader.remaining()));
         for _ in 0..len {
-            let start = de.core.offset();
-            let n = match de.core.reader.nat_u64() {
-                Some(x) => {
-                    de.core.charge(de.core.offset() - start).ok()?;
-                    Nat::from(x)
-                }
+            let n = match de.core.small_nat().ok()? {
+                Some(x) => Nat::from(x),
                 None => Nat::deserialize(De::new(&mut *de.core, w, e)).ok()?,
             };
             out.push(n);
@@ -152,6 +145,14 @@ impl<'de> Direct<'_, 'de> {
         de.core.leave();
         Some(out)
     }
+}
+
+/// Enters a vector's nesting level and reads what comes before its elements, as
+/// `De::deserialize_seq` does on the serde path.
+#[inline(always)]
+fn begin<'de>(de: &mut De<'_, 'de>) -> Option<SeqBody<'de>> {
+    de.core.enter().ok()?;
+    de.seq_begin(None, 1).ok()
 }
 
 /// The elements whose little-endian bytes are `data` (whole elements only).

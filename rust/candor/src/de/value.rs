@@ -118,10 +118,8 @@ impl<'a, 'de> De<'a, 'de> {
         if self.nodes() != (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat)) {
             return Err(self.mismatch());
         }
-        let start = self.core.offset();
         if !self.core.untyped {
-            if let Some(x) = self.core.reader.nat_u64() {
-                self.core.charge(self.core.offset() - start)?;
+            if let Some(x) = self.core.small_nat()? {
                 return v.visit_u64(x);
             }
         }
@@ -138,7 +136,6 @@ impl<'a, 'de> De<'a, 'de> {
             return Err(self.internal("int"));
         }
         let wire = self.core.wnode(self.w);
-        let start = self.core.offset();
         let is_nat = match wire {
             Node::Prim(Prim::Int) => false,
             Node::Prim(Prim::Nat) => true,
@@ -146,12 +143,10 @@ impl<'a, 'de> De<'a, 'de> {
         };
         if !self.core.untyped {
             if is_nat {
-                if let Some(x) = self.core.reader.nat_u64() {
-                    self.core.charge(self.core.offset() - start)?;
+                if let Some(x) = self.core.small_nat()? {
                     return v.visit_u64(x);
                 }
-            } else if let Some(x) = self.core.reader.int_i64() {
-                self.core.charge(self.core.offset() - start)?;
+            } else if let Some(x) = self.core.small_int()? {
                 return v.visit_i64(x);
             }
         }
