@@ -493,7 +493,7 @@ impl<'a> Parser<'a> {
                     }
                     _ => self.label()?,
                 };
-                let hash = label_id(&id);
+                let hash = id.get_id();
                 self.expect(Tok::Equals, "`=`")?;
                 let val = self.ann_val::<A>()?;
                 (hash, IDLField { id, val })
@@ -699,7 +699,7 @@ impl<'a> Parser<'a> {
             };
             let label = label.unwrap_or(Label::Unnamed(next_id));
             // Computed once: a name's id is a hash of it.
-            let hash = label_id(&label);
+            let hash = label.get_id();
             next_id = hash.wrapping_add(1);
             self.push_key(hash, fields.len(), start);
             fields.push(TypeField { label, typ, docs });
@@ -735,7 +735,7 @@ impl<'a> Parser<'a> {
             } else {
                 IDLType::PrimT(PrimType::Null)
             };
-            let id = label_id(&label);
+            let id = label.get_id();
             self.push_key(id, fields.len(), start);
             fields.push(TypeField { label, typ, docs });
             if !self.eat(Tok::Semi)? {
@@ -1096,102 +1096,5 @@ fn name_type(s: &str) -> IDLType {
     match PrimType::str_to_enum(s) {
         Some(p) => IDLType::PrimT(p),
         None => IDLType::VarT(s.to_string()),
-    }
-}
-
-/// [`Label::get_id`], with a name's hash computed eight bytes per step.
-fn label_id(label: &Label) -> u32 {
-    match label {
-        Label::Named(name) => name_hash(name),
-        Label::Id(n) | Label::Unnamed(n) => *n,
-    }
-}
-
-/// `223^k` (wrapping) for `k` in `0..=8`.
-const POW223: [u32; 9] = {
-    let mut p = [1u32; 9];
-    let mut k = 1;
-    while k < 9 {
-        p[k] = p[k - 1].wrapping_mul(223);
-        k += 1;
-    }
-    p
-};
-
-/// [`candor::idl_hash`] of `name` (`h = h * 223 + byte` over its bytes, wrapping),
-/// eight bytes per step: the eight steps unrolled are one multiply of `h` by
-/// `223^8` plus each byte times its power, which are independent, instead of a
-/// chain of eight multiply-adds with a bounds check and a branch per byte. Names are
-/// hashed once per field.
-fn name_hash(name: &str) -> u32 {
-    let [p0, p1, p2, p3, p4, p5, p6, p7, p8] = POW223;
-    let mut b = name.as_bytes();
-    let mut h: u32 = 0;
-    while let Some((eight, rest)) = b.split_first_chunk::<8>() {
-        let [c0, c1, c2, c3, c4, c5, c6, c7] = *eight;
-        h = h
-            .wrapping_mul(p8)
-            .wrapping_add(u32::from(c0).wrapping_mul(p7))
-            .wrapping_add(u32::from(c1).wrapping_mul(p6))
-            .wrapping_add(u32::from(c2).wrapping_mul(p5))
-            .wrapping_add(u32::from(c3).wrapping_mul(p4))
-            .wrapping_add(u32::from(c4).wrapping_mul(p3))
-            .wrapping_add(u32::from(c5).wrapping_mul(p2))
-            .wrapping_add(u32::from(c6).wrapping_mul(p1))
-            .wrapping_add(u32::from(c7).wrapping_mul(p0));
-        b = rest;
-    }
-    if let Some((four, rest)) = b.split_first_chunk::<4>() {
-        let [c0, c1, c2, c3] = *four;
-        h = h
-            .wrapping_mul(p4)
-            .wrapping_add(u32::from(c0).wrapping_mul(p3))
-            .wrapping_add(u32::from(c1).wrapping_mul(p2))
-            .wrapping_add(u32::from(c2).wrapping_mul(p1))
-            .wrapping_add(u32::from(c3));
-        b = rest;
-    }
-    for &c in b {
-        h = h.wrapping_mul(223).wrapping_add(u32::from(c));
-    }
-    h
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The word-wise hash is `idl_hash`: every length around the step sizes, with
-    /// ASCII, high and zero bytes, and non-ASCII text.
-    #[test]
-    fn name_hash_is_idl_hash() {
-        let mut seed = 0x0123_4567_89ab_cdefu64;
-        for len in 0..48 {
-            for _ in 0..50 {
-                let bytes: Vec<u8> = (0..len)
-                    .map(|_| {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        (seed >> 24) as u8 & 0x7f
-                    })
-                    .collect();
-                let name = String::from_utf8(bytes).unwrap_or_default();
-                assert_eq!(name_hash(&name), candor::idl_hash(&name), "{name:?}");
-            }
-        }
-        for name in [
-            "",
-            "a",
-            "Ok",
-            "Err",
-            "héllo wörld ✓ and more",
-            "\u{0}x",
-            "\u{ff}",
-        ] {
-            assert_eq!(name_hash(name), candor::idl_hash(name), "{name:?}");
-        }
-        let high = "é".repeat(13);
-        assert_eq!(name_hash(&high), candor::idl_hash(&high));
     }
 }
