@@ -575,10 +575,12 @@ pub(crate) fn encode_args_owned<Tuple: ArgumentEncoder>(args: &Tuple) -> Result<
     let mut out = Vec::new();
     append_message(args, &mut out)?;
     // A message the size of the last ones fits the reservation with at most `SLACK`
-    // bytes to spare, and keeps them. Anything more (growth by doubling, or a message
-    // shorter than the reservation, as when sizes alternate) is given back: a message
-    // is often kept (sent, stored, certified), and kept messages must not hold more
-    // memory than candid's. Shrinking a block in place does not copy it.
+    // bytes to spare, and keeps them: giving those back too would cost a reallocation
+    // on every message, and most messages (replies) are dropped as soon as they are
+    // sent. Anything more (growth by doubling, or a message shorter than the
+    // reservation, as when sizes alternate) is given back, so a kept message (stored,
+    // certified) holds at most `SLACK` bytes more than candid's, which are exact.
+    // Shrinking a block in place does not copy it.
     if out.capacity() - out.len() > SLACK {
         out.shrink_to_fit();
     }
