@@ -153,6 +153,60 @@ static ID_CHAR: [bool; 256] = {
     t
 };
 
+// The classes of [`CLASS`]: what a token or trivia starting with the byte is.
+const C_OTHER: u8 = 0;
+const C_SPACE: u8 = 1;
+const C_BLANK: u8 = 2;
+const C_NEWLINE: u8 = 3;
+const C_SLASH: u8 = 4;
+const C_IDENT: u8 = 5;
+const C_DIGIT: u8 = 6;
+const C_QUOTE: u8 = 7;
+const C_LPAREN: u8 = 8;
+const C_RPAREN: u8 = 9;
+const C_LBRACE: u8 = 10;
+const C_RBRACE: u8 = 11;
+const C_SEMI: u8 = 12;
+const C_COMMA: u8 = 13;
+const C_COLON: u8 = 14;
+const C_EQUALS: u8 = 15;
+const C_BANG: u8 = 16;
+const C_SIGN: u8 = 17;
+const C_DOT: u8 = 18;
+
+/// The class of each byte as the first byte of a token (or of white space or a
+/// comment); [`C_OTHER`] for bytes that start nothing.
+static CLASS: [u8; 256] = {
+    let mut t = [C_OTHER; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = match b {
+            b' ' => C_SPACE,
+            b'\t' | b'\r' => C_BLANK,
+            b'\n' => C_NEWLINE,
+            b'/' => C_SLASH,
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => C_IDENT,
+            b'0'..=b'9' => C_DIGIT,
+            b'"' => C_QUOTE,
+            b'(' => C_LPAREN,
+            b')' => C_RPAREN,
+            b'{' => C_LBRACE,
+            b'}' => C_RBRACE,
+            b';' => C_SEMI,
+            b',' => C_COMMA,
+            b':' => C_COLON,
+            b'=' => C_EQUALS,
+            b'!' => C_BANG,
+            b'+' | b'-' => C_SIGN,
+            b'.' => C_DOT,
+            _ => C_OTHER,
+        };
+        c += 1;
+    }
+    t
+};
+
 impl<'a> Lexer<'a> {
     pub(crate) fn new(src: &'a str) -> Self {
         Lexer {
@@ -318,47 +372,54 @@ impl<'a> Lexer<'a> {
                 return Ok(());
             };
             let next = || b.get(pos + 1).copied();
-            let (tok, len) = match c {
+            // One load from the class table and one dense switch: a `match` on the
+            // byte itself leaves letters and digits to range tests after the switch.
+            let (tok, len) = match CLASS[usize::from(c)] {
                 // A single space between tokens is the common case: the word scan is
                 // for runs (indentation).
-                b' ' if next() != Some(b' ') => {
+                C_SPACE if next() != Some(b' ') => {
                     pos += 1;
                     continue;
                 }
-                b' ' => {
+                C_SPACE => {
                     pos = skip_spaces(b, pos + 2);
                     continue;
                 }
-                b'\t' | b'\r' => {
+                C_BLANK => {
                     pos += 1;
                     continue;
                 }
-                b'\n' if !self.keep_docs => {
-                    pos += 1;
+                // A line end, then the next line's indentation in the same step.
+                C_NEWLINE if !self.keep_docs => {
+                    pos = skip_spaces(b, pos + 1);
                     continue;
                 }
                 // Comments, and line ends while collecting doc comments.
-                b'\n' | b'/' if c == b'\n' || matches!(next(), Some(b'/' | b'*')) => {
+                C_NEWLINE | C_SLASH if c == b'\n' || matches!(next(), Some(b'/' | b'*')) => {
                     self.pos = pos;
                     self.skip_trivia(at_start)?;
                     pos = self.pos;
                     continue;
                 }
-                b'(' => (Tok::LParen, 1),
-                b')' => (Tok::RParen, 1),
-                b'{' => (Tok::LBrace, 1),
-                b'}' => (Tok::RBrace, 1),
-                b';' => (Tok::Semi, 1),
-                b',' => (Tok::Comma, 1),
-                b':' => (Tok::Colon, 1),
-                b'=' if next() == Some(b'=') => (Tok::TestEqual, 2),
-                b'=' => (Tok::Equals, 1),
-                b'!' if next() == Some(b'=') => (Tok::NotEqual, 2),
-                b'!' if next() == Some(b':') => (Tok::NotDecode, 2),
-                b'-' if next() == Some(b'>') => (Tok::Arrow, 2),
-                b'+' | b'-' => (Tok::Sign(c), 1),
-                b'.' if !next().is_some_and(|d| d.is_ascii_digit()) => (Tok::Dot, 1),
-                b'"' => {
+                C_IDENT => {
+                    self.pos = ident_into(self.src, pos, out);
+                    return Ok(());
+                }
+                C_LPAREN => (Tok::LParen, 1),
+                C_RPAREN => (Tok::RParen, 1),
+                C_LBRACE => (Tok::LBrace, 1),
+                C_RBRACE => (Tok::RBrace, 1),
+                C_SEMI => (Tok::Semi, 1),
+                C_COMMA => (Tok::Comma, 1),
+                C_COLON => (Tok::Colon, 1),
+                C_EQUALS if next() == Some(b'=') => (Tok::TestEqual, 2),
+                C_EQUALS => (Tok::Equals, 1),
+                C_BANG if next() == Some(b'=') => (Tok::NotEqual, 2),
+                C_BANG if next() == Some(b':') => (Tok::NotDecode, 2),
+                C_SIGN if c == b'-' && next() == Some(b'>') => (Tok::Arrow, 2),
+                C_SIGN => (Tok::Sign(c), 1),
+                C_DOT if !next().is_some_and(|d| d.is_ascii_digit()) => (Tok::Dot, 1),
+                C_QUOTE => {
                     self.pos = pos;
                     let tok = self.text()?;
                     *out = Token {
@@ -367,21 +428,12 @@ impl<'a> Lexer<'a> {
                     };
                     return Ok(());
                 }
-                b'.' | b'0'..=b'9' => {
+                C_DOT | C_DIGIT => {
                     self.pos = pos;
                     let tok = self.number();
                     *out = Token {
                         tok,
                         span: pos..self.pos,
-                    };
-                    return Ok(());
-                }
-                b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
-                    let (tok, end) = ident(self.src, pos);
-                    self.pos = end;
-                    *out = Token {
-                        tok,
-                        span: pos..end,
                     };
                     return Ok(());
                 }
@@ -796,6 +848,16 @@ fn ident(src: &str, start: usize) -> (Tok<'_>, usize) {
         _ => Tok::Id(cut(src, start, end)),
     };
     (tok, end)
+}
+
+/// [`ident`] written straight into `out` (the parser's current token), returning
+/// the end: its result is not returned through memory and copied again.
+#[inline(always)]
+fn ident_into<'a>(src: &'a str, start: usize, out: &mut Token<'a>) -> usize {
+    let (tok, end) = ident(src, start);
+    out.tok = tok;
+    out.span = start..end;
+    end
 }
 
 /// The identifier or keyword at `span` of `src` (ASCII, as the lexer found it).

@@ -438,12 +438,14 @@ impl<'a> Parser<'a> {
             if neg {
                 out.push('-');
             }
-            // Digits are ASCII: copied byte by byte without the `_` separators (no
-            // UTF-8 decoding; a number's few digits cost less so than a search for
-            // `_` and a `memory.copy`).
+            // Digits are ASCII: copied byte by byte without the `_` separators (a
+            // number's few digits cost less so than a search for `_` and a
+            // `memory.copy`). The mask, which changes no ASCII byte, shows the
+            // compiler that each char is one byte, so the push needs no UTF-8
+            // encoding.
             for &c in digits.as_bytes() {
                 if c != b'_' {
-                    out.push(char::from(c));
+                    out.push(char::from(c & 0x7f));
                 }
             }
             out
