@@ -254,7 +254,10 @@ impl<'a> Parser<'a> {
         self.expect(Tok::LParen, "`(`")?;
         let mut args = Vec::new();
         while !matches!(self.tok.tok, Tok::RParen) {
-            args.push(self.ann_val::<A>()?);
+            args.push(IDLValue::Null);
+            if let Some(slot) = args.last_mut() {
+                self.ann_val::<A>(slot)?;
+            }
             if !self.eat(Tok::Comma)? {
                 break;
             }
@@ -264,16 +267,19 @@ impl<'a> Parser<'a> {
     }
 
     /// A value with an optional type annotation `v : t`, which converts the value to
-    /// that type (so `1 : nat8` is a `Nat8`, not a `Number`).
-    fn ann_val<A: Annotate>(&mut self) -> Result<IDLValue> {
+    /// that type (so `1 : nat8` is a `Nat8`, not a `Number`), written to `slot`.
+    ///
+    /// The value parsers write each value where it is to be kept (a record's field,
+    /// a vector's element, an `opt`'s box) instead of returning it: a returned value
+    /// goes through memory at every level and is copied again into its place.
+    fn ann_val<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         let start = self.tok.span.start;
-        // The value's result is returned as it is unless an annotation follows, so
-        // that it is built in the caller's slot: taking the value out and wrapping
-        // it again would copy it twice through this frame.
-        match self.value::<A>() {
-            Ok(v) if matches!(self.tok.tok, Tok::Colon) => self.annotate::<A>(v, start),
-            r => r,
+        self.value_into::<A>(slot)?;
+        if matches!(self.tok.tok, Tok::Colon) {
+            let v = std::mem::replace(slot, IDLValue::Null);
+            *slot = self.annotate::<A>(v, start)?;
         }
+        Ok(())
     }
 
     /// `: t` after a value (kept out of the recursive path so its locals do not
@@ -291,9 +297,17 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// A value without annotation.
     pub(crate) fn value<A: Annotate>(&mut self) -> Result<IDLValue> {
+        let mut v = IDLValue::Null;
+        self.value_into::<A>(&mut v)?;
+        Ok(v)
+    }
+
+    /// A value without annotation, written to `slot`.
+    fn value_into<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.enter()?;
-        let r = self.value_inner::<A>();
+        let r = self.value_inner::<A>(slot);
         self.depth -= 1;
         r
     }
@@ -303,58 +317,66 @@ impl<'a> Parser<'a> {
     /// (a debug build would otherwise reserve every arm's temporaries in every frame);
     /// this dispatch itself is inlined into [`Self::value`], one call less per value.
     #[inline(always)]
-    fn value_inner<A: Annotate>(&mut self) -> Result<IDLValue> {
+    fn value_inner<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         match self.tok.tok {
             Tok::Opt => {
                 self.advance()?;
-                Ok(IDLValue::Opt(Box::new(self.value::<A>()?)))
+                let mut inner = Box::new(IDLValue::Null);
+                self.value_into::<A>(&mut inner)?;
+                *slot = IDLValue::Opt(inner);
+                Ok(())
             }
-            Tok::Vec => self.vec_value::<A>(),
-            Tok::Record => self.record_value::<A>(),
-            Tok::Variant => self.variant_value::<A>(),
-            Tok::LParen => self.paren_value::<A>(),
-            _ => self.atom(),
+            Tok::Vec => self.vec_value::<A>(slot),
+            Tok::Record => self.record_value::<A>(slot),
+            Tok::Variant => self.variant_value::<A>(slot),
+            Tok::LParen => self.paren_value::<A>(slot),
+            _ => self.atom(slot),
         }
     }
 
     #[inline(never)]
-    fn paren_value<A: Annotate>(&mut self) -> Result<IDLValue> {
+    fn paren_value<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.advance()?;
-        let v = self.ann_val::<A>()?;
+        self.ann_val::<A>(slot)?;
         self.expect(Tok::RParen, "`)`")?;
-        Ok(v)
+        Ok(())
     }
 
     #[inline(never)]
-    fn vec_value<A: Annotate>(&mut self) -> Result<IDLValue> {
+    fn vec_value<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
         let mut vs = Vec::new();
         while !matches!(self.tok.tok, Tok::RBrace) {
-            vs.push(self.ann_val::<A>()?);
+            vs.push(IDLValue::Null);
+            if let Some(v) = vs.last_mut() {
+                self.ann_val::<A>(v)?;
+            }
             if !self.eat(Tok::Semi)? {
                 break;
             }
         }
         self.expect(Tok::RBrace, "`;` or `}`")?;
-        Ok(IDLValue::Vec(vs))
+        *slot = IDLValue::Vec(vs);
+        Ok(())
     }
 
     #[inline(never)]
-    fn variant_value<A: Annotate>(&mut self) -> Result<IDLValue> {
+    fn variant_value<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
         let field = self.variant_field_value::<A>()?;
         self.eat(Tok::Semi)?;
         self.expect(Tok::RBrace, "`}`")?;
-        Ok(IDLValue::Variant(VariantValue(Box::new(field), 0)))
+        *slot = IDLValue::Variant(VariantValue(field, 0));
+        Ok(())
     }
 
     /// Values without nested values.
     #[inline(never)]
-    fn atom(&mut self) -> Result<IDLValue> {
+    fn atom(&mut self, slot: &mut IDLValue) -> Result<()> {
         let span = self.tok.span.clone();
-        Ok(match self.tok.tok {
+        *slot = match self.tok.tok {
             Tok::Bool(b) => {
                 self.advance()?;
                 IDLValue::Bool(b)
@@ -396,7 +418,8 @@ impl<'a> Parser<'a> {
                     format!("expected a value, found {}", self.tok.tok.describe()),
                 ))
             }
-        })
+        };
+        Ok(())
     }
 
     fn tok_span_prev(&self) -> Span {
@@ -469,7 +492,7 @@ impl<'a> Parser<'a> {
     /// `record { f1; f2 = v; … }`: positional fields get the id after the previous
     /// field's, then the fields are sorted by id and must be distinct.
     #[inline(never)]
-    fn record_value<A: Annotate>(&mut self) -> Result<IDLValue> {
+    fn record_value<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
         let mut fields: Vec<IDLField> = Vec::new();
@@ -485,7 +508,7 @@ impl<'a> Parser<'a> {
                 _ => false,
             };
             // The id is computed once: a name's id is a hash of it.
-            let (hash, field) = if named {
+            let (hash, id) = if named {
                 // A name label is taken here, the common case, not through a call
                 // whose result would go through memory.
                 let id = match self.tok.tok {
@@ -497,28 +520,28 @@ impl<'a> Parser<'a> {
                 };
                 let hash = id.get_id();
                 self.expect(Tok::Equals, "`=`")?;
-                let val = self.ann_val::<A>()?;
-                (hash, IDLField { id, val })
+                (hash, id)
             } else {
-                let val = self.ann_val::<A>()?;
-                (
-                    next_id,
-                    IDLField {
-                        id: Label::Unnamed(next_id),
-                        val,
-                    },
-                )
+                (next_id, Label::Unnamed(next_id))
             };
+            let index = fields.len();
+            fields.push(IDLField {
+                id,
+                val: IDLValue::Null,
+            });
+            if let Some(field) = fields.last_mut() {
+                self.ann_val::<A>(&mut field.val)?;
+            }
             next_id = hash.wrapping_add(1);
-            self.push_key(hash, fields.len(), start);
-            fields.push(field);
+            self.push_key(hash, index, start);
             if !self.eat(Tok::Semi)? {
                 break;
             }
         }
         self.expect(Tok::RBrace, "`;` or `}`")?;
         self.sort_unique(&mut fields, base, |f| &f.id)?;
-        Ok(IDLValue::Record(fields))
+        *slot = IDLValue::Record(fields);
+        Ok(())
     }
 
     /// A field label: a name (`Named`) or a number (`Id`).
@@ -534,17 +557,19 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn variant_field_value<A: Annotate>(&mut self) -> Result<IDLField> {
+    fn variant_field_value<A: Annotate>(&mut self) -> Result<Box<IDLField>> {
         let id = match self.tok.tok {
             Tok::Id(_) | Tok::Text(..) | Tok::Decimal(_) | Tok::Hex(_) => self.label()?,
             _ => return Err(self.unexpected("a variant case")),
         };
-        let val = if self.eat(Tok::Equals)? {
-            self.ann_val::<A>()?
-        } else {
-            IDLValue::Null
-        };
-        Ok(IDLField { id, val })
+        let mut field = Box::new(IDLField {
+            id,
+            val: IDLValue::Null,
+        });
+        if self.eat(Tok::Equals)? {
+            self.ann_val::<A>(&mut field.val)?;
+        }
+        Ok(field)
     }
 
     /// Records the key of the field just parsed (which started at `start` and is
