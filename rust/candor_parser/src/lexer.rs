@@ -356,7 +356,7 @@ impl<'a> Lexer<'a> {
     fn lex_into(&mut self, out: &mut Token<'a>) -> Result<()> {
         let b = self.src.as_bytes();
         // The previous token's doc comment, if nobody took it, does not carry over.
-        if self.keep_docs {
+        if self.keep_docs && !self.docs.is_empty() {
             self.docs.clear();
         }
         // The start of the source counts as the start of a line (for doc comments).

@@ -323,7 +323,7 @@ impl<'a> Parser<'a> {
                 self.advance()?;
                 let mut inner = Box::new(IDLValue::Null);
                 self.value_into::<A>(&mut inner)?;
-                *slot = IDLValue::Opt(inner);
+                put(slot, IDLValue::Opt(inner));
                 Ok(())
             }
             Tok::Vec => self.vec_value::<A>(slot),
@@ -357,7 +357,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(Tok::RBrace, "`;` or `}`")?;
-        *slot = IDLValue::Vec(vs);
+        put(slot, IDLValue::Vec(vs));
         Ok(())
     }
 
@@ -368,7 +368,7 @@ impl<'a> Parser<'a> {
         let field = self.variant_field_value::<A>()?;
         self.eat(Tok::Semi)?;
         self.expect(Tok::RBrace, "`}`")?;
-        *slot = IDLValue::Variant(VariantValue(field, 0));
+        put(slot, IDLValue::Variant(VariantValue(field, 0)));
         Ok(())
     }
 
@@ -376,7 +376,7 @@ impl<'a> Parser<'a> {
     #[inline(never)]
     fn atom(&mut self, slot: &mut IDLValue) -> Result<()> {
         let span = self.tok.span.clone();
-        *slot = match self.tok.tok {
+        let v = match self.tok.tok {
             Tok::Bool(b) => {
                 self.advance()?;
                 IDLValue::Bool(b)
@@ -419,6 +419,7 @@ impl<'a> Parser<'a> {
                 ))
             }
         };
+        put(slot, v);
         Ok(())
     }
 
@@ -540,7 +541,7 @@ impl<'a> Parser<'a> {
         }
         self.expect(Tok::RBrace, "`;` or `}`")?;
         self.sort_unique(&mut fields, base, |f| &f.id)?;
-        *slot = IDLValue::Record(fields);
+        put(slot, IDLValue::Record(fields));
         Ok(())
     }
 
@@ -1116,6 +1117,13 @@ fn hex_to_decimal(s: &str) -> String {
     num_bigint::BigUint::parse_bytes(s.as_bytes(), 16)
         .map(|n| n.to_string())
         .unwrap_or_default()
+}
+
+/// Writes `v` into `slot`, a value parser's slot, which holds `IDLValue::Null`
+/// until its value is parsed: there is nothing to drop, so the old value is
+/// forgotten rather than passed to the drop glue (a call per value).
+fn put(slot: &mut IDLValue, v: IDLValue) {
+    std::mem::forget(std::mem::replace(slot, v));
 }
 
 /// The type an identifier names: a primitive type's name, or a type variable.
