@@ -346,7 +346,7 @@ impl<'a> Parser<'a> {
     fn vec_value<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut vs = Vec::new();
+        let mut vs: Vec<IDLValue> = self.first_capacity();
         while !matches!(self.tok.tok, Tok::RBrace) {
             vs.push(IDLValue::Null);
             if let Some(v) = vs.last_mut() {
@@ -496,7 +496,7 @@ impl<'a> Parser<'a> {
     fn record_value<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<IDLField> = Vec::new();
+        let mut fields: Vec<IDLField> = self.first_capacity();
         let base = self.keys.len();
         let mut next_id: u32 = 0;
         while !matches!(self.tok.tok, Tok::RBrace) {
@@ -571,6 +571,18 @@ impl<'a> Parser<'a> {
             self.ann_val::<A>(&mut field.val)?;
         }
         Ok(field)
+    }
+
+    /// The vector for the items of a record, variant or `vec` whose `{` was just
+    /// consumed: room for four items unless it is empty (`}` next). Allocated
+    /// here directly, rather than by the first push, which goes through the
+    /// vector's out-of-line growth path.
+    fn first_capacity<T>(&self) -> Vec<T> {
+        if matches!(self.tok.tok, Tok::RBrace) {
+            Vec::new()
+        } else {
+            Vec::with_capacity(4)
+        }
     }
 
     /// Records the key of the field just parsed (which started at `start` and is
@@ -702,7 +714,7 @@ impl<'a> Parser<'a> {
     fn record_type(&mut self) -> Result<IDLType> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<TypeField> = Vec::new();
+        let mut fields: Vec<TypeField> = self.first_capacity();
         let base = self.keys.len();
         let mut next_id: u32 = 0;
         while !matches!(self.tok.tok, Tok::RBrace) {
@@ -744,7 +756,7 @@ impl<'a> Parser<'a> {
     fn variant_type(&mut self) -> Result<IDLType> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<TypeField> = Vec::new();
+        let mut fields: Vec<TypeField> = self.first_capacity();
         let base = self.keys.len();
         while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
