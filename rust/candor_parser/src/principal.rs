@@ -119,7 +119,8 @@ fn decode_grouped(b: &[u8], buf: &mut [u8; 4 + MAX_BYTES]) -> Option<Decoded> {
             len += 1;
             bits = 0;
         }
-        acc &= (1 << bits) - 1;
+        // The bits already written stay in `acc`, unmasked: every read takes its
+        // byte below bit 33, and the shifts carry old bits up and out.
         rest = tail;
     }
     for &c in rest {
@@ -133,13 +134,13 @@ fn decode_grouped(b: &[u8], buf: &mut [u8; 4 + MAX_BYTES]) -> Option<Decoded> {
             bits -= 8;
             *buf.get_mut(len)? = (acc >> bits) as u8;
             len += 1;
-            acc &= (1 << bits) - 1;
         }
     }
     Some(Decoded {
         len,
         chars: b.len() - b.len() / 6,
-        clean: acc == 0,
+        // The bits after the last whole byte.
+        clean: acc & ((1 << bits) - 1) == 0,
         grouped: true,
     })
 }
