@@ -252,7 +252,7 @@ impl<'a> Parser<'a> {
     /// `( v1, v2, … )`.
     pub(crate) fn args<A: Annotate>(&mut self) -> Result<IDLArgs> {
         self.expect(Tok::LParen, "`(`")?;
-        let mut args = Vec::new();
+        let mut args = self.first_capacity(Tok::RParen);
         while !matches!(self.tok.tok, Tok::RParen) {
             args.push(IDLValue::Null);
             if let Some(slot) = args.last_mut() {
@@ -346,7 +346,7 @@ impl<'a> Parser<'a> {
     fn vec_value<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut vs: Vec<IDLValue> = self.first_capacity();
+        let mut vs: Vec<IDLValue> = self.first_capacity(Tok::RBrace);
         while !matches!(self.tok.tok, Tok::RBrace) {
             vs.push(IDLValue::Null);
             if let Some(v) = vs.last_mut() {
@@ -496,7 +496,7 @@ impl<'a> Parser<'a> {
     fn record_value<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<IDLField> = self.first_capacity();
+        let mut fields: Vec<IDLField> = self.first_capacity(Tok::RBrace);
         let base = self.keys.len();
         let mut next_id: u32 = 0;
         while !matches!(self.tok.tok, Tok::RBrace) {
@@ -573,12 +573,13 @@ impl<'a> Parser<'a> {
         Ok(field)
     }
 
-    /// The vector for the items of a record, variant or `vec` whose `{` was just
-    /// consumed: room for four items unless it is empty (`}` next). Allocated
-    /// here directly, rather than by the first push, which goes through the
-    /// vector's out-of-line growth path.
-    fn first_capacity<T>(&self) -> Vec<T> {
-        if matches!(self.tok.tok, Tok::RBrace) {
+    /// The vector for the items of a list whose opening bracket was just consumed
+    /// (a record, variant, `vec` or service, or a tuple of types): room for four
+    /// items unless the list is empty (`close` next). Allocated here directly,
+    /// rather than by the first push, which goes through the vector's out-of-line
+    /// growth path.
+    fn first_capacity<T>(&self, close: Tok<'static>) -> Vec<T> {
+        if self.tok.tok.is(&close) {
             Vec::new()
         } else {
             Vec::with_capacity(4)
@@ -714,7 +715,7 @@ impl<'a> Parser<'a> {
     fn record_type(&mut self) -> Result<IDLType> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<TypeField> = self.first_capacity();
+        let mut fields: Vec<TypeField> = self.first_capacity(Tok::RBrace);
         let base = self.keys.len();
         let mut next_id: u32 = 0;
         while !matches!(self.tok.tok, Tok::RBrace) {
@@ -756,7 +757,7 @@ impl<'a> Parser<'a> {
     fn variant_type(&mut self) -> Result<IDLType> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<TypeField> = self.first_capacity();
+        let mut fields: Vec<TypeField> = self.first_capacity(Tok::RBrace);
         let base = self.keys.len();
         while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
@@ -790,7 +791,7 @@ impl<'a> Parser<'a> {
     /// `( t1, name : t2, … )`; argument names are documentation only.
     fn tup_type(&mut self) -> Result<Vec<IDLType>> {
         self.expect(Tok::LParen, "`(`")?;
-        let mut ts = Vec::new();
+        let mut ts = self.first_capacity(Tok::RParen);
         while !matches!(self.tok.tok, Tok::RParen) {
             let t = match self.tok.tok {
                 Tok::Id(s) => {
@@ -840,7 +841,7 @@ impl<'a> Parser<'a> {
     #[inline(never)]
     fn actor_type(&mut self) -> Result<Vec<Binding>> {
         self.expect(Tok::LBrace, "`{`")?;
-        let mut ms: Vec<Binding> = Vec::new();
+        let mut ms: Vec<Binding> = self.first_capacity(Tok::RBrace);
         while !matches!(self.tok.tok, Tok::RBrace) {
             let docs = self.lex.take_docs();
             let (id, name_span) = self.name()?;
