@@ -131,10 +131,10 @@ pub(crate) struct Lexer<'a> {
     docs: Vec<String>,
     /// Whether to collect `docs` at all (off for values).
     pub(crate) keep_docs: bool,
-    /// The bytes of the string literal last lexed, escapes applied, when it has
-    /// escapes (else empty): made by the same walk that checks the literal, so the
-    /// text is not walked a second time when the parser takes it.
-    unescaped: Vec<u8>,
+    /// The string literal last lexed, escapes applied, when it has escapes (else
+    /// empty): made by the same walk that checks the literal, so the text is not
+    /// walked a second time when the parser takes it.
+    unescaped: Unescaped,
     /// Why [`Lexer::next_into`] last failed, until [`Lexer::take_error`] takes it.
     error: Option<Error>,
 }
@@ -152,6 +152,71 @@ static ID_CHAR: [bool; 256] = {
     }
     t
 };
+
+/// A string literal with its escapes applied. It is built as text while every
+/// escape gives a character, so that the parser takes it as a `String` without
+/// checking its bytes again; a `\xx` escape of a byte outside ASCII (which `blob`
+/// literals use, and which may not be UTF-8) turns it into bytes.
+pub(crate) enum Unescaped {
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl Unescaped {
+    /// Empties it, keeping its buffer.
+    fn clear(&mut self) {
+        match self {
+            Unescaped::Text(t) => t.clear(),
+            Unescaped::Bytes(v) => v.clear(),
+        }
+    }
+
+    /// The bytes `start..end` of `src`, a run between escapes: cut at ASCII bytes
+    /// (quotes, backslashes, the ends of escapes), so text.
+    fn push_run(&mut self, src: &str, start: usize, end: usize) {
+        match (&mut *self, src.get(start..end)) {
+            (Unescaped::Text(t), Some(run)) => t.push_str(run),
+            _ => self.push_bytes(src.as_bytes().get(start..end).unwrap_or_default()),
+        }
+    }
+
+    fn push_char(&mut self, ch: char) {
+        match self {
+            Unescaped::Text(t) => t.push(ch),
+            Unescaped::Bytes(v) => {
+                let mut buf = [0u8; 4];
+                v.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+    }
+
+    fn push_byte(&mut self, byte: u8) {
+        match self {
+            Unescaped::Text(t) if byte.is_ascii() => t.push(char::from(byte)),
+            _ => self.push_bytes(&[byte]),
+        }
+    }
+
+    /// Bytes that may not be text: from here on, it is bytes.
+    fn push_bytes(&mut self, bytes: &[u8]) {
+        match self {
+            Unescaped::Bytes(v) => v.extend_from_slice(bytes),
+            Unescaped::Text(t) => {
+                let mut v = std::mem::take(t).into_bytes();
+                v.extend_from_slice(bytes);
+                *self = Unescaped::Bytes(v);
+            }
+        }
+    }
+
+    /// Its bytes.
+    pub(crate) fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Unescaped::Text(t) => t.into_bytes(),
+            Unescaped::Bytes(v) => v,
+        }
+    }
+}
 
 // The classes of [`CLASS`]: what a token or trivia starting with the byte is.
 const C_OTHER: u8 = 0;
@@ -214,7 +279,7 @@ impl<'a> Lexer<'a> {
             pos: 0,
             docs: Vec::new(),
             keep_docs: false,
-            unescaped: Vec::new(),
+            unescaped: Unescaped::Text(String::new()),
             error: None,
         }
     }
@@ -227,7 +292,7 @@ impl<'a> Lexer<'a> {
             pos: self.pos,
             docs: Vec::new(),
             keep_docs: false,
-            unescaped: Vec::new(),
+            unescaped: Unescaped::Text(String::new()),
             error: None,
         }
     }
@@ -490,7 +555,7 @@ impl<'a> Lexer<'a> {
     fn text(&mut self) -> Result<Tok<'a>> {
         let b = self.src.as_bytes();
         let start = self.pos;
-        let mut out = std::mem::take(&mut self.unescaped);
+        let mut out = std::mem::replace(&mut self.unescaped, Unescaped::Text(String::new()));
         out.clear();
         let walked = self.walk_text(start, &mut out);
         self.unescaped = out;
@@ -502,16 +567,16 @@ impl<'a> Lexer<'a> {
         ))
     }
 
-    /// The bytes of the string literal last lexed (the parser's current token),
-    /// escapes applied, if it has escapes.
-    pub(crate) fn take_unescaped(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.unescaped)
+    /// The string literal last lexed (the parser's current token), escapes
+    /// applied, if it has escapes.
+    pub(crate) fn take_unescaped(&mut self) -> Unescaped {
+        std::mem::replace(&mut self.unescaped, Unescaped::Text(String::new()))
     }
 
     /// Walks the literal whose opening quote is at `start`, checking its escapes;
     /// once it meets one, it writes the literal's bytes to `out` (escapes applied).
     /// Returns the index after the closing quote and whether there were escapes.
-    fn walk_text(&self, start: usize, out: &mut Vec<u8>) -> Result<(usize, bool)> {
+    fn walk_text(&self, start: usize, out: &mut Unescaped) -> Result<(usize, bool)> {
         let b = self.src.as_bytes();
         let mut i = start + 1;
         let mut escaped = false;
@@ -521,7 +586,7 @@ impl<'a> Lexer<'a> {
                 return Err(self.err(start..start + 1, "unclosed string"));
             };
             if escaped {
-                out.extend_from_slice(b.get(i..i + run).unwrap_or_default());
+                out.push_run(self.src, i, i + run);
             }
             i += run;
             if b.get(i) == Some(&b'"') {
@@ -530,7 +595,7 @@ impl<'a> Lexer<'a> {
             // A backslash: the bytes before the first one are copied now.
             if !escaped {
                 escaped = true;
-                out.extend_from_slice(b.get(start + 1..i).unwrap_or_default());
+                out.push_run(self.src, start + 1, i);
             }
             let esc = b.get(i + 1).copied();
             let hex2 = esc.is_some_and(|c| c.is_ascii_hexdigit())
@@ -550,8 +615,7 @@ impl<'a> Lexer<'a> {
                     Some(b'\'') => b'\'',
                     Some(b'u') if b.get(i + 2) == Some(&b'{') => {
                         let (ch, end) = self.unicode_escape(i)?;
-                        let mut buf = [0u8; 4];
-                        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                        out.push_char(ch);
                         i = end;
                         continue;
                     }
@@ -568,7 +632,7 @@ impl<'a> Lexer<'a> {
                 i += 2;
                 byte
             };
-            out.push(byte);
+            out.push_byte(byte);
         }
     }
 

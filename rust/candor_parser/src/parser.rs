@@ -10,7 +10,7 @@
 //! otherwise overflow the (small, in a canister) stack.
 
 use crate::error::{Error, Result, Span};
-use crate::lexer::{Lexer, Tok, Token};
+use crate::lexer::{Lexer, Tok, Token, Unescaped};
 use crate::syntax::{
     Assert, Binding, Dec, FuncType, IDLActorType, IDLInitArgs, IDLProg, IDLType, IDLTypes, Input,
     PrimType, Source, Test, TypeField,
@@ -191,7 +191,7 @@ impl<'a> Parser<'a> {
         // it lexed last, which is the current token.
         let bytes = match self.tok.tok {
             Tok::Text(raw, false) => Cow::Borrowed(raw),
-            Tok::Text(_, true) => Cow::Owned(self.lex.take_unescaped()),
+            Tok::Text(_, true) => Cow::Owned(self.lex.take_unescaped().into_bytes()),
             _ => return Err(self.err(self.tok.span.clone(), "expected a text literal")),
         };
         let span = self.tok.span.clone();
@@ -211,11 +211,17 @@ impl<'a> Parser<'a> {
         if !matches!(self.tok.tok, Tok::Text(..)) {
             return Err(self.unexpected("a text literal"));
         }
-        let (bytes, span) = self.text_bytes()?;
-        let text = match bytes {
-            Cow::Borrowed(_) => self.literal_str(&span).map(str::to_string),
-            Cow::Owned(v) => String::from_utf8(v).ok(),
+        // Taken before advancing, as in `text_bytes`; escaped text built as text
+        // needs no second look at its bytes.
+        let span = self.tok.span.clone();
+        let text = match self.tok.tok {
+            Tok::Text(_, false) => self.literal_str(&span).map(str::to_string),
+            _ => match self.lex.take_unescaped() {
+                Unescaped::Text(t) => Some(t),
+                Unescaped::Bytes(v) => String::from_utf8(v).ok(),
+            },
         };
+        self.advance()?;
         match text {
             Some(s) => Ok((s, span)),
             None => Err(self.err(span, "text is not valid UTF-8")),
