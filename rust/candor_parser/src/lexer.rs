@@ -158,7 +158,10 @@ static ID_CHAR: [bool; 256] = {
 /// checking its bytes again; a `\xx` escape of a byte outside ASCII (which `blob`
 /// literals use, and which may not be UTF-8) turns it into bytes.
 pub(crate) enum Unescaped {
+    /// Every escape so far gave a character.
     Text(String),
+    /// A byte escape outside ASCII was met: the parser checks the bytes if it
+    /// wants text.
     Bytes(Vec<u8>),
 }
 
@@ -180,6 +183,7 @@ impl Unescaped {
         }
     }
 
+    /// The character of a `\u{…}` escape.
     fn push_char(&mut self, ch: char) {
         match self {
             Unescaped::Text(t) => t.push(ch),
@@ -190,6 +194,7 @@ impl Unescaped {
         }
     }
 
+    /// The byte of a one-character or `\xx` escape.
     fn push_byte(&mut self, byte: u8) {
         match self {
             Unescaped::Text(t) if byte.is_ascii() => t.push(char::from(byte)),

@@ -321,7 +321,8 @@ impl<'a> Parser<'a> {
     /// The recursive forms; everything else is in [`Self::atom`]. Each recursive
     /// form is its own small function so that one level of nesting costs little stack
     /// (a debug build would otherwise reserve every arm's temporaries in every frame);
-    /// this dispatch itself is inlined into [`Self::value`], one call less per value.
+    /// this dispatch itself is inlined into [`Self::value_into`], one call less per
+    /// value.
     #[inline(always)]
     fn value_inner<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         match self.tok.tok {
