@@ -131,10 +131,10 @@ pub(crate) struct Lexer<'a> {
     docs: Vec<String>,
     /// Whether to collect `docs` at all (off for values).
     pub(crate) keep_docs: bool,
-    /// The bytes of the string literal last lexed, escapes applied, when it has
-    /// escapes (else empty): made by the same walk that checks the literal, so the
-    /// text is not walked a second time when the parser takes it.
-    unescaped: Vec<u8>,
+    /// The string literal last lexed, escapes applied, when it has escapes (else
+    /// empty): made by the same walk that checks the literal, so the text is not
+    /// walked a second time when the parser takes it.
+    unescaped: Unescaped,
     /// Why [`Lexer::next_into`] last failed, until [`Lexer::take_error`] takes it.
     error: Option<Error>,
 }
@@ -153,6 +153,130 @@ static ID_CHAR: [bool; 256] = {
     t
 };
 
+/// A string literal with its escapes applied. It is built as text while every
+/// escape gives a character, so that the parser takes it as a `String` without
+/// checking its bytes again; a `\xx` escape of a byte outside ASCII (which `blob`
+/// literals use, and which may not be UTF-8) turns it into bytes.
+pub(crate) enum Unescaped {
+    /// Every escape so far gave a character.
+    Text(String),
+    /// A byte escape outside ASCII was met: the parser checks the bytes if it
+    /// wants text.
+    Bytes(Vec<u8>),
+}
+
+impl Unescaped {
+    /// Empties it, keeping its buffer.
+    fn clear(&mut self) {
+        match self {
+            Unescaped::Text(t) => t.clear(),
+            Unescaped::Bytes(v) => v.clear(),
+        }
+    }
+
+    /// The bytes `start..end` of `src`, a run between escapes: cut at ASCII bytes
+    /// (quotes, backslashes, the ends of escapes), so text.
+    fn push_run(&mut self, src: &str, start: usize, end: usize) {
+        match (&mut *self, src.get(start..end)) {
+            (Unescaped::Text(t), Some(run)) => t.push_str(run),
+            _ => self.push_bytes(src.as_bytes().get(start..end).unwrap_or_default()),
+        }
+    }
+
+    /// The character of a `\u{…}` escape.
+    fn push_char(&mut self, ch: char) {
+        match self {
+            Unescaped::Text(t) => t.push(ch),
+            Unescaped::Bytes(v) => {
+                let mut buf = [0u8; 4];
+                v.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+    }
+
+    /// The byte of a one-character or `\xx` escape.
+    fn push_byte(&mut self, byte: u8) {
+        match self {
+            Unescaped::Text(t) if byte.is_ascii() => t.push(char::from(byte)),
+            _ => self.push_bytes(&[byte]),
+        }
+    }
+
+    /// Bytes that may not be text: from here on, it is bytes.
+    fn push_bytes(&mut self, bytes: &[u8]) {
+        match self {
+            Unescaped::Bytes(v) => v.extend_from_slice(bytes),
+            Unescaped::Text(t) => {
+                let mut v = std::mem::take(t).into_bytes();
+                v.extend_from_slice(bytes);
+                *self = Unescaped::Bytes(v);
+            }
+        }
+    }
+
+    /// Its bytes.
+    pub(crate) fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Unescaped::Text(t) => t.into_bytes(),
+            Unescaped::Bytes(v) => v,
+        }
+    }
+}
+
+// The classes of [`CLASS`]: what a token or trivia starting with the byte is.
+const C_OTHER: u8 = 0;
+const C_SPACE: u8 = 1;
+const C_BLANK: u8 = 2;
+const C_NEWLINE: u8 = 3;
+const C_SLASH: u8 = 4;
+const C_IDENT: u8 = 5;
+const C_DIGIT: u8 = 6;
+const C_QUOTE: u8 = 7;
+const C_LPAREN: u8 = 8;
+const C_RPAREN: u8 = 9;
+const C_LBRACE: u8 = 10;
+const C_RBRACE: u8 = 11;
+const C_SEMI: u8 = 12;
+const C_COMMA: u8 = 13;
+const C_COLON: u8 = 14;
+const C_EQUALS: u8 = 15;
+const C_BANG: u8 = 16;
+const C_SIGN: u8 = 17;
+const C_DOT: u8 = 18;
+
+/// The class of each byte as the first byte of a token (or of white space or a
+/// comment); [`C_OTHER`] for bytes that start nothing.
+static CLASS: [u8; 256] = {
+    let mut t = [C_OTHER; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = match b {
+            b' ' => C_SPACE,
+            b'\t' | b'\r' => C_BLANK,
+            b'\n' => C_NEWLINE,
+            b'/' => C_SLASH,
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => C_IDENT,
+            b'0'..=b'9' => C_DIGIT,
+            b'"' => C_QUOTE,
+            b'(' => C_LPAREN,
+            b')' => C_RPAREN,
+            b'{' => C_LBRACE,
+            b'}' => C_RBRACE,
+            b';' => C_SEMI,
+            b',' => C_COMMA,
+            b':' => C_COLON,
+            b'=' => C_EQUALS,
+            b'!' => C_BANG,
+            b'+' | b'-' => C_SIGN,
+            b'.' => C_DOT,
+            _ => C_OTHER,
+        };
+        c += 1;
+    }
+    t
+};
+
 impl<'a> Lexer<'a> {
     pub(crate) fn new(src: &'a str) -> Self {
         Lexer {
@@ -160,7 +284,7 @@ impl<'a> Lexer<'a> {
             pos: 0,
             docs: Vec::new(),
             keep_docs: false,
-            unescaped: Vec::new(),
+            unescaped: Unescaped::Text(String::new()),
             error: None,
         }
     }
@@ -173,7 +297,7 @@ impl<'a> Lexer<'a> {
             pos: self.pos,
             docs: Vec::new(),
             keep_docs: false,
-            unescaped: Vec::new(),
+            unescaped: Unescaped::Text(String::new()),
             error: None,
         }
     }
@@ -302,7 +426,7 @@ impl<'a> Lexer<'a> {
     fn lex_into(&mut self, out: &mut Token<'a>) -> Result<()> {
         let b = self.src.as_bytes();
         // The previous token's doc comment, if nobody took it, does not carry over.
-        if self.keep_docs {
+        if self.keep_docs && !self.docs.is_empty() {
             self.docs.clear();
         }
         // The start of the source counts as the start of a line (for doc comments).
@@ -318,47 +442,54 @@ impl<'a> Lexer<'a> {
                 return Ok(());
             };
             let next = || b.get(pos + 1).copied();
-            let (tok, len) = match c {
+            // One load from the class table and one dense switch: a `match` on the
+            // byte itself leaves letters and digits to range tests after the switch.
+            let (tok, len) = match CLASS[usize::from(c)] {
                 // A single space between tokens is the common case: the word scan is
                 // for runs (indentation).
-                b' ' if next() != Some(b' ') => {
+                C_SPACE if next() != Some(b' ') => {
                     pos += 1;
                     continue;
                 }
-                b' ' => {
+                C_SPACE => {
                     pos = skip_spaces(b, pos + 2);
                     continue;
                 }
-                b'\t' | b'\r' => {
+                C_BLANK => {
                     pos += 1;
                     continue;
                 }
-                b'\n' if !self.keep_docs => {
-                    pos += 1;
+                // A line end, then the next line's indentation in the same step.
+                C_NEWLINE if !self.keep_docs => {
+                    pos = skip_spaces(b, pos + 1);
                     continue;
                 }
                 // Comments, and line ends while collecting doc comments.
-                b'\n' | b'/' if c == b'\n' || matches!(next(), Some(b'/' | b'*')) => {
+                C_NEWLINE | C_SLASH if c == b'\n' || matches!(next(), Some(b'/' | b'*')) => {
                     self.pos = pos;
                     self.skip_trivia(at_start)?;
                     pos = self.pos;
                     continue;
                 }
-                b'(' => (Tok::LParen, 1),
-                b')' => (Tok::RParen, 1),
-                b'{' => (Tok::LBrace, 1),
-                b'}' => (Tok::RBrace, 1),
-                b';' => (Tok::Semi, 1),
-                b',' => (Tok::Comma, 1),
-                b':' => (Tok::Colon, 1),
-                b'=' if next() == Some(b'=') => (Tok::TestEqual, 2),
-                b'=' => (Tok::Equals, 1),
-                b'!' if next() == Some(b'=') => (Tok::NotEqual, 2),
-                b'!' if next() == Some(b':') => (Tok::NotDecode, 2),
-                b'-' if next() == Some(b'>') => (Tok::Arrow, 2),
-                b'+' | b'-' => (Tok::Sign(c), 1),
-                b'.' if !next().is_some_and(|d| d.is_ascii_digit()) => (Tok::Dot, 1),
-                b'"' => {
+                C_IDENT => {
+                    self.pos = ident_into(self.src, pos, out);
+                    return Ok(());
+                }
+                C_LPAREN => (Tok::LParen, 1),
+                C_RPAREN => (Tok::RParen, 1),
+                C_LBRACE => (Tok::LBrace, 1),
+                C_RBRACE => (Tok::RBrace, 1),
+                C_SEMI => (Tok::Semi, 1),
+                C_COMMA => (Tok::Comma, 1),
+                C_COLON => (Tok::Colon, 1),
+                C_EQUALS if next() == Some(b'=') => (Tok::TestEqual, 2),
+                C_EQUALS => (Tok::Equals, 1),
+                C_BANG if next() == Some(b'=') => (Tok::NotEqual, 2),
+                C_BANG if next() == Some(b':') => (Tok::NotDecode, 2),
+                C_SIGN if c == b'-' && next() == Some(b'>') => (Tok::Arrow, 2),
+                C_SIGN => (Tok::Sign(c), 1),
+                C_DOT if !next().is_some_and(|d| d.is_ascii_digit()) => (Tok::Dot, 1),
+                C_QUOTE => {
                     self.pos = pos;
                     let tok = self.text()?;
                     *out = Token {
@@ -367,21 +498,12 @@ impl<'a> Lexer<'a> {
                     };
                     return Ok(());
                 }
-                b'.' | b'0'..=b'9' => {
+                C_DOT | C_DIGIT => {
                     self.pos = pos;
                     let tok = self.number();
                     *out = Token {
                         tok,
                         span: pos..self.pos,
-                    };
-                    return Ok(());
-                }
-                b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
-                    let (tok, end) = ident(self.src, pos);
-                    self.pos = end;
-                    *out = Token {
-                        tok,
-                        span: pos..end,
                     };
                     return Ok(());
                 }
@@ -438,7 +560,7 @@ impl<'a> Lexer<'a> {
     fn text(&mut self) -> Result<Tok<'a>> {
         let b = self.src.as_bytes();
         let start = self.pos;
-        let mut out = std::mem::take(&mut self.unescaped);
+        let mut out = std::mem::replace(&mut self.unescaped, Unescaped::Text(String::new()));
         out.clear();
         let walked = self.walk_text(start, &mut out);
         self.unescaped = out;
@@ -450,16 +572,16 @@ impl<'a> Lexer<'a> {
         ))
     }
 
-    /// The bytes of the string literal last lexed (the parser's current token),
-    /// escapes applied, if it has escapes.
-    pub(crate) fn take_unescaped(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.unescaped)
+    /// The string literal last lexed (the parser's current token), escapes
+    /// applied, if it has escapes.
+    pub(crate) fn take_unescaped(&mut self) -> Unescaped {
+        std::mem::replace(&mut self.unescaped, Unescaped::Text(String::new()))
     }
 
     /// Walks the literal whose opening quote is at `start`, checking its escapes;
     /// once it meets one, it writes the literal's bytes to `out` (escapes applied).
     /// Returns the index after the closing quote and whether there were escapes.
-    fn walk_text(&self, start: usize, out: &mut Vec<u8>) -> Result<(usize, bool)> {
+    fn walk_text(&self, start: usize, out: &mut Unescaped) -> Result<(usize, bool)> {
         let b = self.src.as_bytes();
         let mut i = start + 1;
         let mut escaped = false;
@@ -469,7 +591,7 @@ impl<'a> Lexer<'a> {
                 return Err(self.err(start..start + 1, "unclosed string"));
             };
             if escaped {
-                out.extend_from_slice(b.get(i..i + run).unwrap_or_default());
+                out.push_run(self.src, i, i + run);
             }
             i += run;
             if b.get(i) == Some(&b'"') {
@@ -478,7 +600,7 @@ impl<'a> Lexer<'a> {
             // A backslash: the bytes before the first one are copied now.
             if !escaped {
                 escaped = true;
-                out.extend_from_slice(b.get(start + 1..i).unwrap_or_default());
+                out.push_run(self.src, start + 1, i);
             }
             let esc = b.get(i + 1).copied();
             let hex2 = esc.is_some_and(|c| c.is_ascii_hexdigit())
@@ -498,8 +620,7 @@ impl<'a> Lexer<'a> {
                     Some(b'\'') => b'\'',
                     Some(b'u') if b.get(i + 2) == Some(&b'{') => {
                         let (ch, end) = self.unicode_escape(i)?;
-                        let mut buf = [0u8; 4];
-                        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                        out.push_char(ch);
                         i = end;
                         continue;
                     }
@@ -516,7 +637,7 @@ impl<'a> Lexer<'a> {
                 i += 2;
                 byte
             };
-            out.push(byte);
+            out.push_byte(byte);
         }
     }
 
@@ -615,26 +736,48 @@ fn id_end(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The index of the first `"` or `\\` in `b`, eight bytes per step (a zero-byte test
-/// on the bytes xor-ed with each of the two): text literals are most of a large
-/// value's source.
+/// The index of the first `"` or `\\` in `b`, sixteen bytes per step, then eight,
+/// then one (a zero-byte test on the bytes xor-ed with each of the two): text
+/// literals are most of a large value's source, and two words per step halve the
+/// loop's own work per byte.
 fn quote_or_backslash(b: &[u8]) -> Option<usize> {
     let zero_bytes = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    let mut i = 0;
-    while let Some(eight) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
+    // The lowest flagged byte is exact (flags above a real match may be spurious).
+    let found = |eight: &[u8; 8]| {
         let x = u64::from_le_bytes(*eight);
-        // The lowest flagged byte is exact (flags above a real match may be spurious).
-        let found =
-            zero_bytes(x ^ (ONES * u64::from(b'"'))) | zero_bytes(x ^ (ONES * u64::from(b'\\')));
-        if found != 0 {
-            return Some(i + (found.trailing_zeros() / 8) as usize);
+        zero_bytes(x ^ (ONES * u64::from(b'"'))) | zero_bytes(x ^ (ONES * u64::from(b'\\')))
+    };
+    let mut pairs = b.chunks_exact(16);
+    let mut i = 0;
+    for pair in &mut pairs {
+        let (Some(lo), Some(hi)) = (pair.first_chunk::<8>(), pair.last_chunk::<8>()) else {
+            break;
+        };
+        let (in_lo, in_hi) = (found(lo), found(hi));
+        if in_lo | in_hi != 0 {
+            // No match in the low word means no spurious flag there either.
+            let bit = if in_lo != 0 {
+                in_lo.trailing_zeros()
+            } else {
+                64 + in_hi.trailing_zeros()
+            };
+            return Some(i + (bit / 8) as usize);
         }
-        i += 8;
+        i += 16;
     }
-    let tail = b.get(i..).unwrap_or_default();
+    let rest = pairs.remainder();
+    let mut j = 0;
+    if let Some(eight) = rest.first_chunk::<8>() {
+        let in_word = found(eight);
+        if in_word != 0 {
+            return Some(i + (in_word.trailing_zeros() / 8) as usize);
+        }
+        j = 8;
+    }
+    let tail = rest.get(j..).unwrap_or_default();
     tail.iter()
         .position(|&c| c == b'"' || c == b'\\')
-        .map(|p| i + p)
+        .map(|p| i + j + p)
 }
 
 enum NumberKind {
@@ -796,6 +939,16 @@ fn ident(src: &str, start: usize) -> (Tok<'_>, usize) {
         _ => Tok::Id(cut(src, start, end)),
     };
     (tok, end)
+}
+
+/// [`ident`] written straight into `out` (the parser's current token), returning
+/// the end: its result is not returned through memory and copied again.
+#[inline(always)]
+fn ident_into<'a>(src: &'a str, start: usize, out: &mut Token<'a>) -> usize {
+    let (tok, end) = ident(src, start);
+    out.tok = tok;
+    out.span = start..end;
+    end
 }
 
 /// The identifier or keyword at `span` of `src` (ASCII, as the lexer found it).

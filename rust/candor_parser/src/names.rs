@@ -118,11 +118,13 @@ fn hash(b: &[u8]) -> u64 {
 
 /// How the names are found.
 enum Index<'a> {
-    /// Open addressing with linear probing: each slot holds a name's hash and its
+    /// Open addressing with linear probing: each slot holds the low half of a
+    /// name's hash (a cheap first test; the names are compared on a match) and its
     /// binding's index plus one (zero: empty); the home slot is the hash's top
-    /// `bits` bits; no name is more than `reach` slots past its home.
+    /// `bits` bits; no name is more than `reach` slots past its home. Eight-byte
+    /// slots: the table is zeroed when built, at a price per byte.
     Hashed {
-        slots: Vec<(u64, u32)>,
+        slots: Vec<(u32, u32)>,
         bits: u32,
         reach: usize,
     },
@@ -163,7 +165,7 @@ impl<'a> Names<'a> {
             return Ok(None);
         };
         let bits = len.trailing_zeros();
-        let mut slots = vec![(0u64, 0u32); len];
+        let mut slots = vec![(0u32, 0u32); len];
         let mask = slots.len() - 1;
         let mut reach = 0;
         for (i, b) in (1..).zip(decs) {
@@ -177,10 +179,10 @@ impl<'a> Names<'a> {
                 };
                 match *slot {
                     (_, 0) => {
-                        *slot = (h, i);
+                        *slot = (h as u32, i);
                         break;
                     }
-                    (other_h, other) if other_h == h => {
+                    (other_h, other) if other_h == h as u32 => {
                         let earlier = other.checked_sub(1).and_then(|j| decs.get(j as usize));
                         if earlier.is_some_and(|e| Key::new(&e.id) == name) {
                             return Err(i as usize - 1);
@@ -230,7 +232,7 @@ impl<'a> Names<'a> {
                 let home = (h >> (64 - bits)) as usize;
                 let mask = slots.len() - 1;
                 (0..=*reach).find_map(|distance| match slots.get((home + distance) & mask) {
-                    Some(&(other_h, i)) if other_h == h && i > 0 => {
+                    Some(&(other_h, i)) if other_h == h as u32 && i > 0 => {
                         let b = self.decs.get(i as usize - 1)?;
                         (Key::new(&b.id) == key).then_some(i as usize - 1)
                     }

@@ -10,7 +10,7 @@
 //! otherwise overflow the (small, in a canister) stack.
 
 use crate::error::{Error, Result, Span};
-use crate::lexer::{Lexer, Tok, Token};
+use crate::lexer::{Lexer, Tok, Token, Unescaped};
 use crate::syntax::{
     Assert, Binding, Dec, FuncType, IDLActorType, IDLInitArgs, IDLProg, IDLType, IDLTypes, Input,
     PrimType, Source, Test, TypeField,
@@ -191,7 +191,7 @@ impl<'a> Parser<'a> {
         // it lexed last, which is the current token.
         let bytes = match self.tok.tok {
             Tok::Text(raw, false) => Cow::Borrowed(raw),
-            Tok::Text(_, true) => Cow::Owned(self.lex.take_unescaped()),
+            Tok::Text(_, true) => Cow::Owned(self.lex.take_unescaped().into_bytes()),
             _ => return Err(self.err(self.tok.span.clone(), "expected a text literal")),
         };
         let span = self.tok.span.clone();
@@ -211,11 +211,17 @@ impl<'a> Parser<'a> {
         if !matches!(self.tok.tok, Tok::Text(..)) {
             return Err(self.unexpected("a text literal"));
         }
-        let (bytes, span) = self.text_bytes()?;
-        let text = match bytes {
-            Cow::Borrowed(_) => self.literal_str(&span).map(str::to_string),
-            Cow::Owned(v) => String::from_utf8(v).ok(),
+        // Taken before advancing, as in `text_bytes`; escaped text built as text
+        // needs no second look at its bytes.
+        let span = self.tok.span.clone();
+        let text = match self.tok.tok {
+            Tok::Text(_, false) => self.literal_str(&span).map(str::to_string),
+            _ => match self.lex.take_unescaped() {
+                Unescaped::Text(t) => Some(t),
+                Unescaped::Bytes(v) => String::from_utf8(v).ok(),
+            },
         };
+        self.advance()?;
         match text {
             Some(s) => Ok((s, span)),
             None => Err(self.err(span, "text is not valid UTF-8")),
@@ -252,9 +258,12 @@ impl<'a> Parser<'a> {
     /// `( v1, v2, … )`.
     pub(crate) fn args<A: Annotate>(&mut self) -> Result<IDLArgs> {
         self.expect(Tok::LParen, "`(`")?;
-        let mut args = Vec::new();
+        let mut args = self.first_capacity(Tok::RParen);
         while !matches!(self.tok.tok, Tok::RParen) {
-            args.push(self.ann_val::<A>()?);
+            args.push(IDLValue::Null);
+            if let Some(slot) = args.last_mut() {
+                self.ann_val::<A>(slot)?;
+            }
             if !self.eat(Tok::Comma)? {
                 break;
             }
@@ -264,16 +273,19 @@ impl<'a> Parser<'a> {
     }
 
     /// A value with an optional type annotation `v : t`, which converts the value to
-    /// that type (so `1 : nat8` is a `Nat8`, not a `Number`).
-    fn ann_val<A: Annotate>(&mut self) -> Result<IDLValue> {
+    /// that type (so `1 : nat8` is a `Nat8`, not a `Number`), written to `slot`.
+    ///
+    /// The value parsers write each value where it is to be kept (a record's field,
+    /// a vector's element, an `opt`'s box) instead of returning it: a returned value
+    /// goes through memory at every level and is copied again into its place.
+    fn ann_val<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         let start = self.tok.span.start;
-        // The value's result is returned as it is unless an annotation follows, so
-        // that it is built in the caller's slot: taking the value out and wrapping
-        // it again would copy it twice through this frame.
-        match self.value::<A>() {
-            Ok(v) if matches!(self.tok.tok, Tok::Colon) => self.annotate::<A>(v, start),
-            r => r,
+        self.value_into::<A>(slot)?;
+        if matches!(self.tok.tok, Tok::Colon) {
+            let v = std::mem::replace(slot, IDLValue::Null);
+            *slot = self.annotate::<A>(v, start)?;
         }
+        Ok(())
     }
 
     /// `: t` after a value (kept out of the recursive path so its locals do not
@@ -291,9 +303,17 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// A value without annotation.
     pub(crate) fn value<A: Annotate>(&mut self) -> Result<IDLValue> {
+        let mut v = IDLValue::Null;
+        self.value_into::<A>(&mut v)?;
+        Ok(v)
+    }
+
+    /// A value without annotation, written to `slot`.
+    fn value_into<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.enter()?;
-        let r = self.value_inner::<A>();
+        let r = self.value_inner::<A>(slot);
         self.depth -= 1;
         r
     }
@@ -301,60 +321,69 @@ impl<'a> Parser<'a> {
     /// The recursive forms; everything else is in [`Self::atom`]. Each recursive
     /// form is its own small function so that one level of nesting costs little stack
     /// (a debug build would otherwise reserve every arm's temporaries in every frame);
-    /// this dispatch itself is inlined into [`Self::value`], one call less per value.
+    /// this dispatch itself is inlined into [`Self::value_into`], one call less per
+    /// value.
     #[inline(always)]
-    fn value_inner<A: Annotate>(&mut self) -> Result<IDLValue> {
+    fn value_inner<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         match self.tok.tok {
             Tok::Opt => {
                 self.advance()?;
-                Ok(IDLValue::Opt(Box::new(self.value::<A>()?)))
+                let mut inner = Box::new(IDLValue::Null);
+                self.value_into::<A>(&mut inner)?;
+                put(slot, IDLValue::Opt(inner));
+                Ok(())
             }
-            Tok::Vec => self.vec_value::<A>(),
-            Tok::Record => self.record_value::<A>(),
-            Tok::Variant => self.variant_value::<A>(),
-            Tok::LParen => self.paren_value::<A>(),
-            _ => self.atom(),
+            Tok::Vec => self.vec_value::<A>(slot),
+            Tok::Record => self.record_value::<A>(slot),
+            Tok::Variant => self.variant_value::<A>(slot),
+            Tok::LParen => self.paren_value::<A>(slot),
+            _ => self.atom(slot),
         }
     }
 
     #[inline(never)]
-    fn paren_value<A: Annotate>(&mut self) -> Result<IDLValue> {
+    fn paren_value<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.advance()?;
-        let v = self.ann_val::<A>()?;
+        self.ann_val::<A>(slot)?;
         self.expect(Tok::RParen, "`)`")?;
-        Ok(v)
+        Ok(())
     }
 
     #[inline(never)]
-    fn vec_value<A: Annotate>(&mut self) -> Result<IDLValue> {
+    fn vec_value<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut vs = Vec::new();
+        let mut vs: Vec<IDLValue> = self.first_capacity(Tok::RBrace);
         while !matches!(self.tok.tok, Tok::RBrace) {
-            vs.push(self.ann_val::<A>()?);
+            vs.push(IDLValue::Null);
+            if let Some(v) = vs.last_mut() {
+                self.ann_val::<A>(v)?;
+            }
             if !self.eat(Tok::Semi)? {
                 break;
             }
         }
         self.expect(Tok::RBrace, "`;` or `}`")?;
-        Ok(IDLValue::Vec(vs))
+        put(slot, IDLValue::Vec(vs));
+        Ok(())
     }
 
     #[inline(never)]
-    fn variant_value<A: Annotate>(&mut self) -> Result<IDLValue> {
+    fn variant_value<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
         let field = self.variant_field_value::<A>()?;
         self.eat(Tok::Semi)?;
         self.expect(Tok::RBrace, "`}`")?;
-        Ok(IDLValue::Variant(VariantValue(Box::new(field), 0)))
+        put(slot, IDLValue::Variant(VariantValue(field, 0)));
+        Ok(())
     }
 
     /// Values without nested values.
     #[inline(never)]
-    fn atom(&mut self) -> Result<IDLValue> {
+    fn atom(&mut self, slot: &mut IDLValue) -> Result<()> {
         let span = self.tok.span.clone();
-        Ok(match self.tok.tok {
+        let v = match self.tok.tok {
             Tok::Bool(b) => {
                 self.advance()?;
                 IDLValue::Bool(b)
@@ -396,7 +425,9 @@ impl<'a> Parser<'a> {
                     format!("expected a value, found {}", self.tok.tok.describe()),
                 ))
             }
-        })
+        };
+        put(slot, v);
+        Ok(())
     }
 
     fn tok_span_prev(&self) -> Span {
@@ -438,12 +469,14 @@ impl<'a> Parser<'a> {
             if neg {
                 out.push('-');
             }
-            // Digits are ASCII: copied byte by byte without the `_` separators (no
-            // UTF-8 decoding; a number's few digits cost less so than a search for
-            // `_` and a `memory.copy`).
+            // Digits are ASCII: copied byte by byte without the `_` separators (a
+            // number's few digits cost less so than a search for `_` and a
+            // `memory.copy`). The mask, which changes no ASCII byte, shows the
+            // compiler that each char is one byte, so the push needs no UTF-8
+            // encoding.
             for &c in digits.as_bytes() {
                 if c != b'_' {
-                    out.push(char::from(c));
+                    out.push(char::from(c & 0x7f));
                 }
             }
             out
@@ -467,10 +500,10 @@ impl<'a> Parser<'a> {
     /// `record { f1; f2 = v; … }`: positional fields get the id after the previous
     /// field's, then the fields are sorted by id and must be distinct.
     #[inline(never)]
-    fn record_value<A: Annotate>(&mut self) -> Result<IDLValue> {
+    fn record_value<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<IDLField> = Vec::new();
+        let mut fields: Vec<IDLField> = self.first_capacity(Tok::RBrace);
         let base = self.keys.len();
         let mut next_id: u32 = 0;
         while !matches!(self.tok.tok, Tok::RBrace) {
@@ -483,7 +516,7 @@ impl<'a> Parser<'a> {
                 _ => false,
             };
             // The id is computed once: a name's id is a hash of it.
-            let (hash, field) = if named {
+            let (hash, id) = if named {
                 // A name label is taken here, the common case, not through a call
                 // whose result would go through memory.
                 let id = match self.tok.tok {
@@ -495,28 +528,28 @@ impl<'a> Parser<'a> {
                 };
                 let hash = id.get_id();
                 self.expect(Tok::Equals, "`=`")?;
-                let val = self.ann_val::<A>()?;
-                (hash, IDLField { id, val })
+                (hash, id)
             } else {
-                let val = self.ann_val::<A>()?;
-                (
-                    next_id,
-                    IDLField {
-                        id: Label::Unnamed(next_id),
-                        val,
-                    },
-                )
+                (next_id, Label::Unnamed(next_id))
             };
+            let index = fields.len();
+            fields.push(IDLField {
+                id,
+                val: IDLValue::Null,
+            });
+            if let Some(field) = fields.last_mut() {
+                self.ann_val::<A>(&mut field.val)?;
+            }
             next_id = hash.wrapping_add(1);
-            self.push_key(hash, fields.len(), start);
-            fields.push(field);
+            self.push_key(hash, index, start);
             if !self.eat(Tok::Semi)? {
                 break;
             }
         }
         self.expect(Tok::RBrace, "`;` or `}`")?;
         self.sort_unique(&mut fields, base, |f| &f.id)?;
-        Ok(IDLValue::Record(fields))
+        put(slot, IDLValue::Record(fields));
+        Ok(())
     }
 
     /// A field label: a name (`Named`) or a number (`Id`).
@@ -532,17 +565,32 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn variant_field_value<A: Annotate>(&mut self) -> Result<IDLField> {
+    fn variant_field_value<A: Annotate>(&mut self) -> Result<Box<IDLField>> {
         let id = match self.tok.tok {
             Tok::Id(_) | Tok::Text(..) | Tok::Decimal(_) | Tok::Hex(_) => self.label()?,
             _ => return Err(self.unexpected("a variant case")),
         };
-        let val = if self.eat(Tok::Equals)? {
-            self.ann_val::<A>()?
+        let mut field = Box::new(IDLField {
+            id,
+            val: IDLValue::Null,
+        });
+        if self.eat(Tok::Equals)? {
+            self.ann_val::<A>(&mut field.val)?;
+        }
+        Ok(field)
+    }
+
+    /// The vector for the items of a list whose opening bracket was just consumed
+    /// (a record, variant, `vec` or service, or a tuple of types): room for four
+    /// items unless the list is empty (`close` next). Allocated here directly,
+    /// rather than by the first push, which goes through the vector's out-of-line
+    /// growth path.
+    fn first_capacity<T>(&self, close: Tok<'static>) -> Vec<T> {
+        if self.tok.tok.is(&close) {
+            Vec::new()
         } else {
-            IDLValue::Null
-        };
-        Ok(IDLField { id, val })
+            Vec::with_capacity(4)
+        }
     }
 
     /// Records the key of the field just parsed (which started at `start` and is
@@ -674,7 +722,7 @@ impl<'a> Parser<'a> {
     fn record_type(&mut self) -> Result<IDLType> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<TypeField> = Vec::new();
+        let mut fields: Vec<TypeField> = self.first_capacity(Tok::RBrace);
         let base = self.keys.len();
         let mut next_id: u32 = 0;
         while !matches!(self.tok.tok, Tok::RBrace) {
@@ -716,7 +764,7 @@ impl<'a> Parser<'a> {
     fn variant_type(&mut self) -> Result<IDLType> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
-        let mut fields: Vec<TypeField> = Vec::new();
+        let mut fields: Vec<TypeField> = self.first_capacity(Tok::RBrace);
         let base = self.keys.len();
         while !matches!(self.tok.tok, Tok::RBrace) {
             let start = self.tok.span.start;
@@ -750,7 +798,7 @@ impl<'a> Parser<'a> {
     /// `( t1, name : t2, … )`; argument names are documentation only.
     fn tup_type(&mut self) -> Result<Vec<IDLType>> {
         self.expect(Tok::LParen, "`(`")?;
-        let mut ts = Vec::new();
+        let mut ts = self.first_capacity(Tok::RParen);
         while !matches!(self.tok.tok, Tok::RParen) {
             let t = match self.tok.tok {
                 Tok::Id(s) => {
@@ -800,7 +848,7 @@ impl<'a> Parser<'a> {
     #[inline(never)]
     fn actor_type(&mut self) -> Result<Vec<Binding>> {
         self.expect(Tok::LBrace, "`{`")?;
-        let mut ms: Vec<Binding> = Vec::new();
+        let mut ms: Vec<Binding> = self.first_capacity(Tok::RBrace);
         while !matches!(self.tok.tok, Tok::RBrace) {
             let docs = self.lex.take_docs();
             let (id, name_span) = self.name()?;
@@ -1089,6 +1137,13 @@ fn hex_to_decimal(s: &str) -> String {
     num_bigint::BigUint::parse_bytes(s.as_bytes(), 16)
         .map(|n| n.to_string())
         .unwrap_or_default()
+}
+
+/// Writes `v` into `slot`, a value parser's slot, which holds `IDLValue::Null`
+/// until its value is parsed: there is nothing to drop, so the old value is
+/// forgotten rather than passed to the drop glue (a call per value).
+fn put(slot: &mut IDLValue, v: IDLValue) {
+    std::mem::forget(std::mem::replace(slot, v));
 }
 
 /// The type an identifier names: a primitive type's name, or a type variable.

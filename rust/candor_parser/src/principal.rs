@@ -119,7 +119,8 @@ fn decode_grouped(b: &[u8], buf: &mut [u8; 4 + MAX_BYTES]) -> Option<Decoded> {
             len += 1;
             bits = 0;
         }
-        acc &= (1 << bits) - 1;
+        // The bits already written stay in `acc`, unmasked: every read takes its
+        // byte below bit 33, and the shifts carry old bits up and out.
         rest = tail;
     }
     for &c in rest {
@@ -133,13 +134,13 @@ fn decode_grouped(b: &[u8], buf: &mut [u8; 4 + MAX_BYTES]) -> Option<Decoded> {
             bits -= 8;
             *buf.get_mut(len)? = (acc >> bits) as u8;
             len += 1;
-            acc &= (1 << bits) - 1;
         }
     }
     Some(Decoded {
         len,
         chars: b.len() - b.len() / 6,
-        clean: acc == 0,
+        // The bits after the last whole byte.
+        clean: acc & ((1 << bits) - 1) == 0,
         grouped: true,
     })
 }
@@ -185,19 +186,31 @@ fn decode_any(b: &[u8], buf: &mut [u8; 4 + MAX_BYTES]) -> Result<Decoded, Princi
     })
 }
 
-/// CRC-32 (IEEE 802.3, reflected), the check sequence of principal text.
+/// CRC-32 (IEEE 802.3, reflected), the check sequence of principal text. Four bytes
+/// per step (four table lookups folded together, "slicing by four"), then the last
+/// bytes one at a time: a principal's bytes cost about half as many instructions
+/// as one step per byte.
 fn crc32(data: &[u8]) -> u32 {
+    let [t0, t1, t2, t3] = &CRC_TABLES;
+    let at = |t: &[u32; 256], i: u32| t.get((i & 0xff) as usize).copied().unwrap_or(0);
     let mut crc = !0u32;
-    for &b in data {
-        let i = usize::from((crc as u8) ^ b);
-        crc = CRC_TABLE.get(i).copied().unwrap_or(0) ^ (crc >> 8);
+    let mut words = data.chunks_exact(4);
+    for w in &mut words {
+        let Some(w) = w.first_chunk::<4>() else { break };
+        let x = crc ^ u32::from_le_bytes(*w);
+        crc = at(t3, x) ^ at(t2, x >> 8) ^ at(t1, x >> 16) ^ at(t0, x >> 24);
+    }
+    for &b in words.remainder() {
+        crc = at(t0, crc ^ u32::from(b)) ^ (crc >> 8);
     }
     !crc
 }
 
-/// The byte-at-a-time table of the reflected polynomial 0xEDB88320, built at compile time.
-static CRC_TABLE: [u32; 256] = {
-    let mut table = [0u32; 256];
+/// The tables of [`crc32`], built at compile time: `[0]` is the byte-at-a-time table
+/// of the reflected polynomial 0xEDB88320, and `[k]` advances `[k - 1]` by one more
+/// zero byte, so that four bytes can be looked up at once.
+static CRC_TABLES: [[u32; 256]; 4] = {
+    let mut tables = [[0u32; 256]; 4];
     let mut i = 0;
     while i < 256 {
         let mut c = i as u32;
@@ -210,10 +223,20 @@ static CRC_TABLE: [u32; 256] = {
             };
             k += 1;
         }
-        table[i] = c;
+        tables[0][i] = c;
         i += 1;
     }
-    table
+    let mut t = 1;
+    while t < 4 {
+        let mut i = 0;
+        while i < 256 {
+            let prev = tables[t - 1][i];
+            tables[t][i] = (prev >> 8) ^ tables[0][(prev & 0xff) as usize];
+            i += 1;
+        }
+        t += 1;
+    }
+    tables
 };
 
 #[cfg(test)]
@@ -225,6 +248,31 @@ mod tests {
         let ours = from_text(text).map_err(|e| e.to_string());
         let theirs = Principal::from_text(text).map_err(|e| e.to_string());
         assert_eq!(ours, theirs, "{text:?}");
+    }
+
+    /// The four-at-a-time CRC equals the bit-at-a-time definition for every length
+    /// around the step size.
+    #[test]
+    fn crc32_matches_the_bitwise_definition() {
+        let bitwise = |data: &[u8]| {
+            let mut crc = !0u32;
+            for &b in data {
+                crc ^= u32::from(b);
+                for _ in 0..8 {
+                    crc = if crc & 1 != 0 {
+                        0xEDB8_8320 ^ (crc >> 1)
+                    } else {
+                        crc >> 1
+                    };
+                }
+            }
+            !crc
+        };
+        let data: Vec<u8> = (0..64u32).map(|i| (i * 37 + 11) as u8).collect();
+        for len in 0..data.len() {
+            assert_eq!(crc32(&data[..len]), bitwise(&data[..len]), "{len}");
+        }
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
     }
 
     #[test]
