@@ -788,17 +788,14 @@ enum NumberKind {
 
 /// The end of the number starting at `start` and its kind. Plain loops over bytes with
 /// local indices: numbers are a fifth of the tokens of a typical value.
+///
+/// The longest of the forms that start here is taken, as candid_parser's lexer
+/// does: an integer is a digit then digits and `_` in any order (candid_parser's
+/// form, which the spec's includes); a float is the spec's, whose digit runs have
+/// `_` only between two digits (`1_000.5`, `1e1_0`; candid_parser takes no `_` in a
+/// float, spec/differences.md D10), with candid_parser's `.5` (no integer part)
+/// besides. So `1_0.0` is a float, and `1_.5` the integer `1_` and then `.5`.
 fn scan_number(b: &[u8], start: usize) -> (usize, NumberKind) {
-    let decimal = |mut i: usize| {
-        while let Some(&c) = b.get(i) {
-            if c.is_ascii_digit() || c == b'_' {
-                i += 1;
-            } else {
-                break;
-            }
-        }
-        i
-    };
     if b.get(start) == Some(&b'0')
         && matches!(b.get(start + 1), Some(b'x' | b'X'))
         && b.get(start + 2).is_some_and(|c| c.is_ascii_hexdigit())
@@ -813,23 +810,53 @@ fn scan_number(b: &[u8], start: usize) -> (usize, NumberKind) {
         }
         return (i, NumberKind::Hex);
     }
-    let mut i = decimal(start);
-    let mut kind = NumberKind::Decimal;
-    if b.get(i) == Some(&b'.') {
-        kind = NumberKind::Float;
-        i = decimal(i + 1);
+    let mut integer = start;
+    while let Some(&c) = b.get(integer) {
+        if c.is_ascii_digit() || c == b'_' {
+            integer += 1;
+        } else {
+            break;
+        }
     }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        let mut j = i + 1;
+    let whole = spec_digits(b, start);
+    let mut end = whole;
+    let mut float = false;
+    if b.get(end) == Some(&b'.') && (whole > start || spec_digits(b, end + 1) > end + 1) {
+        float = true;
+        end = spec_digits(b, end + 1);
+    }
+    if whole > start && matches!(b.get(end), Some(b'e' | b'E')) {
+        let mut j = end + 1;
         if matches!(b.get(j), Some(b'+' | b'-')) {
             j += 1;
         }
-        if b.get(j).is_some_and(|c| c.is_ascii_digit()) {
-            kind = NumberKind::Float;
-            i = decimal(j);
+        let exponent = spec_digits(b, j);
+        if exponent > j {
+            float = true;
+            end = exponent;
         }
     }
-    (i, kind)
+    if float && end > integer {
+        (end, NumberKind::Float)
+    } else {
+        (integer, NumberKind::Decimal)
+    }
+}
+
+/// The end of the spec's `<num>` at `i` (a digit, then digits with at most one `_`
+/// between two of them), or `i` when no digit is there.
+fn spec_digits(b: &[u8], mut i: usize) -> usize {
+    if !b.get(i).is_some_and(u8::is_ascii_digit) {
+        return i;
+    }
+    i += 1;
+    loop {
+        match b.get(i) {
+            Some(c) if c.is_ascii_digit() => i += 1,
+            Some(b'_') if b.get(i + 1).is_some_and(u8::is_ascii_digit) => i += 2,
+            _ => return i,
+        }
+    }
 }
 
 fn hex_val(c: u8) -> u8 {

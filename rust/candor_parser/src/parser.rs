@@ -372,8 +372,9 @@ impl<'a> Parser<'a> {
     fn variant_value<A: Annotate>(&mut self, slot: &mut IDLValue) -> Result<()> {
         self.advance()?;
         self.expect(Tok::LBrace, "`{`")?;
+        // Exactly one field and no `;` after it, as the spec's `variant { <fieldval> }`
+        // and candid_parser have it.
         let field = self.variant_field_value::<A>()?;
-        self.eat(Tok::Semi)?;
         self.expect(Tok::RBrace, "`}`")?;
         put(slot, IDLValue::Variant(VariantValue(field, 0)));
         Ok(())

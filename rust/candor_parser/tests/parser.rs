@@ -123,6 +123,22 @@ fn numbers() {
             Float64(-10.01),
         ]
     );
+    // A float's digit runs take `_` between two digits only (the spec's `<num>`); an
+    // integer takes them anywhere after its first digit (candid_parser's lexer).
+    let floats = parse_idl_args("(1_000.5, 1e1_0, 2_5E-0_1, 1_, 1__0)").unwrap();
+    assert_eq!(
+        floats.args,
+        vec![
+            Float64(1000.5),
+            Float64(1e10),
+            Float64(2.5),
+            Number("1".into()),
+            Number("10".into()),
+        ]
+    );
+    for text in ["(1e5_)", "(1.0__1)", "(1._5)", "(.5e3)", "(1_.5)", "(1e_5)"] {
+        assert!(parse_idl_args(text).is_err(), "{text} parsed");
+    }
     // Hex beyond 128 bits.
     let v = parse_idl_value("0x1_0000_0000_0000_0000_0000_0000_0000_0000").unwrap();
     assert_eq!(v, Number("340282366920938463463374607431768211456".into()));
