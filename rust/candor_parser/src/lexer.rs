@@ -810,22 +810,29 @@ fn scan_number(b: &[u8], start: usize) -> (usize, NumberKind) {
         }
         return (i, NumberKind::Hex);
     }
+    // An integer, the usual number, is the digits and `_` from here; only when a
+    // float might follow is its integer part checked against the spec's `<num>`
+    // (every `_` before a digit).
     let mut integer = start;
-    while let Some(&c) = b.get(integer) {
-        if c.is_ascii_digit() || c == b'_' {
-            integer += 1;
-        } else {
-            break;
-        }
+    while b
+        .get(integer)
+        .is_some_and(|&c| c.is_ascii_digit() || c == b'_')
+    {
+        integer += 1;
     }
-    let whole = spec_digits(b, start);
-    let mut end = whole;
+    if !matches!(b.get(integer), Some(b'.' | b'e' | b'E'))
+        || (integer > start && spec_digits(b, start) != integer)
+    {
+        return (integer, NumberKind::Decimal);
+    }
+    let whole = integer > start;
+    let mut end = integer;
     let mut float = false;
-    if b.get(end) == Some(&b'.') && (whole > start || spec_digits(b, end + 1) > end + 1) {
+    if b.get(end) == Some(&b'.') && (whole || spec_digits(b, end + 1) > end + 1) {
         float = true;
         end = spec_digits(b, end + 1);
     }
-    if whole > start && matches!(b.get(end), Some(b'e' | b'E')) {
+    if whole && matches!(b.get(end), Some(b'e' | b'E')) {
         let mut j = end + 1;
         if matches!(b.get(j), Some(b'+' | b'-')) {
             j += 1;
@@ -836,7 +843,7 @@ fn scan_number(b: &[u8], start: usize) -> (usize, NumberKind) {
             end = exponent;
         }
     }
-    if float && end > integer {
+    if float {
         (end, NumberKind::Float)
     } else {
         (integer, NumberKind::Decimal)
