@@ -4,7 +4,8 @@
 //! because this crate is meant to run inside canisters where every instruction is
 //! paid for; a generated automaton (logos) plus a generated LALR table (lalrpop) cost
 //! several times more code and instructions. The token set and the escape rules are
-//! those of candid_parser, so the same inputs are accepted.
+//! those of candid_parser, so the same inputs are accepted, and floats with `_`
+//! between digits besides, which the spec allows (spec/differences.md D10).
 
 use crate::error::{Error, Result, Span};
 
