@@ -829,9 +829,12 @@ fn scan_number(b: &[u8], start: usize) -> (usize, NumberKind) {
     let whole = integer > start;
     let mut end = integer;
     let mut float = false;
-    if b.get(end) == Some(&b'.') && (whole || spec_digits(b, end + 1) > end + 1) {
-        float = true;
-        end = spec_digits(b, end + 1);
+    if b.get(end) == Some(&b'.') {
+        let fraction = spec_digits(b, end + 1);
+        if whole || fraction > end + 1 {
+            float = true;
+            end = fraction;
+        }
     }
     if whole && matches!(b.get(end), Some(b'e' | b'E')) {
         let mut j = end + 1;
