@@ -7,7 +7,9 @@
 //!
 //! Scopes: "0. Parsing" (reserved for workloads that parse .did text), "1. Encoding",
 //! "2. Decoding", and "3. Floor": the least work that builds the same Rust value from bytes
-//! already in memory, so a report can show how far a decoder is from the floor.
+//! already in memory, so a report can show how far a decoder is from the floor. The real-traffic
+//! workloads add "4. Serde floor": the same value built through its `Deserialize` impl with no
+//! Candid work at all (`serde_floor.rs`), the least a serde-based decoder can cost.
 //!
 //! The text workloads (`nns`, `vec_service`) go through the matching parser crate: candor_parser
 //! for candor, candid_parser for candid.
@@ -27,6 +29,7 @@ use lib::types::{Type, TypeInner};
 use lib::{Decode, DecoderConfig, Encode, IDLArgs, IDLValue, Int, Nat, Principal, TypeEnv};
 use std::collections::BTreeMap;
 
+mod serde_floor;
 mod traffic;
 mod types;
 mod wire;
@@ -501,6 +504,11 @@ where
     let first = Encode!(&values[0]).unwrap();
     let header = wire::header_len(&first);
     assert_eq!(floor(&mut traffic::Bytes(&first[header..])), values[0]);
+    let schema = serde_floor::Schema::of::<T>();
+    assert_eq!(
+        serde_floor::decode::<T>(&schema, &first[header..]),
+        values[0]
+    );
     bench_fn(|| {
         let messages: Vec<Vec<u8>> = {
             let _p = bench_scope("1. Encoding");
@@ -516,6 +524,12 @@ where
             let _p = bench_scope("3. Floor");
             for m in &messages {
                 keep(floor(&mut traffic::Bytes(&m[header..])));
+            }
+        }
+        {
+            let _p = bench_scope("4. Serde floor");
+            for m in &messages {
+                keep(serde_floor::decode::<T>(&schema, &m[header..]));
             }
         }
     })
@@ -590,9 +604,10 @@ fn icrc1_transfer_repeat() -> BenchResult {
         .map(|i| Encode!(&traffic::transfer(i, true)).unwrap())
         .collect();
     bench_fn(|| {
-        for (m, scope) in messages
-            .iter()
-            .zip(["4. First message", "5. Second message", "6. Third message"])
+        for (m, scope) in
+            messages
+                .iter()
+                .zip(["4. First message", "5. Second message", "6. Third message"])
         {
             let _p = bench_scope(scope);
             keep(Decode!([config]; m, traffic::TransferArg).unwrap());

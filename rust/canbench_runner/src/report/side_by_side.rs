@@ -4,6 +4,10 @@
 use crate::results_file::{BenchResult, Results};
 use std::fmt::Write as _;
 
+/// The scope of the serde floor: the value built through its `Deserialize` impl with
+/// no Candid work, the least a serde-based decoder can cost.
+const SERDE_FLOOR: &str = "4. Serde floor";
+
 /// Side-by-side table of two result files: workload × (encode, decode, heap), A, B, B/A.
 pub fn compare(a: &Results, b: &Results, a_label: &str, b_label: &str) -> String {
     let mut out = String::new();
@@ -18,11 +22,12 @@ pub fn compare(a: &Results, b: &Results, a_label: &str, b_label: &str) -> String
     for name in names {
         let (ra, rb) = (a.benches.get(name), b.benches.get(name));
         type Pick = fn(&BenchResult) -> Option<u64>;
-        let metrics: [(&str, Pick); 5] = [
+        let metrics: [(&str, Pick); 6] = [
             ("parse", |r| r.scope_instructions("0. Parsing")),
             ("encode", |r| r.scope_instructions("1. Encoding")),
             ("decode", |r| r.scope_instructions("2. Decoding")),
             ("floor", |r| r.scope_instructions("3. Floor")),
+            ("serde", |r| r.scope_instructions(SERDE_FLOOR)),
             ("heap", |r| Some(r.total.heap_increase)),
         ];
         for (metric, pick) in metrics {
@@ -83,8 +88,9 @@ fn geomean(ratios: impl Iterator<Item = f64>) -> Option<f64> {
 }
 
 /// What a reader of the comparison wants first: how many times fewer instructions B
-/// needs than A (geometric mean over the workloads), where B needs more, and how far
-/// each is from the floor (the least work that builds the same value).
+/// needs than A (geometric mean over the workloads), where B needs more, how far each
+/// is from the floor (the least work that builds the same value), and, where B has a
+/// serde floor, how far each is from it and how far it is from the floor.
 fn compare_summary(a: &Results, b: &Results, a_label: &str, b_label: &str) -> String {
     let mut out = String::new();
     writeln!(out).unwrap();
@@ -139,6 +145,32 @@ fn compare_summary(a: &Results, b: &Results, a_label: &str, b_label: &str) -> St
         .collect();
     if !floors.is_empty() {
         writeln!(out, "decode distance to floor: {}", floors.join("; ")).unwrap();
+    }
+    let serde: Vec<String> = b
+        .benches
+        .iter()
+        .filter_map(|(name, rb)| {
+            let floor = rb.scope_instructions("3. Floor")?;
+            let serde = rb.scope_instructions(SERDE_FLOOR)?;
+            let dec_b = rb.scope_instructions("2. Decoding")?;
+            let dec_a = a
+                .benches
+                .get(name)
+                .and_then(|ra| ra.scope_instructions("2. Decoding"));
+            (floor > 0 && serde > 0).then(|| {
+                let a_part = dec_a.map_or(String::new(), |x| {
+                    format!(", {a_label} {:.2}x", x as f64 / serde as f64)
+                });
+                format!(
+                    "{name}: {b_label} {:.2}x{a_part} (serde floor {:.2}x the floor)",
+                    dec_b as f64 / serde as f64,
+                    serde as f64 / floor as f64
+                )
+            })
+        })
+        .collect();
+    if !serde.is_empty() {
+        writeln!(out, "decode distance to serde floor: {}", serde.join("; ")).unwrap();
     }
     out
 }
@@ -244,7 +276,12 @@ mod tests {
             [
                 (
                     "x".to_string(),
-                    scoped(&[("1. Encoding", 50), ("2. Decoding", 100), ("3. Floor", 50)]),
+                    scoped(&[
+                        ("1. Encoding", 50),
+                        ("2. Decoding", 100),
+                        ("3. Floor", 50),
+                        ("4. Serde floor", 80),
+                    ]),
                 ),
                 (
                     "y".to_string(),
@@ -263,6 +300,10 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("x: candor 2.00x, candid 8.00x"), "{md}");
+        assert!(
+            md.contains("decode distance to serde floor: x: candor 1.25x, candid 5.00x (serde floor 1.60x the floor)"),
+            "{md}"
+        );
         assert!(
             md.contains("| x | 100 | 50 | 2.00x | 400 | 100 | 4.00x | 2.00x |"),
             "{md}"
