@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 /// The scope of the serde floor: the value built through its `Deserialize` impl with
 /// no Candid work, the least a serde-based decoder can cost.
 const SERDE_FLOOR: &str = "4. Serde floor";
+const SERDE_LINE: &str = "decode distance to serde floor:";
 
 /// Side-by-side table of two result files: workload × (encode, decode, heap), A, B, B/A.
 pub fn compare(a: &Results, b: &Results, a_label: &str, b_label: &str) -> String {
@@ -170,7 +171,7 @@ fn compare_summary(a: &Results, b: &Results, a_label: &str, b_label: &str) -> St
         })
         .collect();
     if !serde.is_empty() {
-        writeln!(out, "decode distance to serde floor: {}", serde.join("; ")).unwrap();
+        writeln!(out, "{SERDE_LINE} {}", serde.join("; ")).unwrap();
     }
     out
 }
@@ -187,19 +188,7 @@ pub fn compare_markdown(a: &Results, b: &Results, a_label: &str, b_label: &str) 
     out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     let names: std::collections::BTreeSet<&String> =
         a.benches.keys().chain(b.benches.keys()).collect();
-    let num = |v: Option<u64>| {
-        v.map_or("—".to_string(), |v| {
-            let s = v.to_string();
-            let mut out = String::new();
-            for (i, c) in s.chars().enumerate() {
-                if i > 0 && (s.len() - i) % 3 == 0 {
-                    out.push(',');
-                }
-                out.push(c);
-            }
-            out
-        })
-    };
+    let num = |v: Option<u64>| v.map_or("—".to_string(), grouped);
     let ratio = |x: Option<u64>, y: Option<u64>| match (x, y) {
         (Some(x), Some(y)) if y > 0 => format!("{:.2}x", x as f64 / y as f64),
         _ => "—".into(),
@@ -229,11 +218,69 @@ pub fn compare_markdown(a: &Results, b: &Results, a_label: &str, b_label: &str) 
         .unwrap();
     }
     out.push('\n');
+    // The serde floor distances get a table of their own (below) rather than a line.
     for line in compare_summary(a, b, a_label, b_label)
         .lines()
-        .filter(|l| !l.is_empty())
+        .filter(|l| !l.is_empty() && !l.starts_with(SERDE_LINE))
     {
         writeln!(out, "- {line}").unwrap();
+    }
+    out.push_str(&floors_markdown(a, b, a_label, b_label));
+    out
+}
+
+/// For the workloads where B has both floors: the floor, the serde floor, how far
+/// apart they are, and each decoder's distance to the serde floor (how many times
+/// more than the least a serde-based decoder can cost).
+fn floors_markdown(a: &Results, b: &Results, a_label: &str, b_label: &str) -> String {
+    let mut out = String::new();
+    for (name, rb) in &b.benches {
+        let (Some(floor), Some(serde), Some(dec_b)) = (
+            rb.scope_instructions("3. Floor"),
+            rb.scope_instructions(SERDE_FLOOR),
+            rb.scope_instructions("2. Decoding"),
+        ) else {
+            continue;
+        };
+        if floor == 0 || serde == 0 {
+            continue;
+        }
+        if out.is_empty() {
+            writeln!(
+                out,
+                "\n| workload | floor | serde floor | serde floor / floor | {a_label} decode / serde floor | {b_label} decode / serde floor |"
+            )
+            .unwrap();
+            out.push_str("|---|---:|---:|---:|---:|---:|\n");
+        }
+        let times = |x: u64, y: u64| format!("{:.2}x", x as f64 / y as f64);
+        let dec_a = a
+            .benches
+            .get(name)
+            .and_then(|ra| ra.scope_instructions("2. Decoding"))
+            .map_or("—".to_string(), |x| times(x, serde));
+        writeln!(
+            out,
+            "| {name} | {} | {} | {} | {dec_a} | {} |",
+            grouped(floor),
+            grouped(serde),
+            times(serde, floor),
+            times(dec_b, serde),
+        )
+        .unwrap();
+    }
+    out
+}
+
+/// A count with thousands separators.
+fn grouped(v: u64) -> String {
+    let s = v.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
     }
     out
 }
@@ -300,8 +347,20 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("x: candor 2.00x, candid 8.00x"), "{md}");
+        let text = compare(&a, &b, "candid", "candor");
         assert!(
-            md.contains("decode distance to serde floor: x: candor 1.25x, candid 5.00x (serde floor 1.60x the floor)"),
+            text.contains("decode distance to serde floor: x: candor 1.25x, candid 5.00x (serde floor 1.60x the floor)"),
+            "{text}"
+        );
+        // In markdown the serde floor is a table of its own, with only x (y has none).
+        assert!(!md.contains("decode distance to serde floor"), "{md}");
+        assert!(
+            md.contains("| x | 50 | 80 | 1.60x | 5.00x | 1.25x |"),
+            "{md}"
+        );
+        let floors = md.split("| workload | floor |").nth(1).unwrap_or_default();
+        assert!(
+            floors.contains("| x | ") && !floors.contains("| y | "),
             "{md}"
         );
         assert!(
