@@ -33,7 +33,13 @@ pub(crate) struct Core<'de> {
     pub exp: Rc<Arena>,
     /// Number of wire type table entries: the cost of a func/service subtype check.
     pub table_len: usize,
-    pub decoding_quota: Option<usize>,
+    /// The decoding quota left, when `quota_on`; otherwise a large count that
+    /// `charge` refills when it runs low (no quota means no limit). One plain
+    /// integer rather than an `Option`, so a typed charge is a compare and a
+    /// subtraction (see [`charge`](Self::charge)).
+    quota_left: usize,
+    /// Whether the decode has a decoding quota at all.
+    quota_on: bool,
     pub skipping_quota: Option<usize>,
     /// True while decoding an argument with no Rust type (`IDLValue`): every cost is
     /// multiplied and counts against the skipping quota.
@@ -129,7 +135,7 @@ impl<'de> Core<'de> {
     pub(super) fn mark(&self) -> Mark {
         Mark {
             pos: self.reader.offset(),
-            decoding_quota: self.decoding_quota,
+            decoding_quota: self.decoding_quota(),
             skipping_quota: self.skipping_quota,
             opt_walked: self.opt_walked,
             depth: self.depth,
@@ -140,7 +146,7 @@ impl<'de> Core<'de> {
     #[cold]
     pub(super) fn back_to(&mut self, m: Mark) {
         self.reader.rewind(m.pos);
-        self.decoding_quota = m.decoding_quota;
+        self.set_decoding_quota(m.decoding_quota);
         self.skipping_quota = m.skipping_quota;
         self.opt_walked = m.opt_walked;
         self.depth = m.depth;
@@ -162,7 +168,8 @@ impl<'de> Core<'de> {
             wire: ManuallyDrop::new(wire),
             exp,
             table_len,
-            decoding_quota: start.decoding_quota,
+            quota_left: start.decoding_quota.unwrap_or(usize::MAX),
+            quota_on: start.decoding_quota.is_some(),
             skipping_quota: config.skipping_quota,
             untyped: false,
             opt_walked: 0,
@@ -179,18 +186,63 @@ impl<'de> Core<'de> {
 
     // ---- cost ------------------------------------------------------------------
 
+    /// The decoding quota left (`None`: no limit).
+    pub(super) fn decoding_quota(&self) -> Option<usize> {
+        self.quota_on.then_some(self.quota_left)
+    }
+
+    fn set_decoding_quota(&mut self, q: Option<usize>) {
+        self.quota_left = q.unwrap_or(usize::MAX);
+        self.quota_on = q.is_some();
+    }
+
     /// Charges `cost` units of typed work (multiplied in untyped mode).
+    ///
+    /// The common case (typed, and the units are there) is one compare and one
+    /// subtraction; everything else is decided out of the way, by
+    /// [`charge_rest`](Self::charge_rest).
     #[inline(always)]
     pub(super) fn charge(&mut self, cost: usize) -> Result<()> {
         if self.untyped {
             return self.charge_untyped(cost);
         }
-        if let Some(q) = self.decoding_quota.as_mut() {
-            if *q < cost {
-                return Err(self.quota_error("Decoding cost exceeds the limit"));
-            }
-            *q -= cost;
+        if cost <= self.quota_left {
+            self.quota_left -= cost;
+            return Ok(());
         }
+        self.charge_rest(cost)
+    }
+
+    /// Charges `first` units, then `then` units: in one test when both fit (typed),
+    /// else one after the other, so a quota that runs out fails at the same charge
+    /// and with the same error as two calls of [`charge`](Self::charge) would.
+    #[inline(always)]
+    pub(super) fn charge2(&mut self, first: usize, then: usize) -> Result<()> {
+        if self.untyped {
+            self.charge_untyped(first)?;
+            return self.charge_untyped(then);
+        }
+        let cost = first + then;
+        if cost <= self.quota_left {
+            self.quota_left -= cost;
+            return Ok(());
+        }
+        self.charge_rest(first)?;
+        self.charge_rest(then)
+    }
+
+    /// A typed charge the fast test of [`charge`](Self::charge) did not settle: an
+    /// exhausted quota, or no quota at all (the count is refilled).
+    #[cold]
+    fn charge_rest(&mut self, cost: usize) -> Result<()> {
+        if cost <= self.quota_left {
+            self.quota_left -= cost;
+            return Ok(());
+        }
+        if self.quota_on {
+            return Err(self.quota_error("Decoding cost exceeds the limit"));
+        }
+        self.quota_left = usize::MAX - cost;
         Ok(())
     }
 
@@ -198,12 +250,12 @@ impl<'de> Core<'de> {
     /// 1× on the skipping quota.
     #[inline]
     pub(super) fn charge_untyped(&mut self, cost: usize) -> Result<()> {
-        if let Some(q) = self.decoding_quota {
+        if self.quota_on {
             let c = cost.saturating_mul(quota::UNTYPED);
-            if q < c {
+            if self.quota_left < c {
                 return Err(self.quota_error("Decoding cost exceeds the limit"));
             }
-            self.decoding_quota = Some(q - c);
+            self.quota_left -= c;
         }
         if let Some(q) = self.skipping_quota {
             if q < cost {
@@ -408,5 +460,85 @@ impl<'de> Core<'de> {
             return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
         }
         std::str::from_utf8(bytes).map_err(|e| fault::invalid_utf8("text", e, at))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Core, Start};
+    use crate::de::subtype::LentMemo;
+    use crate::de::DecoderConfig;
+    use crate::wire::header::Arena;
+    use std::rc::Rc;
+
+    fn core(decoding: Option<usize>, skipping: Option<usize>) -> Core<'static> {
+        let mut config = DecoderConfig::new();
+        config.skipping_quota = skipping;
+        let start = Start {
+            lease: None,
+            memo: LentMemo::none(),
+            decoding_quota: decoding,
+        };
+        Core::new(
+            &[],
+            0,
+            Arena::new(),
+            Rc::new(Arena::new()),
+            0,
+            &config,
+            start,
+        )
+    }
+
+    /// The error of a charge sequence, and the quotas left after it.
+    fn run(mut c: Core<'_>, f: impl Fn(&mut Core<'_>) -> crate::Result<()>) -> String {
+        let out = f(&mut c).map_err(|e| e.to_string());
+        format!("{out:?} {:?} {:?}", c.decoding_quota(), c.skipping_quota)
+    }
+
+    /// `charge2` takes its two charges in one test only when both fit: wherever the
+    /// quota runs out, it fails as `charge` called twice does, typed and untyped.
+    #[test]
+    fn charge2_is_two_charges() {
+        for untyped in [false, true] {
+            for d in [
+                None,
+                Some(0),
+                Some(49),
+                Some(50),
+                Some(99),
+                Some(100),
+                Some(150),
+            ] {
+                for s in [None, Some(0), Some(1), Some(2)] {
+                    let make = || {
+                        let mut c = core(d, s);
+                        c.untyped = untyped;
+                        c
+                    };
+                    let one = run(make(), |c| c.charge2(1, 1));
+                    let two = run(make(), |c| {
+                        c.charge(1)?;
+                        c.charge(1)
+                    });
+                    assert_eq!(one, two, "untyped {untyped}, quotas {d:?} {s:?}");
+                }
+            }
+        }
+    }
+
+    /// Without a decoding quota the count of units is refilled when it runs low, so
+    /// no amount of typed work fails; with one, the last unit is the last one.
+    #[test]
+    fn no_quota_never_runs_out() {
+        let mut c = core(None, None);
+        c.quota_left = 3;
+        assert!(c.charge(5).is_ok());
+        assert!(c.charge2(usize::MAX / 2, usize::MAX / 2).is_ok());
+        assert_eq!(c.decoding_quota(), None);
+        let mut c = core(Some(5), None);
+        assert!(c.charge(5).is_ok());
+        assert_eq!(c.decoding_quota(), Some(0));
+        assert!(c.charge(1).is_err());
     }
 }

@@ -73,6 +73,18 @@ impl<'a, 'de> De<'a, 'de> {
         Ok(())
     }
 
+    /// [`unroll`](Self::unroll), then `extra` units for the serde call itself, in
+    /// one charge when the quota allows (the units and the errors are those of two
+    /// charges in that order).
+    #[inline(always)]
+    fn unroll_then(&mut self, extra: usize) -> Result<()> {
+        let c = usize::from(self.w.is_var()) + usize::from(self.e.is_var());
+        self.core.charge2(c, extra)?;
+        self.w = self.w.resolved();
+        self.e = self.e.resolved();
+        Ok(())
+    }
+
     #[inline(always)]
     fn nodes(&self) -> (Node, Node) {
         (self.core.wnode(self.w), self.core.enode(self.e))
@@ -472,8 +484,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        self.core.charge(quota::CALL)?;
+        self.unroll_then(quota::CALL)?;
         let (wire, exp) = self.nodes();
         let Node::Opt(e_in) = exp else {
             return Err(self.mismatch());
@@ -620,8 +631,7 @@ impl<'de> De<'_, 'de> {
         tuple_len: Option<usize>,
         cost: usize,
     ) -> Result<SeqBody<'de>> {
-        self.unroll()?;
-        self.core.charge(cost)?;
+        self.unroll_then(cost)?;
         match self.nodes() {
             (Node::Vec(w_el), Node::Vec(e_el)) => {
                 let w_el = w_el.resolved();
@@ -679,8 +689,7 @@ impl<'de> De<'_, 'de> {
     }
 
     fn map<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        self.core.charge(quota::CALL)?;
+        self.unroll_then(quota::CALL)?;
         let (Node::Vec(w_el), Node::Vec(e_el)) = self.nodes() else {
             return Err(self.mismatch());
         };
@@ -718,8 +727,7 @@ impl<'de> De<'_, 'de> {
     }
 
     fn record<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        self.core.charge(quota::CALL)?;
+        self.unroll_then(quota::CALL)?;
         let (Node::Record(wf), Node::Record(ef)) = self.nodes() else {
             return Err(self.mismatch());
         };
@@ -730,8 +738,7 @@ impl<'de> De<'_, 'de> {
     }
 
     fn variant<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        self.core.charge(quota::CALL)?;
+        self.unroll_then(quota::CALL)?;
         let (Node::Variant(wf), Node::Variant(ef)) = self.nodes() else {
             return Err(self.mismatch());
         };
