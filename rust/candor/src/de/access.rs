@@ -382,26 +382,19 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
 /// A variant: the case was chosen by the caller from the wire index.
 pub(crate) struct EnumAccess<'a, 'de> {
     core: &'a mut Core<'de>,
-    ef: Span,
-    /// Index of the case within the expected fields.
-    case: usize,
+    /// The case's index in the expected arena's fields (and labels).
+    k: usize,
     w: Ref,
     e: Ref,
 }
 
 impl<'a, 'de> EnumAccess<'a, 'de> {
-    pub(super) fn new(core: &'a mut Core<'de>, ef: Span, case: usize, w: Ref, e: Ref) -> Self {
-        EnumAccess {
-            core,
-            ef,
-            case,
-            w,
-            e,
-        }
+    pub(super) fn new(core: &'a mut Core<'de>, k: usize, w: Ref, e: Ref) -> Self {
+        EnumAccess { core, k, w, e }
     }
     #[cold]
     fn path(&self, err: Error) -> Error {
-        let k = self.ef.start as usize + self.case;
+        let k = self.k;
         let seg = match (self.core.exp.label(k), self.core.exp.field(k)) {
             (FieldLabel::Named(n), _) => PathSegment::Case(n.to_string()),
             (_, Some(f)) => PathSegment::Case(f.id.to_string()),
@@ -436,7 +429,7 @@ impl<'a, 'de> de::EnumAccess<'de> for EnumAccess<'a, 'de> {
     type Variant = Self;
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
-        let k = (self.ef.start as usize) + self.case;
+        let k = self.k;
         if self.core.untyped {
             // Without a Rust type the visitor (`IDLValue`) learns the label, whether
             // it is a name or an id, and the payload's shape from one string, as in

@@ -13,7 +13,7 @@ use super::quota;
 use crate::error::{fault, Error, PathSegment};
 use crate::types::number::{leb_to_le_bytes, TAG_INT, TAG_NAT};
 use crate::types::reference::{TAG_FUNC, TAG_SERVICE};
-use crate::wire::header::{Node, Prim, Ref};
+use crate::wire::header::{Arena, FieldEntry, Node, Prim, Ref, Span};
 use crate::wire::leb;
 use crate::Result;
 use serde::de::{self, Visitor};
@@ -672,10 +672,10 @@ impl<'de> De<'_, 'de> {
                 })
             }
             (Node::Record(wf), Node::Record(ef)) => {
-                if !is_tuple(self.core.exp.fields(ef)) {
+                if !is_tuple(&self.core.exp, ef) {
                     return Err(self.mismatch());
                 }
-                if !is_tuple(self.core.wire.fields(wf)) {
+                if !is_tuple(&self.core.wire, wf) {
                     return Err(Error::subtype(format!(
                         "{} is not a tuple type",
                         describe(&self.core.wire, self.w)
@@ -744,31 +744,37 @@ impl<'de> De<'_, 'de> {
         };
         let at = self.core.offset();
         let index = self.core.reader.leb("variant index")?;
-        let wire_cases = self.core.wire.fields(wf);
-        let Some(case) = wire_cases.get(case_index(index)) else {
-            let cases = wire_cases.len();
+        let Some(case) = case_at(&self.core.wire, wf, index) else {
+            let cases = self.core.wire.fields(wf).len();
             return Err(fault::variant_index(index, cases, at));
         };
-        let (w_id, w_ty) = (case.id, case.ty);
-        let exp_cases = self.core.exp.fields(ef);
         // When both sides list the same cases (the usual case), the wire index is
         // the expected index; otherwise the sorted ids are searched.
-        let k = match exp_cases.get(case_index(index)) {
-            Some(f) if f.id == w_id => case_index(index),
-            _ => match exp_cases.binary_search_by_key(&w_id, |f| f.id) {
-                Ok(k) => k,
-                Err(_) => return Err(unknown_case(w_id).at(at)),
-            },
+        let (k, e_ty) = match case_at(&self.core.exp, ef, index) {
+            Some(f) if f.id == case.id => (index as usize, f.ty),
+            _ => {
+                let exp_cases = self.core.exp.fields(ef);
+                match exp_cases.binary_search_by_key(&case.id, |f| f.id) {
+                    Ok(k) => (k, exp_cases.get(k).map_or(RESERVED, |f| f.ty)),
+                    Err(_) => return Err(unknown_case(case.id).at(at)),
+                }
+            }
         };
-        let e_ty = exp_cases.get(k).map(|f| f.ty).unwrap_or(RESERVED);
-        v.visit_enum(EnumAccess::new(&mut *self.core, ef, k, w_ty, e_ty))
+        let k = ef.start as usize + k;
+        v.visit_enum(EnumAccess::new(&mut *self.core, k, case.ty, e_ty))
     }
 }
 
-/// A variant index as a slice index (an index beyond `usize` matches no case).
+/// The case at position `index` of a variant's cases, or `None` past the last one:
+/// one bounds test on the position and one on the arena, instead of slicing the
+/// cases first.
 #[inline(always)]
-fn case_index(index: u64) -> usize {
-    usize::try_from(index).unwrap_or(usize::MAX)
+fn case_at(arena: &Arena, cases: Span, index: u64) -> Option<FieldEntry> {
+    if index < u64::from(cases.len) {
+        arena.field(cases.start as usize + index as usize)
+    } else {
+        None
+    }
 }
 
 /// A fixed-size array (`[T; N]`, decoded through `deserialize_tuple`) takes exactly
@@ -783,13 +789,14 @@ fn check_array_len(core: &Core<'_>, expected: Option<usize>, len: usize) -> Resu
     }
 }
 
-fn is_tuple(fields: &[crate::wire::header::FieldEntry]) -> bool {
+fn is_tuple(arena: &Arena, fields: Span) -> bool {
     // Both arenas keep field ids strictly increasing (the header parser rejects
     // anything else; the interner sorts and rejects collisions), so the ids are
     // 0..n exactly when the last one is n - 1: one test, not a walk per value.
-    fields
-        .last()
-        .is_none_or(|f| f.id as usize == fields.len() - 1)
+    fields.len == 0
+        || arena
+            .field(fields.start as usize + fields.len as usize - 1)
+            .is_some_and(|f| f.id == fields.len - 1)
 }
 
 /// candid's wording, which callers match on: the case id as candid prints labels.
