@@ -389,3 +389,33 @@ fn variant_case_by_wire_index_and_by_search() {
     assert!(!err.is_subtype(), "{err}");
     assert!(err.to_string().contains("Variant index 5"), "{err}");
 }
+
+// ---- the least size of a vector's record element, kept (`Core::elem_min_size`) ----
+
+/// Vectors of records repeated through a message reuse the element's least size;
+/// a vector of another record type gets its own: a length that the first type's
+/// smaller size would let through is still rejected before anything is read.
+#[test]
+fn record_element_size_is_kept_per_type() {
+    type Small = Vec<(u8,)>;
+    type Wide = Vec<(u64, u64)>;
+    let nested: Vec<Vec<(u64, u64)>> = vec![vec![(1, 2)]; 3];
+    let bytes = candor::Encode!(&nested).unwrap();
+    assert_eq!(decode_one::<Vec<Wide>>(&bytes).unwrap(), nested);
+
+    let mut bytes = candor::Encode!(&vec![(7u8,)], &vec![(1u64, 2u64)]).unwrap();
+    let (small, wide): (Small, Wide) = candor::Decode!(&bytes, Small, Wide).unwrap();
+    assert_eq!((small, wide), (vec![(7,)], vec![(1, 2)]));
+    // The wide vector's length (second to last 17 bytes) claims 2 elements: 32 bytes
+    // where 16 are left, which only the wide record's size of 16 can tell.
+    let at = bytes.len() - 17;
+    assert_eq!(bytes[at], 1);
+    bytes[at] = 2;
+    let err = candor::Decode!(&bytes, Small, Wide)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("length 2 exceeds the 16 bytes left in the message"),
+        "{err}"
+    );
+}

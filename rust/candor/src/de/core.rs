@@ -63,6 +63,9 @@ pub(crate) struct Core<'de> {
     wire_as_exp: Option<Rc<Arena>>,
     /// Set when `wire` is lent by the header cache: where it goes back on drop.
     pub lease: Option<super::header_cache::Lease>,
+    /// The last record element type whose least size a vector asked for, and that
+    /// size (see [`elem_min_size`](Self::elem_min_size)).
+    min_memo: (Ref, usize),
 }
 
 /// The address of a local of the caller's frame: the current stack position. Stacks
@@ -181,6 +184,8 @@ impl<'de> Core<'de> {
             memo_on_interned: true,
             wire_as_exp: None,
             lease: start.lease,
+            // A primitive reference never names a record, so this matches nothing.
+            min_memo: (Ref::prim(crate::wire::header::Prim::Null), 0),
         }
     }
 
@@ -408,6 +413,25 @@ impl<'de> Core<'de> {
         self.memo.get().check(sides, w, e)
     }
 
+    /// The fewest bytes an element of wire type `el` takes ([`super::skip::min_size`]),
+    /// for a vector's length check. Only a record's takes a walk over its fields;
+    /// the vectors of a message mostly repeat one element type (a vector of records
+    /// inside a vector is read once per outer element), so the last record's answer
+    /// is kept. The wire arena is the message's, so an answer holds for the whole
+    /// decode.
+    #[inline(always)]
+    pub(super) fn elem_min_size(&mut self, el: Ref) -> usize {
+        if !matches!(self.wnode(el), Node::Record(_)) {
+            return super::skip::min_size(&self.wire, el);
+        }
+        if self.min_memo.0 == el {
+            return self.min_memo.1;
+        }
+        let n = super::skip::min_size(&self.wire, el);
+        self.min_memo = (el, n);
+        n
+    }
+
     // ---- input ----------------------------------------------------------------
 
     /// The byte offset of the next read (where an error is reported).
@@ -525,6 +549,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The least size of a vector's record element is kept for the next vector of
+    /// that element type, and only for it: another record type, or one that is not
+    /// a record, gets its own answer.
+    #[test]
+    fn elem_min_size_keeps_the_last_record_only() {
+        use crate::wire::header::{parse, Node};
+        let bytes = crate::Encode!(&vec![(1u64, 2u64)], &vec![(1u8,)], &vec![3u16]).unwrap();
+        let h = parse(&bytes, usize::MAX, usize::MAX).unwrap();
+        let el = |arena: &Arena, r: crate::wire::header::Ref| match arena.node(r.resolved()) {
+            Node::Vec(el) => el.resolved(),
+            _ => panic!("not a vector"),
+        };
+        let els: Vec<_> = h.args.as_slice().iter().map(|a| el(&h.arena, *a)).collect();
+        let mut c = core(None, None);
+        c.wire = std::mem::ManuallyDrop::new(h.arena);
+        assert_eq!(c.elem_min_size(els[0]), 16);
+        assert_eq!(c.min_memo, (els[0], 16));
+        assert_eq!(c.elem_min_size(els[0]), 16);
+        assert_eq!(c.elem_min_size(els[1]), 1);
+        assert_eq!(c.min_memo, (els[1], 1));
+        assert_eq!(c.elem_min_size(els[2]), 2);
+        assert_eq!(c.min_memo, (els[1], 1), "a primitive element is not kept");
+        assert_eq!(c.elem_min_size(els[0]), 16);
     }
 
     /// Without a decoding quota the count of units is refilled when it runs low, so

@@ -655,7 +655,7 @@ impl<'de> De<'_, 'de> {
                         | (Node::Prim(Prim::Int), Node::Prim(Prim::Int))
                         | (Node::Prim(Prim::Nat), Node::Prim(Prim::Int))
                 );
-                let min = super::skip::min_size(&self.core.wire, w_el);
+                let min = self.core.elem_min_size(w_el);
                 let len = self.core.reader.len(min)?;
                 check_array_len(self.core, tuple_len, len)?;
                 let per_elem = if bignum {
@@ -705,7 +705,7 @@ impl<'de> De<'_, 'de> {
         else {
             return Err(Error::subtype("expect a key-value pair").at(self.core.offset()));
         };
-        let min = super::skip::min_size(&self.core.wire, w_el.resolved());
+        let min = self.core.elem_min_size(w_el.resolved());
         let len = self.core.reader.len(min)?;
         let text_keys = self.core.wnode(wk) == Node::Prim(Prim::Text)
             && self.core.enode(ek) == Node::Prim(Prim::Text);
