@@ -419,3 +419,94 @@ fn record_element_size_is_kept_per_type() {
         "{err}"
     );
 }
+
+// ---- variant and tuple pairs whose shape was checked (`core::Checked`) ----------
+
+mod checked {
+    use serde::Deserialize;
+
+    /// An ICRC-3-like recursive value: every element of its vectors is decoded at the
+    /// same (wire, expected) pairs, which take the kept shape check.
+    #[derive(candor::CandidType, candid::CandidType, Deserialize, Clone, PartialEq, Debug)]
+    pub enum Value {
+        Text(String),
+        Nat64(u64),
+        Array(Vec<Value>),
+        Map(Vec<(String, Value)>),
+    }
+
+    /// The same cases but one: the wire's `Map` is not among them.
+    #[derive(candor::CandidType, Deserialize, Clone, PartialEq, Debug)]
+    pub enum Flat {
+        Text(String),
+        Nat64(u64),
+        Array(Vec<Flat>),
+    }
+
+    pub fn value(depth: u64) -> Value {
+        let leaf = |i: u64| {
+            Value::Map(vec![
+                ("n".to_string(), Value::Nat64(i)),
+                ("t".to_string(), Value::Text(format!("v{i}"))),
+                ("a".to_string(), Value::Array(vec![Value::Nat64(i); 3])),
+            ])
+        };
+        if depth == 0 {
+            leaf(0)
+        } else {
+            Value::Array(
+                (0..4)
+                    .map(|i| {
+                        if i % 2 == 0 {
+                            leaf(i)
+                        } else {
+                            value(depth - 1)
+                        }
+                    })
+                    .collect(),
+            )
+        }
+    }
+}
+
+/// Repeated values take the kept check, and cost what candid charges for them.
+#[test]
+fn checked_pairs_decode_and_cost_as_candid() {
+    let v = checked::value(3);
+    let bytes = candor::Encode!(&v).unwrap();
+    let quota = 1_000_000;
+    let mut config = candor::DecoderConfig::new();
+    config.set_decoding_quota(quota);
+    let mut de = candor::de::IDLDeserialize::new_with_config(&bytes, &config).unwrap();
+    let ours: checked::Value = de.get_value().unwrap();
+    de.done().unwrap();
+    let ours_left = de.get_config().decoding_quota;
+    let mut config = candid::de::DecoderConfig::new();
+    config.set_decoding_quota(quota);
+    let mut de = candid::de::IDLDeserialize::new_with_config(&bytes, &config).unwrap();
+    let theirs: checked::Value = de.get_value().unwrap();
+    de.done().unwrap();
+    assert_eq!(ours, v);
+    assert_eq!(theirs, v);
+    assert_eq!(ours_left, de.get_config().decoding_quota);
+}
+
+/// The kept check is for one expected type: the same wire variant decoded at
+/// another type in the same message is checked again (and here rejected, as the
+/// wire uses a case that type lacks).
+#[test]
+fn checked_pairs_are_per_expected_type() {
+    let v = checked::value(1);
+    let bytes = candor::Encode!(&v, &v).unwrap();
+    let mut de = candor::de::IDLDeserialize::new(&bytes).unwrap();
+    assert_eq!(de.get_value::<checked::Value>().unwrap(), v);
+    let err = de.get_value::<checked::Flat>().unwrap_err().to_string();
+    assert!(err.contains("Unknown variant field"), "{err}");
+    let flat = checked::Flat::Array(vec![checked::Flat::Nat64(1); 2]);
+    let bytes = candor::Encode!(&flat, &vec![(1u8, 2u8)], &vec![(1u8, 2u16)]).unwrap();
+    let mut de = candor::de::IDLDeserialize::new(&bytes).unwrap();
+    assert_eq!(de.get_value::<checked::Flat>().unwrap(), flat);
+    assert_eq!(de.get_value::<Vec<(u8, u8)>>().unwrap(), vec![(1, 2)]);
+    let err = de.get_value::<Vec<(u8, u8)>>().unwrap_err().to_string();
+    assert!(err.contains("expected nat8, found nat16"), "{err}");
+}

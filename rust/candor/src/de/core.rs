@@ -8,7 +8,7 @@
 use super::quota;
 use super::subtype::{LentMemo, Sides};
 use crate::error::{fault, Error};
-use crate::wire::header::{Arena, Node, Ref, PRIM_COUNT};
+use crate::wire::header::{Arena, Node, Ref, Span, PRIM_COUNT};
 use crate::wire::reader::Reader;
 use crate::Result;
 use std::mem::ManuallyDrop;
@@ -63,9 +63,44 @@ pub(crate) struct Core<'de> {
     wire_as_exp: Option<Rc<Arena>>,
     /// Set when `wire` is lent by the header cache: where it goes back on drop.
     pub lease: Option<super::header_cache::Lease>,
+    /// The last (wire, expected) pair checked as a variant on both sides, and as a
+    /// tuple record on both sides (see [`Checked`]).
+    pub(super) variant_ok: Checked,
+    pub(super) tuple_ok: Checked,
     /// The last record element type whose least size a vector asked for, and that
     /// size (see [`elem_min_size`](Self::elem_min_size)).
     min_memo: (Ref, usize),
+}
+
+/// A (wire, expected) pair of resolved references whose shape check passed (both
+/// variants, both records, both tuple records), with the two field spans the check
+/// found. The check is a function of the two arenas alone, and the values of one
+/// type are mostly decoded at one pair (the elements of a vector, the cases of a
+/// recursive type), so the next value at the same pair takes the spans without
+/// looking at either arena. Forgotten whenever the expected arena is replaced,
+/// since the references then name other types.
+#[derive(Clone, Copy)]
+pub(super) struct Checked {
+    pub w: Ref,
+    pub e: Ref,
+    pub wf: Span,
+    pub ef: Span,
+}
+
+impl Checked {
+    /// Matches no frame: no arena holds an entry at the largest index.
+    pub(super) const NONE: Checked = Checked {
+        w: Ref::new(u32::MAX >> 1, false),
+        e: Ref::new(u32::MAX >> 1, false),
+        wf: Span { start: 0, len: 0 },
+        ef: Span { start: 0, len: 0 },
+    };
+
+    /// The spans kept for `(w, e)`, if that is the pair kept.
+    #[inline(always)]
+    pub(super) fn get(&self, w: Ref, e: Ref) -> Option<(Span, Span)> {
+        (self.w == w && self.e == e).then_some((self.wf, self.ef))
+    }
 }
 
 /// The address of a local of the caller's frame: the current stack position. Stacks
@@ -184,6 +219,8 @@ impl<'de> Core<'de> {
             memo_on_interned: true,
             wire_as_exp: None,
             lease: start.lease,
+            variant_ok: Checked::NONE,
+            tuple_ok: Checked::NONE,
             // A primitive reference never names a record, so this matches nothing.
             min_memo: (Ref::prim(crate::wire::header::Prim::Null), 0),
         }
@@ -352,7 +389,15 @@ impl<'de> Core<'de> {
         if !Rc::ptr_eq(&self.exp, &exp) {
             self.expected_replaced(false);
         }
+        self.forget_checked();
         self.exp = exp;
+    }
+
+    /// Forgets the pairs whose shape was checked: their expected references are
+    /// about to name types of another arena.
+    fn forget_checked(&mut self) {
+        self.variant_ok = Checked::NONE;
+        self.tuple_ok = Checked::NONE;
     }
 
     /// The expected arena was replaced, by the thread's interned types (`interned`)
@@ -361,6 +406,7 @@ impl<'de> Core<'de> {
     /// type must not reuse the Rust type's answers), except from one interned arena
     /// to the next: the interned types keep their indices as they grow.
     pub(super) fn expected_replaced(&mut self, interned: bool) {
+        self.forget_checked();
         if !(interned && self.memo_on_interned) {
             self.memo.clear();
         }
@@ -380,10 +426,12 @@ impl<'de> Core<'de> {
     /// aside meanwhile, as its keys are references into the other arena.
     pub(super) fn at_wire_type<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         let wire = self.wire_as_expected();
+        self.forget_checked();
         let exp = std::mem::replace(&mut self.exp, wire);
         let untyped = std::mem::replace(&mut self.untyped, true);
         let memo = std::mem::replace(&mut self.memo, LentMemo::none());
         let result = f(self);
+        self.forget_checked();
         self.exp = exp;
         self.untyped = untyped;
         self.memo = memo;
@@ -574,6 +622,51 @@ mod tests {
         assert_eq!(c.elem_min_size(els[2]), 2);
         assert_eq!(c.min_memo, (els[1], 1), "a primitive element is not kept");
         assert_eq!(c.elem_min_size(els[0]), 16);
+    }
+
+    /// A checked pair is forgotten whenever the expected arena is replaced (its
+    /// references would then name other types), and only then.
+    #[test]
+    fn checked_pairs_are_forgotten_with_the_expected_arena() {
+        use super::Checked;
+        use crate::wire::header::{Ref, Span};
+        let kept = Checked {
+            w: Ref::new(18, false),
+            e: Ref::new(19, false),
+            wf: Span { start: 1, len: 2 },
+            ef: Span { start: 3, len: 4 },
+        };
+        let forgotten = |c: &Core<'_>| {
+            let none = (Checked::NONE.w, Checked::NONE.e);
+            (c.variant_ok.w, c.variant_ok.e) == none && (c.tuple_ok.w, c.tuple_ok.e) == none
+        };
+        let mut c = core(None, None);
+        assert!(forgotten(&c), "a new decoder has none");
+        let keep = |c: &mut Core<'_>| {
+            c.variant_ok = kept;
+            c.tuple_ok = kept;
+        };
+        keep(&mut c);
+        assert_eq!(kept.get(kept.w, kept.e), Some((kept.wf, kept.ef)));
+        assert_eq!(kept.get(kept.w, kept.w), None);
+        assert!(!forgotten(&c));
+        let other = Rc::new(Arena::new());
+        c.set_expected(other.clone());
+        assert!(forgotten(&c), "set_expected");
+        keep(&mut c);
+        c.set_expected(other);
+        assert!(forgotten(&c), "set_expected with the same arena");
+        keep(&mut c);
+        c.expected_replaced(true);
+        assert!(forgotten(&c), "expected_replaced");
+        keep(&mut c);
+        c.at_wire_type(|c| {
+            assert!(forgotten(c), "entering the wire types");
+            keep(c);
+            Ok(())
+        })
+        .unwrap();
+        assert!(forgotten(&c), "leaving the wire types");
     }
 
     /// Without a decoding quota the count of units is refilled when it runs low, so

@@ -6,7 +6,7 @@
 //! the same messages after switching.
 
 use super::access::{EnumAccess, MapAccess, StructAccess, TupleAccess, VecAccess};
-use super::core::Core;
+use super::core::{Checked, Core};
 use super::describe::describe;
 use super::primvec;
 use super::quota;
@@ -83,6 +83,17 @@ impl<'a, 'de> De<'a, 'de> {
         self.w = self.w.resolved();
         self.e = self.e.resolved();
         Ok(())
+    }
+
+    /// This frame's (resolved) pair, with the spans its shape check found.
+    #[inline(always)]
+    fn checked(&self, wf: Span, ef: Span) -> Checked {
+        Checked {
+            w: self.w,
+            e: self.e,
+            wf,
+            ef,
+        }
     }
 
     #[inline(always)]
@@ -632,6 +643,9 @@ impl<'de> De<'_, 'de> {
         cost: usize,
     ) -> Result<SeqBody<'de>> {
         self.unroll_then(cost)?;
+        if let Some((wf, ef)) = self.core.tuple_ok.get(self.w, self.e) {
+            return Ok(SeqBody::Tuple { wf, ef });
+        }
         match self.nodes() {
             (Node::Vec(w_el), Node::Vec(e_el)) => {
                 let w_el = w_el.resolved();
@@ -682,6 +696,7 @@ impl<'de> De<'_, 'de> {
                     ))
                     .at(self.core.offset()));
                 }
+                self.core.tuple_ok = self.checked(wf, ef);
                 Ok(SeqBody::Tuple { wf, ef })
             }
             _ => Err(self.mismatch()),
@@ -739,8 +754,15 @@ impl<'de> De<'_, 'de> {
 
     fn variant<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
         self.unroll_then(quota::CALL)?;
-        let (Node::Variant(wf), Node::Variant(ef)) = self.nodes() else {
-            return Err(self.mismatch());
+        let (wf, ef) = match self.core.variant_ok.get(self.w, self.e) {
+            Some(spans) => spans,
+            None => {
+                let (Node::Variant(wf), Node::Variant(ef)) = self.nodes() else {
+                    return Err(self.mismatch());
+                };
+                self.core.variant_ok = self.checked(wf, ef);
+                (wf, ef)
+            }
         };
         let at = self.core.offset();
         let index = self.core.reader.leb("variant index")?;
