@@ -510,3 +510,68 @@ fn checked_pairs_are_per_expected_type() {
     let err = de.get_value::<Vec<(u8, u8)>>().unwrap_err().to_string();
     assert!(err.contains("expected nat8, found nat16"), "{err}");
 }
+
+// ---- owned texts and blobs copied by words (`owned_bytes`) ------------------------
+
+/// `String`, `ByteBuf` and text map keys take an owned copy, by words up to 64
+/// bytes and by one bulk copy beyond: every length either side of each branch
+/// decodes to the bytes sent, as candid decodes them.
+#[test]
+fn owned_texts_and_blobs_of_every_length() {
+    for n in 0..=130usize {
+        let text: String = (0..n).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        let text = if n > 3 {
+            format!("é{}", &text[2..])
+        } else {
+            text
+        };
+        let bytes = encode_one(&text).unwrap();
+        assert_eq!(decode_one::<String>(&bytes).unwrap(), text);
+        assert_eq!(candid::decode_one::<String>(&bytes).unwrap(), text);
+
+        let blob = serde_bytes::ByteBuf::from((0..n).map(|i| i as u8).collect::<Vec<u8>>());
+        let bytes = encode_one(&blob).unwrap();
+        assert_eq!(decode_one::<serde_bytes::ByteBuf>(&bytes).unwrap(), blob);
+
+        let map: BTreeMap<String, u8> = [(text.clone(), 1), (format!("{text}!"), 2)].into();
+        let bytes = encode_one(&map).unwrap();
+        assert_eq!(decode_one::<BTreeMap<String, u8>>(&bytes).unwrap(), map);
+    }
+}
+
+/// A visitor that asks for an owned string but reads only `visit_str` gets the
+/// text (serde's default hands the owned copy over as a `&str`); a principal read
+/// as a byte buffer is still lent, not copied.
+#[test]
+fn owned_copies_reach_any_visitor() {
+    struct Upper(String);
+    impl<'de> serde::Deserialize<'de> for Upper {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl serde::de::Visitor<'_> for V {
+                type Value = Upper;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("text")
+                }
+                fn visit_str<E>(self, s: &str) -> Result<Upper, E> {
+                    Ok(Upper(s.to_uppercase()))
+                }
+            }
+            d.deserialize_string(V)
+        }
+    }
+    impl candor::CandidType for Upper {
+        fn _ty() -> candor::types::Type {
+            String::ty()
+        }
+        fn idl_serialize<S: candor::types::Serializer>(&self, s: S) -> Result<(), S::Error> {
+            self.0.idl_serialize(s)
+        }
+    }
+    let bytes = encode_one("shout").unwrap();
+    assert_eq!(decode_one::<Upper>(&bytes).unwrap().0, "SHOUT");
+
+    let p = candor::Principal::from_slice(&[1, 2, 3]);
+    let bytes = encode_one(p).unwrap();
+    assert_eq!(decode_one::<candor::Principal>(&bytes).unwrap(), p);
+}

@@ -90,9 +90,11 @@ impl<'de> de::Deserializer<'de> for TextKeyDe<'_, 'de> {
         let s = self.core.text()?;
         v.visit_borrowed_str(s)
     }
+    /// An owned copy, as `De::deserialize_string` hands one.
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        self.deserialize_str(v)
+        let s = self.core.text()?;
+        v.visit_string(super::value::owned_text(s))
     }
 
     // A key type that asks for anything else goes through the checked path.

@@ -34,6 +34,80 @@ pub(crate) struct De<'a, 'de> {
     pub e: Ref,
 }
 
+/// What `deserialize_bytes` reads: a principal (still to read), or a blob's bytes.
+enum Bytes<'a, 'de> {
+    Principal(De<'a, 'de>),
+    Blob(&'de [u8]),
+}
+
+/// Texts and blobs up to this many bytes are copied by words (see [`owned_bytes`]).
+const SHORT_COPY: usize = 64;
+
+/// An owned copy of `b`. In a canister `memory.copy` has a fixed price larger than
+/// a whole short copy done by loads and stores, and most texts and blobs of a
+/// message (names, keys, hashes, principals) are short; so a copy of at most
+/// [`SHORT_COPY`] bytes is two overlapping runs of fixed-size words, one from each
+/// end, with no loop. Longer ones are copied by `memory.copy`.
+#[inline]
+pub(super) fn owned_bytes(b: &[u8]) -> Vec<u8> {
+    let n = b.len();
+    if n > SHORT_COPY {
+        return b.to_vec();
+    }
+    let mut v = Vec::<u8>::with_capacity(n);
+    let (src, dst) = (b.as_ptr(), v.as_mut_ptr());
+    // SAFETY: `b` holds `n` bytes and `v` has room for `n`, in two distinct
+    // allocations. Each branch copies words that lie inside the first `n` bytes:
+    // a run of `k` bytes starts at 0 or at `n - k`, and is taken only when
+    // `k <= n`. Together the two runs cover all `n` bytes, so every byte below the
+    // length set at the end has been written.
+    unsafe {
+        if n >= 32 {
+            words::<4>(src, dst, 0);
+            words::<4>(src, dst, n - 32);
+        } else if n >= 16 {
+            words::<2>(src, dst, 0);
+            words::<2>(src, dst, n - 16);
+        } else if n >= 8 {
+            words::<1>(src, dst, 0);
+            words::<1>(src, dst, n - 8);
+        } else if n >= 4 {
+            std::ptr::copy_nonoverlapping(src, dst, 4);
+            std::ptr::copy_nonoverlapping(src.add(n - 4), dst.add(n - 4), 4);
+        } else if n > 0 {
+            *dst = *src;
+            *dst.add(n / 2) = *src.add(n / 2);
+            *dst.add(n - 1) = *src.add(n - 1);
+        }
+        v.set_len(n);
+    }
+    v
+}
+
+/// Copies `K` eight-byte words from `src + at` to `dst + at`, each a fixed-size
+/// copy (one load and one store, never `memory.copy`).
+///
+/// # Safety
+///
+/// `src + at .. src + at + 8 * K` must be readable and the same range of `dst`
+/// writable, and the two must not overlap.
+#[inline(always)]
+unsafe fn words<const K: usize>(src: *const u8, dst: *mut u8, at: usize) {
+    for i in 0..K {
+        // SAFETY: inside the range the caller vouches for.
+        unsafe { std::ptr::copy_nonoverlapping(src.add(at + 8 * i), dst.add(at + 8 * i), 8) };
+    }
+}
+
+/// An owned copy of `s`, as [`owned_bytes`].
+#[inline]
+pub(super) fn owned_text(s: &str) -> String {
+    let v = owned_bytes(s.as_bytes());
+    // SAFETY: `v` holds exactly the bytes of `s`, in order, and `s` is valid
+    // UTF-8; validating them again would cost more than the copy.
+    unsafe { String::from_utf8_unchecked(v) }
+}
+
 /// What a sequence holds, once its type and length are read (`De::seq_begin`).
 pub(super) enum SeqBody<'de> {
     /// A vector of fixed-width numbers (or bools) of type `p`: its elements' bytes,
@@ -191,6 +265,29 @@ impl<'a, 'de> De<'a, 'de> {
         let bytes = self.core.reader.long_leb("nat/int")?;
         self.core.charge(bytes.len())?;
         Ok(bytes)
+    }
+
+    /// The start of `deserialize_bytes` and `deserialize_byte_buf`: a principal is
+    /// left to [`principal`](Self::principal); a blob (`vec nat8` on both sides) is
+    /// read and charged.
+    #[inline(always)]
+    fn bytes(mut self) -> Result<Bytes<'a, 'de>> {
+        self.unroll()?;
+        match self.core.enode(self.e) {
+            Node::Prim(Prim::Principal) => Ok(Bytes::Principal(self)),
+            Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
+                match self.core.wnode(self.w) {
+                    Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
+                    _ => return Err(self.mismatch()),
+                }
+                let len = self.core.reader.len(1)?;
+                self.core.charge(len.saturating_add(quota::CALL))?;
+                Ok(Bytes::Blob(self.core.reader.take(len, "blob")?))
+            }
+            _ => {
+                Err(Error::subtype("bytes only takes principal or vec nat8").at(self.core.offset()))
+            }
+        }
     }
 
     // ---- references ------------------------------------------------------------
@@ -465,33 +562,31 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         v.visit_borrowed_str(s)
     }
 
+    /// serde's hint that the visitor keeps the text: it is handed over as an owned
+    /// copy (`visit_string`), made without `memory.copy` when it is short (see
+    /// [`owned_text`]).
     #[inline]
-    fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        self.deserialize_str(v)
+    fn deserialize_string<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.prim(Prim::Text)?;
+        let s = self.core.text()?;
+        v.visit_string(owned_text(s))
     }
 
-    fn deserialize_bytes<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        match self.core.enode(self.e) {
-            Node::Prim(Prim::Principal) => self.principal(v, false),
-            Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
-                match self.core.wnode(self.w) {
-                    Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
-                    _ => return Err(self.mismatch()),
-                }
-                let len = self.core.reader.len(1)?;
-                self.core.charge(len.saturating_add(quota::CALL))?;
-                let bytes = self.core.reader.take(len, "blob")?;
-                v.visit_borrowed_bytes(bytes)
-            }
-            _ => {
-                Err(Error::subtype("bytes only takes principal or vec nat8").at(self.core.offset()))
-            }
+    fn deserialize_bytes<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        match self.bytes()? {
+            Bytes::Principal(me) => me.principal(v, false),
+            Bytes::Blob(b) => v.visit_borrowed_bytes(b),
         }
     }
 
+    /// serde's hint that the visitor keeps the bytes: a blob is handed over as an
+    /// owned copy (`visit_byte_buf`, as candid does), made without `memory.copy`
+    /// when it is short (see [`owned_bytes`]).
     fn deserialize_byte_buf<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        self.deserialize_bytes(v)
+        match self.bytes()? {
+            Bytes::Principal(me) => me.principal(v, false),
+            Bytes::Blob(b) => v.visit_byte_buf(owned_bytes(b)),
+        }
     }
 
     fn deserialize_option<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
@@ -839,6 +934,21 @@ fn is_ignored_any<V>() -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// Every length, either side of each branch of the word copy, copies exactly.
+    #[test]
+    fn owned_copies_are_exact() {
+        let src: Vec<u8> = (0..=200u8).collect();
+        for n in 0..=src.len() {
+            for start in [0, 1, 7] {
+                let b = &src[start..(start + n).min(src.len())];
+                let v = super::owned_bytes(b);
+                assert_eq!(v, b, "length {}", b.len());
+                assert_eq!(v.capacity(), b.len());
+            }
+        }
+        assert_eq!(super::owned_text("héllo, wörld"), "héllo, wörld");
+    }
+
     #[test]
     fn only_serdes_ignored_any_takes_the_skip() {
         assert!(super::is_ignored_any::<serde::de::IgnoredAny>());
