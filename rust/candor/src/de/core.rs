@@ -522,16 +522,57 @@ impl<'de> Core<'de> {
     /// (spec/decoder.md, fast path 12).
     #[inline]
     pub(super) fn text(&mut self) -> Result<&'de str> {
-        let n = self.reader.len(1)?;
+        let n = self.text_len()?;
         self.charge(n.saturating_add(quota::CALL))?;
         let at = self.offset();
         let bytes = self.reader.take(n, "text")?;
-        if bytes.len() <= SHORT_TEXT && bytes.is_ascii() {
+        if bytes.len() <= SHORT_TEXT && short_ascii(bytes) {
             // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is
             // valid UTF-8.
             return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
         }
         std::str::from_utf8(bytes).map_err(|e| fault::invalid_utf8("text", e, at))
+    }
+
+    /// A text's length: `Reader::len(1)`, with its one-byte form (below 128, and no
+    /// more than the bytes left) read without the general LEB128 reader. Anything
+    /// else goes back to where the length began and takes `len(1)`, which reads and
+    /// fails exactly as it always did.
+    #[inline(always)]
+    fn text_len(&mut self) -> Result<usize> {
+        let at = self.reader.offset();
+        if self.reader.remaining() > 0 {
+            if let Ok(b) = self.reader.byte("length") {
+                let n = usize::from(b);
+                if b < 0x80 && n <= self.reader.remaining() {
+                    return Ok(n);
+                }
+            }
+            self.reader.rewind(at);
+        }
+        self.reader.len(1)
+    }
+}
+
+/// Whether a short text's bytes are all ASCII (below 0x80): the bytes are OR-ed a
+/// word at a time, the last word overlapping the one before it, instead of
+/// `is_ascii`'s alignment steps, whose set-up is most of the work for a few bytes.
+#[inline(always)]
+fn short_ascii(b: &[u8]) -> bool {
+    const HIGH8: u64 = 0x8080_8080_8080_8080;
+    const HIGH4: u32 = 0x8080_8080;
+    if let Some(last) = b.last_chunk::<8>() {
+        let mut acc = u64::from_le_bytes(*last);
+        let mut rest = b;
+        while let Some((w, t)) = rest.split_first_chunk::<8>() {
+            acc |= u64::from_le_bytes(*w);
+            rest = t;
+        }
+        acc & HIGH8 == 0
+    } else if let (Some(first), Some(last)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+        (u32::from_le_bytes(*first) | u32::from_le_bytes(*last)) & HIGH4 == 0
+    } else {
+        b.iter().all(|&x| x < 0x80)
     }
 }
 
@@ -667,6 +708,24 @@ mod tests {
         })
         .unwrap();
         assert!(forgotten(&c), "leaving the wire types");
+    }
+
+    /// The word-wise ASCII test agrees with `is_ascii` on every short length and
+    /// every position of a high byte.
+    #[test]
+    fn short_ascii_is_is_ascii() {
+        for n in 0..=super::SHORT_TEXT {
+            let mut b = vec![b'a'; n];
+            assert!(super::short_ascii(&b), "{n}");
+            for i in 0..n {
+                b[i] = 0x80;
+                assert!(!super::short_ascii(&b), "{n} {i}");
+                b[i] = 0xff;
+                assert!(!super::short_ascii(&b), "{n} {i}");
+                b[i] = 0x7f;
+                assert!(super::short_ascii(&b), "{n} {i}");
+            }
+        }
     }
 
     /// Without a decoding quota the count of units is refilled when it runs low, so
