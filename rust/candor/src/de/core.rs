@@ -37,7 +37,7 @@ pub(crate) struct Core<'de> {
     /// `charge` refills when it runs low (no quota means no limit). One plain
     /// integer rather than an `Option`, so a typed charge is a compare and a
     /// subtraction (see [`charge`](Self::charge)).
-    quota_left: usize,
+    pub(super) quota_left: usize,
     /// Whether the decode has a decoding quota at all.
     quota_on: bool,
     pub skipping_quota: Option<usize>,
@@ -271,6 +271,19 @@ impl<'de> Core<'de> {
         }
         self.charge_rest(first)?;
         self.charge_rest(then)
+    }
+
+    /// The typed fast test of [`charge`](Self::charge), on the two fields it reads,
+    /// for a caller that holds a borrow of another field of the core (a label in
+    /// the expected arena): `true` when the units were taken; on `false` nothing
+    /// was, and the caller charges through [`charge`](Self::charge).
+    #[inline(always)]
+    pub(super) fn take_typed(untyped: bool, quota_left: &mut usize, cost: usize) -> bool {
+        if !untyped && cost <= *quota_left {
+            *quota_left -= cost;
+            return true;
+        }
+        false
     }
 
     /// A typed charge the fast test of [`charge`](Self::charge) did not settle: an
