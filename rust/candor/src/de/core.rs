@@ -533,7 +533,7 @@ impl<'de> Core<'de> {
     /// Short all-ASCII texts skip `from_utf8`: in a canister its fixed cost is most
     /// of a short text's price, and ASCII is valid UTF-8 by definition
     /// (spec/decoder.md, fast path 12).
-    #[inline]
+    #[inline(always)]
     pub(super) fn text(&mut self) -> Result<&'de str> {
         let n = self.text_len()?;
         self.charge(n.saturating_add(quota::CALL))?;

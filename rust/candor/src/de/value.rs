@@ -48,7 +48,7 @@ const SHORT_COPY: usize = 64;
 /// message (names, keys, hashes, principals) are short; so a copy of at most
 /// [`SHORT_COPY`] bytes is two overlapping runs of fixed-size words, one from each
 /// end, with no loop. Longer ones are copied by `memory.copy`.
-#[inline]
+#[inline(always)]
 pub(super) fn owned_bytes(b: &[u8]) -> Vec<u8> {
     let n = b.len();
     if n > SHORT_COPY {
