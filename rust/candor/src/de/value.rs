@@ -280,7 +280,7 @@ impl<'a, 'de> De<'a, 'de> {
                     Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
                     _ => return Err(self.mismatch()),
                 }
-                let len = self.core.reader.len(1)?;
+                let len = self.core.len(1)?;
                 self.core.charge(len.saturating_add(quota::CALL))?;
                 Ok(Bytes::Blob(self.core.reader.take(len, "blob")?))
             }
@@ -340,7 +340,7 @@ impl<'a, 'de> De<'a, 'de> {
             return Err(fault::opaque_reference(at));
         }
         let principal = self.core.reader.principal()?;
-        let len = self.core.reader.len(1)?;
+        let len = self.core.len(1)?;
         let at = self.core.offset();
         let method = self.core.reader.take(len, "method name")?;
         std::str::from_utf8(method).map_err(|e| fault::invalid_utf8("method name", e, at))?;
@@ -461,7 +461,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                     Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
                     _ => return Err(self.mismatch()),
                 }
-                let len = self.core.reader.len(1)?;
+                let len = self.core.len(1)?;
                 self.core.charge(len.saturating_add(quota::CALL))?;
                 let blob = self.core.reader.take(len, "blob")?;
                 let mut out = Vec::with_capacity(len + 1);
@@ -749,7 +749,7 @@ impl<'de> De<'_, 'de> {
                 {
                     if wp == ep && primvec::is_fixed(wp) {
                         let size = primvec::size(wp);
-                        let len = self.core.reader.len(size)?;
+                        let len = self.core.len(size)?;
                         check_array_len(self.core, tuple_len, len)?;
                         self.core
                             .charge(len.saturating_mul(quota::ELEMENT + size))?;
@@ -765,7 +765,7 @@ impl<'de> De<'_, 'de> {
                         | (Node::Prim(Prim::Nat), Node::Prim(Prim::Int))
                 );
                 let min = self.core.elem_min_size(w_el);
-                let len = self.core.reader.len(min)?;
+                let len = self.core.len(min)?;
                 check_array_len(self.core, tuple_len, len)?;
                 let per_elem = if bignum {
                     self.core.charge(len.saturating_mul(quota::ELEMENT))?;
@@ -816,7 +816,7 @@ impl<'de> De<'_, 'de> {
             return Err(Error::subtype("expect a key-value pair").at(self.core.offset()));
         };
         let min = self.core.elem_min_size(w_el.resolved());
-        let len = self.core.reader.len(min)?;
+        let len = self.core.len(min)?;
         let text_keys = self.core.wnode(wk) == Node::Prim(Prim::Text)
             && self.core.enode(ek) == Node::Prim(Prim::Text);
         let bignum_values = matches!(
