@@ -575,3 +575,24 @@ fn owned_copies_reach_any_visitor() {
     let bytes = encode_one(p).unwrap();
     assert_eq!(decode_one::<candor::Principal>(&bytes).unwrap(), p);
 }
+
+/// The first two element types kept with a tuple pair are the ones a field-by-field
+/// read finds, where the two sides have different lengths too: a field missing on
+/// the wire reads as `null` (as candid decodes it), one only on the wire is skipped
+/// (spec/differences.md D7: candid leaves it in the input).
+#[test]
+fn checked_tuple_elements_follow_both_lengths() {
+    let wide = vec![(1u8, 2u16, 3u32); 3];
+    let bytes = candor::Encode!(&wide).unwrap();
+    let ours: Vec<(u8,)> = decode_one(&bytes).unwrap();
+    assert_eq!(ours, vec![(1,); 3]);
+    let ours: Vec<(u8, u16)> = decode_one(&bytes).unwrap();
+    assert_eq!(ours, vec![(1, 2); 3]);
+
+    let narrow = vec![(7u8,); 3];
+    let bytes = candor::Encode!(&narrow).unwrap();
+    let ours: Vec<(u8, Option<u8>)> = decode_one(&bytes).unwrap();
+    let theirs: Vec<(u8, Option<u8>)> = candid::decode_one(&bytes).unwrap();
+    assert_eq!(ours, vec![(7, None); 3]);
+    assert_eq!(ours, theirs);
+}

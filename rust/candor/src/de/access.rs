@@ -166,11 +166,41 @@ pub(crate) struct TupleAccess<'a, 'de> {
     wf: Span,
     ef: Span,
     i: u32,
+    /// The types of the first two fields, looked up (or kept) beforehand.
+    first: [(Ref, Ref); 2],
 }
 
 impl<'a, 'de> TupleAccess<'a, 'de> {
-    pub(super) fn new(core: &'a mut Core<'de>, wf: Span, ef: Span) -> Self {
-        TupleAccess { core, wf, ef, i: 0 }
+    /// `first` holds [`pair`](Self::pair) of fields 0 and 1.
+    pub(super) fn new(core: &'a mut Core<'de>, wf: Span, ef: Span, first: [(Ref, Ref); 2]) -> Self {
+        TupleAccess {
+            core,
+            wf,
+            ef,
+            i: 0,
+            first,
+        }
+    }
+
+    /// The (wire, expected) types of field `i`: a field missing on the wire reads
+    /// as `null`, one missing in the expected type as `reserved`.
+    #[inline]
+    pub(super) fn pair(core: &Core<'_>, wf: Span, ef: Span, i: u32) -> (Ref, Ref) {
+        let e = if i < ef.len {
+            core.exp
+                .field((ef.start + i) as usize)
+                .map_or(RESERVED, |f| f.ty)
+        } else {
+            RESERVED
+        };
+        let w = if i < wf.len {
+            core.wire
+                .field((wf.start + i) as usize)
+                .map_or(NULL, |f| f.ty)
+        } else {
+            NULL
+        };
+        (w, e)
     }
     /// Skips wire fields beyond the ones the visitor read, so the next value starts
     /// at the right byte.
@@ -208,21 +238,9 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
         if i >= self.ef.len && i >= self.wf.len {
             return Ok(None);
         }
-        let e = if i < self.ef.len {
-            self.core
-                .exp
-                .field((self.ef.start + i) as usize)
-                .map_or(RESERVED, |f| f.ty)
-        } else {
-            RESERVED
-        };
-        let w = if i < self.wf.len {
-            self.core
-                .wire
-                .field((self.wf.start + i) as usize)
-                .map_or(NULL, |f| f.ty)
-        } else {
-            NULL
+        let (w, e) = match self.first.get(i as usize) {
+            Some(&pair) => pair,
+            None => Self::pair(self.core, self.wf, self.ef, i),
         };
         self.i += 1;
         seed.deserialize(De::new(&mut *self.core, w, e))

@@ -67,6 +67,10 @@ pub(crate) struct Core<'de> {
     /// tuple record on both sides (see [`Checked`]).
     pub(super) variant_ok: Checked,
     pub(super) tuple_ok: Checked,
+    /// The (wire, expected) types of the first two fields of `tuple_ok`'s pair, as
+    /// `TupleAccess` reads them: a tuple's elements are then read without looking
+    /// either arena up. Meaningful only while `tuple_ok` holds a pair.
+    pub(super) tuple_first: [(Ref, Ref); 2],
     /// The last record element type whose least size a vector asked for, and that
     /// size (see [`elem_min_size`](Self::elem_min_size)).
     min_memo: (Ref, usize),
@@ -221,6 +225,10 @@ impl<'de> Core<'de> {
             lease: start.lease,
             variant_ok: Checked::NONE,
             tuple_ok: Checked::NONE,
+            tuple_first: [(
+                Ref::prim(crate::wire::header::Prim::Null),
+                Ref::prim(crate::wire::header::Prim::Reserved),
+            ); 2],
             // A primitive reference never names a record, so this matches nothing.
             min_memo: (Ref::prim(crate::wire::header::Prim::Null), 0),
         }

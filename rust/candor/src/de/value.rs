@@ -121,10 +121,12 @@ pub(super) enum SeqBody<'de> {
         e: Ref,
         per_elem: usize,
     },
-    /// A tuple record.
+    /// A tuple record, with the (wire, expected) types of its first two fields
+    /// (`TupleAccess::pair`).
     Tuple {
         wf: crate::wire::header::Span,
         ef: crate::wire::header::Span,
+        first: [(Ref, Ref); 2],
     },
 }
 
@@ -718,8 +720,8 @@ impl<'de> De<'_, 'de> {
                 access.finish()?;
                 Ok(out)
             }
-            SeqBody::Tuple { wf, ef } => {
-                let mut access = TupleAccess::new(&mut *self.core, wf, ef);
+            SeqBody::Tuple { wf, ef, first } => {
+                let mut access = TupleAccess::new(&mut *self.core, wf, ef, first);
                 let out = v.visit_seq(&mut access)?;
                 access.finish()?;
                 Ok(out)
@@ -739,7 +741,8 @@ impl<'de> De<'_, 'de> {
     ) -> Result<SeqBody<'de>> {
         self.unroll_then(cost)?;
         if let Some((wf, ef)) = self.core.tuple_ok.get(self.w, self.e) {
-            return Ok(SeqBody::Tuple { wf, ef });
+            let first = self.core.tuple_first;
+            return Ok(SeqBody::Tuple { wf, ef, first });
         }
         match self.nodes() {
             (Node::Vec(w_el), Node::Vec(e_el)) => {
@@ -791,8 +794,10 @@ impl<'de> De<'_, 'de> {
                     ))
                     .at(self.core.offset()));
                 }
+                let first = [0, 1].map(|i| TupleAccess::pair(self.core, wf, ef, i));
                 self.core.tuple_ok = self.checked(wf, ef);
-                Ok(SeqBody::Tuple { wf, ef })
+                self.core.tuple_first = first;
+                Ok(SeqBody::Tuple { wf, ef, first })
             }
             _ => Err(self.mismatch()),
         }
