@@ -544,7 +544,8 @@ impl<'de> Core<'de> {
     #[inline(always)]
     pub(super) fn text(&mut self) -> Result<&'de str> {
         let n = self.len(1)?;
-        self.charge(n.saturating_add(quota::CALL))?;
+        // `n` is at most the bytes left in the input, so adding one cannot overflow.
+        self.charge(n + quota::CALL)?;
         let at = self.offset();
         let bytes = self.reader.take(n, "text")?;
         if bytes.len() <= SHORT_TEXT && short_ascii(bytes) {
