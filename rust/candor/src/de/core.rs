@@ -580,26 +580,34 @@ impl<'de> Core<'de> {
     }
 }
 
-/// Whether a short text's bytes are all ASCII (below 0x80): the bytes are OR-ed a
-/// word at a time, the last word overlapping the one before it, instead of
-/// `is_ascii`'s alignment steps, whose set-up is most of the work for a few bytes.
+/// Whether a short text's bytes (at most [`SHORT_TEXT`]) are all ASCII (below
+/// 0x80): the bytes are OR-ed a word at a time, two overlapping runs of words from
+/// each end with no loop, instead of `is_ascii`'s alignment steps, whose set-up is
+/// most of the work for a few bytes.
 #[inline(always)]
 fn short_ascii(b: &[u8]) -> bool {
     const HIGH8: u64 = 0x8080_8080_8080_8080;
     const HIGH4: u32 = 0x8080_8080;
-    if let Some(last) = b.last_chunk::<8>() {
-        let mut acc = u64::from_le_bytes(*last);
-        let mut rest = b;
-        while let Some((w, t)) = rest.split_first_chunk::<8>() {
-            acc |= u64::from_le_bytes(*w);
-            rest = t;
-        }
-        acc & HIGH8 == 0
-    } else if let (Some(first), Some(last)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
-        (u32::from_le_bytes(*first) | u32::from_le_bytes(*last)) & HIGH4 == 0
-    } else {
-        b.iter().all(|&x| x < 0x80)
+    let word = |w: Option<&[u8; 8]>| w.map_or(0, |w| u64::from_le_bytes(*w));
+    let n = b.len();
+    if n < 8 {
+        return match (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+            (Some(first), Some(last)) => {
+                (u32::from_le_bytes(*first) | u32::from_le_bytes(*last)) & HIGH4 == 0
+            }
+            _ => b.iter().all(|&x| x < 0x80),
+        };
     }
+    if n < 16 {
+        return (word(b.first_chunk()) | word(b.last_chunk())) & HIGH8 == 0;
+    }
+    if n > SHORT_TEXT {
+        return b.is_ascii();
+    }
+    // Words at 0 and 8, and at n - 16 and n - 8: all bytes when n <= 32.
+    let (head, tail) = (b.first_chunk::<16>(), b.last_chunk::<16>());
+    let half = |c: Option<&[u8; 16]>, at: usize| word(c.and_then(|c| c[at..].first_chunk()));
+    (half(head, 0) | half(head, 8) | half(tail, 0) | half(tail, 8)) & HIGH8 == 0
 }
 
 #[cfg(test)]
@@ -740,7 +748,7 @@ mod tests {
     /// every position of a high byte.
     #[test]
     fn short_ascii_is_is_ascii() {
-        for n in 0..=super::SHORT_TEXT {
+        for n in 0..=super::SHORT_TEXT + 8 {
             let mut b = vec![b'a'; n];
             assert!(super::short_ascii(&b), "{n}");
             for i in 0..n {
