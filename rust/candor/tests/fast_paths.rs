@@ -596,3 +596,23 @@ fn checked_tuple_elements_follow_both_lengths() {
     assert_eq!(ours, vec![(7, None); 3]);
     assert_eq!(ours, theirs);
 }
+
+/// A blob pair checked once (`Core::blob_ok`) serves the next blob at the same
+/// pair only: another wire type at a blob is still checked and rejected, and a
+/// principal read as bytes still takes the principal path.
+#[test]
+fn checked_blob_pairs_are_per_pair() {
+    use serde_bytes::ByteBuf;
+    let blobs = vec![ByteBuf::from(vec![1u8, 2]); 3];
+    let bytes = candor::Encode!(&blobs, &vec![7u16, 8]).unwrap();
+    let mut de = candor::de::IDLDeserialize::new(&bytes).unwrap();
+    assert_eq!(de.get_value::<Vec<ByteBuf>>().unwrap(), blobs);
+    let err = de.get_value::<ByteBuf>().unwrap_err().to_string();
+    assert!(err.contains("expected blob, found vec nat16"), "{err}");
+
+    let p = candor::Principal::from_slice(&[9, 9, 9]);
+    let bytes = candor::Encode!(&blobs, &p).unwrap();
+    let mut de = candor::de::IDLDeserialize::new(&bytes).unwrap();
+    assert_eq!(de.get_value::<Vec<ByteBuf>>().unwrap(), blobs);
+    assert_eq!(de.get_value::<candor::Principal>().unwrap(), p);
+}

@@ -67,6 +67,10 @@ pub(crate) struct Core<'de> {
     /// tuple record on both sides (see [`Checked`]).
     pub(super) variant_ok: Checked,
     pub(super) tuple_ok: Checked,
+    /// The last (wire, expected) pair of resolved references checked as a blob
+    /// (`vec nat8`) on both sides, by `De::bytes`: the next blob at that pair is
+    /// read without looking at either arena. Forgotten with the other kept pairs.
+    pub(super) blob_ok: (Ref, Ref),
     /// The (wire, expected) types of the first two fields of `tuple_ok`'s pair, as
     /// `TupleAccess` reads them: a tuple's elements are then read without looking
     /// either arena up. Meaningful only while `tuple_ok` holds a pair.
@@ -225,6 +229,7 @@ impl<'de> Core<'de> {
             lease: start.lease,
             variant_ok: Checked::NONE,
             tuple_ok: Checked::NONE,
+            blob_ok: (Checked::NONE.w, Checked::NONE.e),
             tuple_first: [(
                 Ref::prim(crate::wire::header::Prim::Null),
                 Ref::prim(crate::wire::header::Prim::Reserved),
@@ -419,6 +424,7 @@ impl<'de> Core<'de> {
     fn forget_checked(&mut self) {
         self.variant_ok = Checked::NONE;
         self.tuple_ok = Checked::NONE;
+        self.blob_ok = (Checked::NONE.w, Checked::NONE.e);
     }
 
     /// The expected arena was replaced, by the thread's interned types (`interned`)
@@ -713,13 +719,16 @@ mod tests {
         };
         let forgotten = |c: &Core<'_>| {
             let none = (Checked::NONE.w, Checked::NONE.e);
-            (c.variant_ok.w, c.variant_ok.e) == none && (c.tuple_ok.w, c.tuple_ok.e) == none
+            (c.variant_ok.w, c.variant_ok.e) == none
+                && (c.tuple_ok.w, c.tuple_ok.e) == none
+                && c.blob_ok == none
         };
         let mut c = core(None, None);
         assert!(forgotten(&c), "a new decoder has none");
         let keep = |c: &mut Core<'_>| {
             c.variant_ok = kept;
             c.tuple_ok = kept;
+            c.blob_ok = (kept.w, kept.e);
         };
         keep(&mut c);
         assert_eq!(kept.get(kept.w, kept.e), Some((kept.wf, kept.ef)));

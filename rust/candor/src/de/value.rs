@@ -275,22 +275,26 @@ impl<'a, 'de> De<'a, 'de> {
     #[inline(always)]
     fn bytes(mut self) -> Result<Bytes<'a, 'de>> {
         self.unroll()?;
-        match self.core.enode(self.e) {
-            Node::Prim(Prim::Principal) => Ok(Bytes::Principal(self)),
-            Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
-                match self.core.wnode(self.w) {
-                    Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
-                    _ => return Err(self.mismatch()),
+        if self.core.blob_ok != (self.w, self.e) {
+            match self.core.enode(self.e) {
+                Node::Prim(Prim::Principal) => return Ok(Bytes::Principal(self)),
+                Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
+                    match self.core.wnode(self.w) {
+                        Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
+                        _ => return Err(self.mismatch()),
+                    }
+                    self.core.blob_ok = (self.w, self.e);
                 }
-                let len = self.core.len(1)?;
-                // `len` is at most the bytes left in the input: one more cannot overflow.
-                self.core.charge(len + quota::CALL)?;
-                Ok(Bytes::Blob(self.core.reader.take(len, "blob")?))
-            }
-            _ => {
-                Err(Error::subtype("bytes only takes principal or vec nat8").at(self.core.offset()))
+                _ => {
+                    return Err(Error::subtype("bytes only takes principal or vec nat8")
+                        .at(self.core.offset()))
+                }
             }
         }
+        let len = self.core.len(1)?;
+        // `len` is at most the bytes left in the input: one more cannot overflow.
+        self.core.charge(len + quota::CALL)?;
+        Ok(Bytes::Blob(self.core.reader.take(len, "blob")?))
     }
 
     // ---- references ------------------------------------------------------------
