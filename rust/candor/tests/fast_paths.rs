@@ -616,3 +616,42 @@ fn checked_blob_pairs_are_per_pair() {
     assert_eq!(de.get_value::<Vec<ByteBuf>>().unwrap(), blobs);
     assert_eq!(de.get_value::<candor::Principal>().unwrap(), p);
 }
+
+/// A vector pair read once (`Core::vec_ok`) gives the next vector at that pair
+/// its element types, least element size and read (fixed-width, bignum, element
+/// by element); another pair is classified again, and each vector's own length
+/// is still checked (a fixed-size array, a length past the end).
+#[test]
+fn kept_vector_shapes_are_per_pair() {
+    let nested = vec![vec![1u16, 2], vec![3], vec![]];
+    let nats = vec![vec![Nat::from(5u8)], vec![Nat::from(u64::MAX) * 3u8]];
+    let recs = vec![
+        vec![(1u8, "a".to_string())],
+        vec![(2, "b".into()), (3, "c".into())],
+    ];
+    let bytes = candor::Encode!(&nested, &nats, &recs, &vec![vec![7u8; 3]; 2]).unwrap();
+    let mut de = candor::de::IDLDeserialize::new(&bytes).unwrap();
+    assert_eq!(de.get_value::<Vec<Vec<u16>>>().unwrap(), nested);
+    assert_eq!(de.get_value::<Vec<Vec<Nat>>>().unwrap(), nats);
+    assert_eq!(de.get_value::<Vec<Vec<(u8, String)>>>().unwrap(), recs);
+    let err = de.get_value::<Vec<[u8; 2]>>().unwrap_err().to_string();
+    assert!(
+        err.contains("expected a vector of 2 elements, found 3"),
+        "{err}"
+    );
+
+    // The same wire vectors at another element type are checked again.
+    let bytes = candor::Encode!(&nested, &nested).unwrap();
+    let mut de = candor::de::IDLDeserialize::new(&bytes).unwrap();
+    assert_eq!(de.get_value::<Vec<Vec<u16>>>().unwrap(), nested);
+    let err = de.get_value::<Vec<Vec<u32>>>().unwrap_err().to_string();
+    assert!(err.contains("expected nat32, found nat16"), "{err}");
+
+    // A kept shape does not let a later length past the end through.
+    let mut bytes = candor::Encode!(&vec![vec![9u64]; 2]).unwrap();
+    let at = bytes.len() - 9;
+    assert_eq!(bytes[at], 1);
+    bytes[at] = 2;
+    let err = decode_one::<Vec<Vec<u64>>>(&bytes).unwrap_err().to_string();
+    assert!(err.contains("length 2 exceeds the 8 bytes left"), "{err}");
+}

@@ -67,6 +67,9 @@ pub(crate) struct Core<'de> {
     /// tuple record on both sides (see [`Checked`]).
     pub(super) variant_ok: Checked,
     pub(super) tuple_ok: Checked,
+    /// The last (wire, expected) pair of resolved references read as a vector on
+    /// both sides, with how its elements are read (see [`VecShape`]).
+    pub(super) vec_ok: VecShape,
     /// The last (wire, expected) pair of resolved references checked as a blob
     /// (`vec nat8`) on both sides, by `De::bytes`: the next blob at that pair is
     /// read without looking at either arena. Forgotten with the other kept pairs.
@@ -109,6 +112,43 @@ impl Checked {
     pub(super) fn get(&self, w: Ref, e: Ref) -> Option<(Span, Span)> {
         (self.w == w && self.e == e).then_some((self.wf, self.ef))
     }
+}
+
+/// How a vector's elements are read, for one (wire, expected) pair of resolved
+/// references that are vectors on both sides: the element types, the least size
+/// of one element (for the length check) and which read applies. A function of
+/// the two arenas, kept like [`Checked`].
+#[derive(Clone, Copy)]
+pub(super) struct VecShape {
+    pub w: Ref,
+    pub e: Ref,
+    pub w_el: Ref,
+    pub e_el: Ref,
+    pub min: usize,
+    pub kind: VecKind,
+}
+
+/// Which read a vector takes (`De::seq_begin`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum VecKind {
+    /// The same fixed-width primitive on both sides: one slice (fast path 3).
+    Fixed(crate::wire::header::Prim),
+    /// `nat`/`int` elements charged up front (fast path 4).
+    Bignum,
+    /// Anything else, element by element.
+    Elems,
+}
+
+impl VecShape {
+    /// Matches no frame, as [`Checked::NONE`].
+    pub(super) const NONE: VecShape = VecShape {
+        w: Checked::NONE.w,
+        e: Checked::NONE.e,
+        w_el: Checked::NONE.w,
+        e_el: Checked::NONE.e,
+        min: 0,
+        kind: VecKind::Elems,
+    };
 }
 
 /// The address of a local of the caller's frame: the current stack position. Stacks
@@ -230,6 +270,7 @@ impl<'de> Core<'de> {
             variant_ok: Checked::NONE,
             tuple_ok: Checked::NONE,
             blob_ok: (Checked::NONE.w, Checked::NONE.e),
+            vec_ok: VecShape::NONE,
             tuple_first: [(
                 Ref::prim(crate::wire::header::Prim::Null),
                 Ref::prim(crate::wire::header::Prim::Reserved),
@@ -425,6 +466,7 @@ impl<'de> Core<'de> {
         self.variant_ok = Checked::NONE;
         self.tuple_ok = Checked::NONE;
         self.blob_ok = (Checked::NONE.w, Checked::NONE.e);
+        self.vec_ok = VecShape::NONE;
     }
 
     /// The expected arena was replaced, by the thread's interned types (`interned`)
@@ -722,6 +764,7 @@ mod tests {
             (c.variant_ok.w, c.variant_ok.e) == none
                 && (c.tuple_ok.w, c.tuple_ok.e) == none
                 && c.blob_ok == none
+                && (c.vec_ok.w, c.vec_ok.e) == none
         };
         let mut c = core(None, None);
         assert!(forgotten(&c), "a new decoder has none");
@@ -729,6 +772,8 @@ mod tests {
             c.variant_ok = kept;
             c.tuple_ok = kept;
             c.blob_ok = (kept.w, kept.e);
+            c.vec_ok.w = kept.w;
+            c.vec_ok.e = kept.e;
         };
         keep(&mut c);
         assert_eq!(kept.get(kept.w, kept.e), Some((kept.wf, kept.ef)));

@@ -6,7 +6,7 @@
 //! the same messages after switching.
 
 use super::access::{EnumAccess, MapAccess, StructAccess, TupleAccess, VecAccess};
-use super::core::{Checked, Core};
+use super::core::{Checked, Core, VecKind, VecShape};
 use super::describe::describe;
 use super::primvec;
 use super::quota;
@@ -749,33 +749,33 @@ impl<'de> De<'_, 'de> {
             let first = self.core.tuple_first;
             return Ok(SeqBody::Tuple { wf, ef, first });
         }
-        match self.nodes() {
-            (Node::Vec(w_el), Node::Vec(e_el)) => {
-                let w_el = w_el.resolved();
-                if let (Node::Prim(wp), Node::Prim(ep)) =
-                    (self.core.wnode(w_el), self.core.enode(e_el))
-                {
-                    if wp == ep && primvec::is_fixed(wp) {
-                        let size = primvec::size(wp);
-                        let len = self.core.len(size)?;
-                        check_array_len(self.core, tuple_len, len)?;
-                        self.core
-                            .charge(len.saturating_mul(quota::ELEMENT + size))?;
-                        let at = self.core.offset();
-                        let data = self.core.reader.take(len * size, "vector")?;
-                        return Ok(SeqBody::Fixed { p: wp, data, at });
-                    }
+        let shape = match self.core.vec_ok {
+            kept if kept.w == self.w && kept.e == self.e => kept,
+            _ => match self.nodes() {
+                (Node::Vec(w_el), Node::Vec(e_el)) => {
+                    let shape = self.vec_shape(w_el.resolved(), e_el);
+                    self.core.vec_ok = shape;
+                    shape
                 }
-                let bignum = matches!(
-                    (self.core.wnode(w_el), self.core.enode(e_el)),
-                    (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat))
-                        | (Node::Prim(Prim::Int), Node::Prim(Prim::Int))
-                        | (Node::Prim(Prim::Nat), Node::Prim(Prim::Int))
-                );
-                let min = self.core.elem_min_size(w_el);
-                let len = self.core.len(min)?;
+                _ => return self.tuple_begin(),
+            },
+        };
+        let (w_el, e_el) = (shape.w_el, shape.e_el);
+        match shape.kind {
+            VecKind::Fixed(p) => {
+                let size = shape.min;
+                let len = self.core.len(size)?;
                 check_array_len(self.core, tuple_len, len)?;
-                let per_elem = if bignum {
+                self.core
+                    .charge(len.saturating_mul(quota::ELEMENT + size))?;
+                let at = self.core.offset();
+                let data = self.core.reader.take(len * size, "vector")?;
+                Ok(SeqBody::Fixed { p, data, at })
+            }
+            kind => {
+                let len = self.core.len(shape.min)?;
+                check_array_len(self.core, tuple_len, len)?;
+                let per_elem = if kind == VecKind::Bignum {
                     self.core.charge(len.saturating_mul(quota::ELEMENT))?;
                     0
                 } else {
@@ -788,6 +788,40 @@ impl<'de> De<'_, 'de> {
                     per_elem,
                 })
             }
+        }
+    }
+
+    /// How a vector of (resolved) wire elements `w_el` and expected elements `e_el`
+    /// is read: a function of the two arenas, kept per pair (`Core::vec_ok`).
+    #[inline(always)]
+    fn vec_shape(&mut self, w_el: Ref, e_el: Ref) -> VecShape {
+        let (wn, en) = (self.core.wnode(w_el), self.core.enode(e_el));
+        let (kind, min) = match (wn, en) {
+            (Node::Prim(wp), Node::Prim(ep)) if wp == ep && primvec::is_fixed(wp) => {
+                (VecKind::Fixed(wp), primvec::size(wp))
+            }
+            (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat))
+            | (Node::Prim(Prim::Int), Node::Prim(Prim::Int))
+            | (Node::Prim(Prim::Nat), Node::Prim(Prim::Int)) => {
+                (VecKind::Bignum, self.core.elem_min_size(w_el))
+            }
+            _ => (VecKind::Elems, self.core.elem_min_size(w_el)),
+        };
+        VecShape {
+            w: self.w,
+            e: self.e,
+            w_el,
+            e_el,
+            min,
+            kind,
+        }
+    }
+
+    /// `seq_begin` for a frame that is not a vector on both sides: a tuple record
+    /// on both sides, or a mismatch.
+    #[inline(always)]
+    fn tuple_begin(&mut self) -> Result<SeqBody<'de>> {
+        match self.nodes() {
             (Node::Record(wf), Node::Record(ef)) => {
                 if !is_tuple(&self.core.exp, ef) {
                     return Err(self.mismatch());
