@@ -152,6 +152,16 @@ impl<'a, 'de> De<'a, 'de> {
     /// [`unroll`](Self::unroll), then `extra` units for the serde call itself, in
     /// one charge when the quota allows (the units and the errors are those of two
     /// charges in that order).
+    /// [`unroll_then`](Self::unroll_then) without writing the resolved pair back
+    /// into the frame: the caller gets it, and writes it back only on the path
+    /// that reads the frame's references again (a shape check, an error).
+    #[inline(always)]
+    fn unroll_pair(&mut self, extra: usize) -> Result<(Ref, Ref)> {
+        let c = usize::from(self.w.is_var()) + usize::from(self.e.is_var());
+        self.core.charge2(c, extra)?;
+        Ok((self.w.resolved(), self.e.resolved()))
+    }
+
     #[inline(always)]
     fn unroll_then(&mut self, extra: usize) -> Result<()> {
         let c = usize::from(self.w.is_var()) + usize::from(self.e.is_var());
@@ -744,21 +754,24 @@ impl<'de> De<'_, 'de> {
         tuple_len: Option<usize>,
         cost: usize,
     ) -> Result<SeqBody<'de>> {
-        self.unroll_then(cost)?;
-        if let Some((wf, ef)) = self.core.tuple_ok.get(self.w, self.e) {
+        let (w, e) = self.unroll_pair(cost)?;
+        if let Some((wf, ef)) = self.core.tuple_ok.get(w, e) {
             let first = self.core.tuple_first;
             return Ok(SeqBody::Tuple { wf, ef, first });
         }
-        let shape = match self.core.vec_ok {
-            kept if kept.w == self.w && kept.e == self.e => kept,
-            _ => match self.nodes() {
+        let kept = self.core.vec_ok;
+        let shape = if kept.w == w && kept.e == e {
+            kept
+        } else {
+            (self.w, self.e) = (w, e);
+            match self.nodes() {
                 (Node::Vec(w_el), Node::Vec(e_el)) => {
                     let shape = self.vec_shape(w_el.resolved(), e_el);
                     self.core.vec_ok = shape;
                     shape
                 }
                 _ => return self.tuple_begin(),
-            },
+            }
         };
         let (w_el, e_el) = (shape.w_el, shape.e_el);
         match shape.kind {
@@ -892,10 +905,11 @@ impl<'de> De<'_, 'de> {
     }
 
     fn variant<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
-        self.unroll_then(quota::CALL)?;
-        let (wf, ef) = match self.core.variant_ok.get(self.w, self.e) {
+        let (w, e) = self.unroll_pair(quota::CALL)?;
+        let (wf, ef) = match self.core.variant_ok.get(w, e) {
             Some(spans) => spans,
             None => {
+                (self.w, self.e) = (w, e);
                 let (Node::Variant(wf), Node::Variant(ef)) = self.nodes() else {
                     return Err(self.mismatch());
                 };
