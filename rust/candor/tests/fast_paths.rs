@@ -389,3 +389,269 @@ fn variant_case_by_wire_index_and_by_search() {
     assert!(!err.is_subtype(), "{err}");
     assert!(err.to_string().contains("Variant index 5"), "{err}");
 }
+
+// ---- the least size of a vector's record element, kept (`Core::elem_min_size`) ----
+
+/// Vectors of records repeated through a message reuse the element's least size;
+/// a vector of another record type gets its own: a length that the first type's
+/// smaller size would let through is still rejected before anything is read.
+#[test]
+fn record_element_size_is_kept_per_type() {
+    type Small = Vec<(u8,)>;
+    type Wide = Vec<(u64, u64)>;
+    let nested: Vec<Vec<(u64, u64)>> = vec![vec![(1, 2)]; 3];
+    let bytes = candor::Encode!(&nested).unwrap();
+    assert_eq!(decode_one::<Vec<Wide>>(&bytes).unwrap(), nested);
+
+    let mut bytes = candor::Encode!(&vec![(7u8,)], &vec![(1u64, 2u64)]).unwrap();
+    let (small, wide): (Small, Wide) = candor::Decode!(&bytes, Small, Wide).unwrap();
+    assert_eq!((small, wide), (vec![(7,)], vec![(1, 2)]));
+    // The wide vector's length (second to last 17 bytes) claims 2 elements: 32 bytes
+    // where 16 are left, which only the wide record's size of 16 can tell.
+    let at = bytes.len() - 17;
+    assert_eq!(bytes[at], 1);
+    bytes[at] = 2;
+    let err = candor::Decode!(&bytes, Small, Wide)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("length 2 exceeds the 16 bytes left in the message"),
+        "{err}"
+    );
+}
+
+// ---- variant and tuple pairs whose shape was checked (`core::Checked`) ----------
+
+mod checked {
+    use serde::Deserialize;
+
+    /// An ICRC-3-like recursive value: every element of its vectors is decoded at the
+    /// same (wire, expected) pairs, which take the kept shape check.
+    #[derive(candor::CandidType, candid::CandidType, Deserialize, Clone, PartialEq, Debug)]
+    pub enum Value {
+        Text(String),
+        Nat64(u64),
+        Array(Vec<Value>),
+        Map(Vec<(String, Value)>),
+    }
+
+    /// The same cases but one: the wire's `Map` is not among them.
+    #[derive(candor::CandidType, Deserialize, Clone, PartialEq, Debug)]
+    pub enum Flat {
+        Text(String),
+        Nat64(u64),
+        Array(Vec<Flat>),
+    }
+
+    pub fn value(depth: u64) -> Value {
+        let leaf = |i: u64| {
+            Value::Map(vec![
+                ("n".to_string(), Value::Nat64(i)),
+                ("t".to_string(), Value::Text(format!("v{i}"))),
+                ("a".to_string(), Value::Array(vec![Value::Nat64(i); 3])),
+            ])
+        };
+        if depth == 0 {
+            leaf(0)
+        } else {
+            Value::Array(
+                (0..4)
+                    .map(|i| {
+                        if i % 2 == 0 {
+                            leaf(i)
+                        } else {
+                            value(depth - 1)
+                        }
+                    })
+                    .collect(),
+            )
+        }
+    }
+}
+
+/// Repeated values take the kept check, and cost what candid charges for them.
+#[test]
+fn checked_pairs_decode_and_cost_as_candid() {
+    let v = checked::value(3);
+    let bytes = candor::Encode!(&v).unwrap();
+    let quota = 1_000_000;
+    let mut config = candor::DecoderConfig::new();
+    config.set_decoding_quota(quota);
+    let mut de = candor::de::IDLDeserialize::new_with_config(&bytes, &config).unwrap();
+    let ours: checked::Value = de.get_value().unwrap();
+    de.done().unwrap();
+    let ours_left = de.get_config().decoding_quota;
+    let mut config = candid::de::DecoderConfig::new();
+    config.set_decoding_quota(quota);
+    let mut de = candid::de::IDLDeserialize::new_with_config(&bytes, &config).unwrap();
+    let theirs: checked::Value = de.get_value().unwrap();
+    de.done().unwrap();
+    assert_eq!(ours, v);
+    assert_eq!(theirs, v);
+    assert_eq!(ours_left, de.get_config().decoding_quota);
+}
+
+/// The kept check is for one expected type: the same wire variant decoded at
+/// another type in the same message is checked again (and here rejected, as the
+/// wire uses a case that type lacks).
+#[test]
+fn checked_pairs_are_per_expected_type() {
+    let v = checked::value(1);
+    let bytes = candor::Encode!(&v, &v).unwrap();
+    let mut de = candor::de::IDLDeserialize::new(&bytes).unwrap();
+    assert_eq!(de.get_value::<checked::Value>().unwrap(), v);
+    let err = de.get_value::<checked::Flat>().unwrap_err().to_string();
+    assert!(err.contains("Unknown variant field"), "{err}");
+    let flat = checked::Flat::Array(vec![checked::Flat::Nat64(1); 2]);
+    let bytes = candor::Encode!(&flat, &vec![(1u8, 2u8)], &vec![(1u8, 2u16)]).unwrap();
+    let mut de = candor::de::IDLDeserialize::new(&bytes).unwrap();
+    assert_eq!(de.get_value::<checked::Flat>().unwrap(), flat);
+    assert_eq!(de.get_value::<Vec<(u8, u8)>>().unwrap(), vec![(1, 2)]);
+    let err = de.get_value::<Vec<(u8, u8)>>().unwrap_err().to_string();
+    assert!(err.contains("expected nat8, found nat16"), "{err}");
+}
+
+// ---- owned texts and blobs copied by words (`owned_bytes`) ------------------------
+
+/// `String`, `ByteBuf` and text map keys take an owned copy, by words up to 64
+/// bytes and by one bulk copy beyond: every length either side of each branch
+/// decodes to the bytes sent, as candid decodes them.
+#[test]
+fn owned_texts_and_blobs_of_every_length() {
+    for n in 0..=130usize {
+        let text: String = (0..n).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        let text = if n > 3 {
+            format!("é{}", &text[2..])
+        } else {
+            text
+        };
+        let bytes = encode_one(&text).unwrap();
+        assert_eq!(decode_one::<String>(&bytes).unwrap(), text);
+        assert_eq!(candid::decode_one::<String>(&bytes).unwrap(), text);
+
+        let blob = serde_bytes::ByteBuf::from((0..n).map(|i| i as u8).collect::<Vec<u8>>());
+        let bytes = encode_one(&blob).unwrap();
+        assert_eq!(decode_one::<serde_bytes::ByteBuf>(&bytes).unwrap(), blob);
+
+        let map: BTreeMap<String, u8> = [(text.clone(), 1), (format!("{text}!"), 2)].into();
+        let bytes = encode_one(&map).unwrap();
+        assert_eq!(decode_one::<BTreeMap<String, u8>>(&bytes).unwrap(), map);
+    }
+}
+
+/// A visitor that asks for an owned string but reads only `visit_str` gets the
+/// text (serde's default hands the owned copy over as a `&str`); a principal read
+/// as a byte buffer is still lent, not copied.
+#[test]
+fn owned_copies_reach_any_visitor() {
+    struct Upper(String);
+    impl<'de> serde::Deserialize<'de> for Upper {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl serde::de::Visitor<'_> for V {
+                type Value = Upper;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("text")
+                }
+                fn visit_str<E>(self, s: &str) -> Result<Upper, E> {
+                    Ok(Upper(s.to_uppercase()))
+                }
+            }
+            d.deserialize_string(V)
+        }
+    }
+    impl candor::CandidType for Upper {
+        fn _ty() -> candor::types::Type {
+            String::ty()
+        }
+        fn idl_serialize<S: candor::types::Serializer>(&self, s: S) -> Result<(), S::Error> {
+            self.0.idl_serialize(s)
+        }
+    }
+    let bytes = encode_one("shout").unwrap();
+    assert_eq!(decode_one::<Upper>(&bytes).unwrap().0, "SHOUT");
+
+    let p = candor::Principal::from_slice(&[1, 2, 3]);
+    let bytes = encode_one(p).unwrap();
+    assert_eq!(decode_one::<candor::Principal>(&bytes).unwrap(), p);
+}
+
+/// The first two element types kept with a tuple pair are the ones a field-by-field
+/// read finds, where the two sides have different lengths too: a field missing on
+/// the wire reads as `null` (as candid decodes it), one only on the wire is skipped
+/// (spec/differences.md D7: candid leaves it in the input).
+#[test]
+fn checked_tuple_elements_follow_both_lengths() {
+    let wide = vec![(1u8, 2u16, 3u32); 3];
+    let bytes = candor::Encode!(&wide).unwrap();
+    let ours: Vec<(u8,)> = decode_one(&bytes).unwrap();
+    assert_eq!(ours, vec![(1,); 3]);
+    let ours: Vec<(u8, u16)> = decode_one(&bytes).unwrap();
+    assert_eq!(ours, vec![(1, 2); 3]);
+
+    let narrow = vec![(7u8,); 3];
+    let bytes = candor::Encode!(&narrow).unwrap();
+    let ours: Vec<(u8, Option<u8>)> = decode_one(&bytes).unwrap();
+    let theirs: Vec<(u8, Option<u8>)> = candid::decode_one(&bytes).unwrap();
+    assert_eq!(ours, vec![(7, None); 3]);
+    assert_eq!(ours, theirs);
+}
+
+/// A blob pair checked once (`Core::blob_ok`) serves the next blob at the same
+/// pair only: another wire type at a blob is still checked and rejected, and a
+/// principal read as bytes still takes the principal path.
+#[test]
+fn checked_blob_pairs_are_per_pair() {
+    use serde_bytes::ByteBuf;
+    let blobs = vec![ByteBuf::from(vec![1u8, 2]); 3];
+    let bytes = candor::Encode!(&blobs, &vec![7u16, 8]).unwrap();
+    let mut de = candor::de::IDLDeserialize::new(&bytes).unwrap();
+    assert_eq!(de.get_value::<Vec<ByteBuf>>().unwrap(), blobs);
+    let err = de.get_value::<ByteBuf>().unwrap_err().to_string();
+    assert!(err.contains("expected blob, found vec nat16"), "{err}");
+
+    let p = candor::Principal::from_slice(&[9, 9, 9]);
+    let bytes = candor::Encode!(&blobs, &p).unwrap();
+    let mut de = candor::de::IDLDeserialize::new(&bytes).unwrap();
+    assert_eq!(de.get_value::<Vec<ByteBuf>>().unwrap(), blobs);
+    assert_eq!(de.get_value::<candor::Principal>().unwrap(), p);
+}
+
+/// A vector pair read once (`Core::vec_ok`) gives the next vector at that pair
+/// its element types, least element size and read (fixed-width, bignum, element
+/// by element); another pair is classified again, and each vector's own length
+/// is still checked (a fixed-size array, a length past the end).
+#[test]
+fn kept_vector_shapes_are_per_pair() {
+    let nested = vec![vec![1u16, 2], vec![3], vec![]];
+    let nats = vec![vec![Nat::from(5u8)], vec![Nat::from(u64::MAX) * 3u8]];
+    let recs = vec![
+        vec![(1u8, "a".to_string())],
+        vec![(2, "b".into()), (3, "c".into())],
+    ];
+    let bytes = candor::Encode!(&nested, &nats, &recs, &vec![vec![7u8; 3]; 2]).unwrap();
+    let mut de = candor::de::IDLDeserialize::new(&bytes).unwrap();
+    assert_eq!(de.get_value::<Vec<Vec<u16>>>().unwrap(), nested);
+    assert_eq!(de.get_value::<Vec<Vec<Nat>>>().unwrap(), nats);
+    assert_eq!(de.get_value::<Vec<Vec<(u8, String)>>>().unwrap(), recs);
+    let err = de.get_value::<Vec<[u8; 2]>>().unwrap_err().to_string();
+    assert!(
+        err.contains("expected a vector of 2 elements, found 3"),
+        "{err}"
+    );
+
+    // The same wire vectors at another element type are checked again.
+    let bytes = candor::Encode!(&nested, &nested).unwrap();
+    let mut de = candor::de::IDLDeserialize::new(&bytes).unwrap();
+    assert_eq!(de.get_value::<Vec<Vec<u16>>>().unwrap(), nested);
+    let err = de.get_value::<Vec<Vec<u32>>>().unwrap_err().to_string();
+    assert!(err.contains("expected nat32, found nat16"), "{err}");
+
+    // A kept shape does not let a later length past the end through.
+    let mut bytes = candor::Encode!(&vec![vec![9u64]; 2]).unwrap();
+    let at = bytes.len() - 9;
+    assert_eq!(bytes[at], 1);
+    bytes[at] = 2;
+    let err = decode_one::<Vec<Vec<u64>>>(&bytes).unwrap_err().to_string();
+    assert!(err.contains("length 2 exceeds the 8 bytes left"), "{err}");
+}

@@ -166,11 +166,41 @@ pub(crate) struct TupleAccess<'a, 'de> {
     wf: Span,
     ef: Span,
     i: u32,
+    /// The types of the first two fields, looked up (or kept) beforehand.
+    first: [(Ref, Ref); 2],
 }
 
 impl<'a, 'de> TupleAccess<'a, 'de> {
-    pub(super) fn new(core: &'a mut Core<'de>, wf: Span, ef: Span) -> Self {
-        TupleAccess { core, wf, ef, i: 0 }
+    /// `first` holds [`pair`](Self::pair) of fields 0 and 1.
+    pub(super) fn new(core: &'a mut Core<'de>, wf: Span, ef: Span, first: [(Ref, Ref); 2]) -> Self {
+        TupleAccess {
+            core,
+            wf,
+            ef,
+            i: 0,
+            first,
+        }
+    }
+
+    /// The (wire, expected) types of field `i`: a field missing on the wire reads
+    /// as `null`, one missing in the expected type as `reserved`.
+    #[inline]
+    pub(super) fn pair(core: &Core<'_>, wf: Span, ef: Span, i: u32) -> (Ref, Ref) {
+        let e = if i < ef.len {
+            core.exp
+                .field((ef.start + i) as usize)
+                .map_or(RESERVED, |f| f.ty)
+        } else {
+            RESERVED
+        };
+        let w = if i < wf.len {
+            core.wire
+                .field((wf.start + i) as usize)
+                .map_or(NULL, |f| f.ty)
+        } else {
+            NULL
+        };
+        (w, e)
     }
     /// Skips wire fields beyond the ones the visitor read, so the next value starts
     /// at the right byte.
@@ -208,21 +238,9 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
         if i >= self.ef.len && i >= self.wf.len {
             return Ok(None);
         }
-        let e = if i < self.ef.len {
-            self.core
-                .exp
-                .field((self.ef.start + i) as usize)
-                .map_or(RESERVED, |f| f.ty)
-        } else {
-            RESERVED
-        };
-        let w = if i < self.wf.len {
-            self.core
-                .wire
-                .field((self.wf.start + i) as usize)
-                .map_or(NULL, |f| f.ty)
-        } else {
-            NULL
+        let (w, e) = match self.first.get(i as usize) {
+            Some(&pair) => pair,
+            None => Self::pair(self.core, self.wf, self.ef, i),
         };
         self.i += 1;
         seed.deserialize(De::new(&mut *self.core, w, e))
@@ -382,26 +400,19 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
 /// A variant: the case was chosen by the caller from the wire index.
 pub(crate) struct EnumAccess<'a, 'de> {
     core: &'a mut Core<'de>,
-    ef: Span,
-    /// Index of the case within the expected fields.
-    case: usize,
+    /// The case's index in the expected arena's fields (and labels).
+    k: usize,
     w: Ref,
     e: Ref,
 }
 
 impl<'a, 'de> EnumAccess<'a, 'de> {
-    pub(super) fn new(core: &'a mut Core<'de>, ef: Span, case: usize, w: Ref, e: Ref) -> Self {
-        EnumAccess {
-            core,
-            ef,
-            case,
-            w,
-            e,
-        }
+    pub(super) fn new(core: &'a mut Core<'de>, k: usize, w: Ref, e: Ref) -> Self {
+        EnumAccess { core, k, w, e }
     }
     #[cold]
     fn path(&self, err: Error) -> Error {
-        let k = self.ef.start as usize + self.case;
+        let k = self.k;
         let seg = match (self.core.exp.label(k), self.core.exp.field(k)) {
             (FieldLabel::Named(n), _) => PathSegment::Case(n.to_string()),
             (_, Some(f)) => PathSegment::Case(f.id.to_string()),
@@ -436,7 +447,7 @@ impl<'a, 'de> de::EnumAccess<'de> for EnumAccess<'a, 'de> {
     type Variant = Self;
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
-        let k = (self.ef.start as usize) + self.case;
+        let k = self.k;
         if self.core.untyped {
             // Without a Rust type the visitor (`IDLValue`) learns the label, whether
             // it is a name or an id, and the payload's shape from one string, as in

@@ -31,7 +31,7 @@ impl Meter for OptCheck {
     #[inline]
     fn charge(&mut self, core: &mut Core<'_>, units: usize) -> Result<()> {
         self.units = self.units.saturating_add(units);
-        if core.decoding_quota.is_some_and(|q| self.units > q) {
+        if core.decoding_quota().is_some_and(|q| self.units > q) {
             return Err(core.quota_error("Decoding cost exceeds the limit"));
         }
         Ok(())

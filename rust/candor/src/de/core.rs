@@ -8,7 +8,7 @@
 use super::quota;
 use super::subtype::{LentMemo, Sides};
 use crate::error::{fault, Error};
-use crate::wire::header::{Arena, Node, Ref, PRIM_COUNT};
+use crate::wire::header::{Arena, Node, Ref, Span, PRIM_COUNT};
 use crate::wire::reader::Reader;
 use crate::Result;
 use std::mem::ManuallyDrop;
@@ -33,7 +33,13 @@ pub(crate) struct Core<'de> {
     pub exp: Rc<Arena>,
     /// Number of wire type table entries: the cost of a func/service subtype check.
     pub table_len: usize,
-    pub decoding_quota: Option<usize>,
+    /// The decoding quota left, when `quota_on`; otherwise a large count that
+    /// `charge` refills when it runs low (no quota means no limit). One plain
+    /// integer rather than an `Option`, so a typed charge is a compare and a
+    /// subtraction (see [`charge`](Self::charge)).
+    pub(super) quota_left: usize,
+    /// Whether the decode has a decoding quota at all.
+    quota_on: bool,
     pub skipping_quota: Option<usize>,
     /// True while decoding an argument with no Rust type (`IDLValue`): every cost is
     /// multiplied and counts against the skipping quota.
@@ -57,6 +63,92 @@ pub(crate) struct Core<'de> {
     wire_as_exp: Option<Rc<Arena>>,
     /// Set when `wire` is lent by the header cache: where it goes back on drop.
     pub lease: Option<super::header_cache::Lease>,
+    /// The last (wire, expected) pair checked as a variant on both sides, and as a
+    /// tuple record on both sides (see [`Checked`]).
+    pub(super) variant_ok: Checked,
+    pub(super) tuple_ok: Checked,
+    /// The last (wire, expected) pair of resolved references read as a vector on
+    /// both sides, with how its elements are read (see [`VecShape`]).
+    pub(super) vec_ok: VecShape,
+    /// The last (wire, expected) pair of resolved references checked as a blob
+    /// (`vec nat8`) on both sides, by `De::bytes`: the next blob at that pair is
+    /// read without looking at either arena. Forgotten with the other kept pairs.
+    pub(super) blob_ok: (Ref, Ref),
+    /// The (wire, expected) types of the first two fields of `tuple_ok`'s pair, as
+    /// `TupleAccess` reads them: a tuple's elements are then read without looking
+    /// either arena up. Meaningful only while `tuple_ok` holds a pair.
+    pub(super) tuple_first: [(Ref, Ref); 2],
+    /// The last record element type whose least size a vector asked for, and that
+    /// size (see [`elem_min_size`](Self::elem_min_size)).
+    min_memo: (Ref, usize),
+}
+
+/// A (wire, expected) pair of resolved references whose shape check passed (both
+/// variants, both records, both tuple records), with the two field spans the check
+/// found. The check is a function of the two arenas alone, and the values of one
+/// type are mostly decoded at one pair (the elements of a vector, the cases of a
+/// recursive type), so the next value at the same pair takes the spans without
+/// looking at either arena. Forgotten whenever the expected arena is replaced,
+/// since the references then name other types.
+#[derive(Clone, Copy)]
+pub(super) struct Checked {
+    pub w: Ref,
+    pub e: Ref,
+    pub wf: Span,
+    pub ef: Span,
+}
+
+impl Checked {
+    /// Matches no frame: no arena holds an entry at the largest index.
+    pub(super) const NONE: Checked = Checked {
+        w: Ref::new(u32::MAX >> 1, false),
+        e: Ref::new(u32::MAX >> 1, false),
+        wf: Span { start: 0, len: 0 },
+        ef: Span { start: 0, len: 0 },
+    };
+
+    /// The spans kept for `(w, e)`, if that is the pair kept.
+    #[inline(always)]
+    pub(super) fn get(&self, w: Ref, e: Ref) -> Option<(Span, Span)> {
+        (self.w == w && self.e == e).then_some((self.wf, self.ef))
+    }
+}
+
+/// How a vector's elements are read, for one (wire, expected) pair of resolved
+/// references that are vectors on both sides: the element types, the least size
+/// of one element (for the length check) and which read applies. A function of
+/// the two arenas, kept like [`Checked`].
+#[derive(Clone, Copy)]
+pub(super) struct VecShape {
+    pub w: Ref,
+    pub e: Ref,
+    pub w_el: Ref,
+    pub e_el: Ref,
+    pub min: usize,
+    pub kind: VecKind,
+}
+
+/// Which read a vector takes (`De::seq_begin`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum VecKind {
+    /// The same fixed-width primitive on both sides: one slice (fast path 3).
+    Fixed(crate::wire::header::Prim),
+    /// `nat`/`int` elements charged up front (fast path 4).
+    Bignum,
+    /// Anything else, element by element.
+    Elems,
+}
+
+impl VecShape {
+    /// Matches no frame, as [`Checked::NONE`].
+    pub(super) const NONE: VecShape = VecShape {
+        w: Checked::NONE.w,
+        e: Checked::NONE.e,
+        w_el: Checked::NONE.w,
+        e_el: Checked::NONE.e,
+        min: 0,
+        kind: VecKind::Elems,
+    };
 }
 
 /// The address of a local of the caller's frame: the current stack position. Stacks
@@ -129,7 +221,7 @@ impl<'de> Core<'de> {
     pub(super) fn mark(&self) -> Mark {
         Mark {
             pos: self.reader.offset(),
-            decoding_quota: self.decoding_quota,
+            decoding_quota: self.decoding_quota(),
             skipping_quota: self.skipping_quota,
             opt_walked: self.opt_walked,
             depth: self.depth,
@@ -140,7 +232,7 @@ impl<'de> Core<'de> {
     #[cold]
     pub(super) fn back_to(&mut self, m: Mark) {
         self.reader.rewind(m.pos);
-        self.decoding_quota = m.decoding_quota;
+        self.set_decoding_quota(m.decoding_quota);
         self.skipping_quota = m.skipping_quota;
         self.opt_walked = m.opt_walked;
         self.depth = m.depth;
@@ -162,7 +254,8 @@ impl<'de> Core<'de> {
             wire: ManuallyDrop::new(wire),
             exp,
             table_len,
-            decoding_quota: start.decoding_quota,
+            quota_left: start.decoding_quota.unwrap_or(usize::MAX),
+            quota_on: start.decoding_quota.is_some(),
             skipping_quota: config.skipping_quota,
             untyped: false,
             opt_walked: 0,
@@ -174,23 +267,91 @@ impl<'de> Core<'de> {
             memo_on_interned: true,
             wire_as_exp: None,
             lease: start.lease,
+            variant_ok: Checked::NONE,
+            tuple_ok: Checked::NONE,
+            blob_ok: (Checked::NONE.w, Checked::NONE.e),
+            vec_ok: VecShape::NONE,
+            tuple_first: [(
+                Ref::prim(crate::wire::header::Prim::Null),
+                Ref::prim(crate::wire::header::Prim::Reserved),
+            ); 2],
+            // A primitive reference never names a record, so this matches nothing.
+            min_memo: (Ref::prim(crate::wire::header::Prim::Null), 0),
         }
     }
 
     // ---- cost ------------------------------------------------------------------
 
+    /// The decoding quota left (`None`: no limit).
+    pub(super) fn decoding_quota(&self) -> Option<usize> {
+        self.quota_on.then_some(self.quota_left)
+    }
+
+    fn set_decoding_quota(&mut self, q: Option<usize>) {
+        self.quota_left = q.unwrap_or(usize::MAX);
+        self.quota_on = q.is_some();
+    }
+
     /// Charges `cost` units of typed work (multiplied in untyped mode).
+    ///
+    /// The common case (typed, and the units are there) is one compare and one
+    /// subtraction; everything else is decided out of the way, by
+    /// [`charge_rest`](Self::charge_rest).
     #[inline(always)]
     pub(super) fn charge(&mut self, cost: usize) -> Result<()> {
         if self.untyped {
             return self.charge_untyped(cost);
         }
-        if let Some(q) = self.decoding_quota.as_mut() {
-            if *q < cost {
-                return Err(self.quota_error("Decoding cost exceeds the limit"));
-            }
-            *q -= cost;
+        if cost <= self.quota_left {
+            self.quota_left -= cost;
+            return Ok(());
         }
+        self.charge_rest(cost)
+    }
+
+    /// Charges `first` units, then `then` units: in one test when both fit (typed),
+    /// else one after the other, so a quota that runs out fails at the same charge
+    /// and with the same error as two calls of [`charge`](Self::charge) would.
+    #[inline(always)]
+    pub(super) fn charge2(&mut self, first: usize, then: usize) -> Result<()> {
+        if self.untyped {
+            self.charge_untyped(first)?;
+            return self.charge_untyped(then);
+        }
+        let cost = first + then;
+        if cost <= self.quota_left {
+            self.quota_left -= cost;
+            return Ok(());
+        }
+        self.charge_rest(first)?;
+        self.charge_rest(then)
+    }
+
+    /// The typed fast test of [`charge`](Self::charge), on the two fields it reads,
+    /// for a caller that holds a borrow of another field of the core (a label in
+    /// the expected arena): `true` when the units were taken; on `false` nothing
+    /// was, and the caller charges through [`charge`](Self::charge).
+    #[inline(always)]
+    pub(super) fn take_typed(untyped: bool, quota_left: &mut usize, cost: usize) -> bool {
+        if !untyped && cost <= *quota_left {
+            *quota_left -= cost;
+            return true;
+        }
+        false
+    }
+
+    /// A typed charge the fast test of [`charge`](Self::charge) did not settle: an
+    /// exhausted quota, or no quota at all (the count is refilled).
+    #[cold]
+    fn charge_rest(&mut self, cost: usize) -> Result<()> {
+        if cost <= self.quota_left {
+            self.quota_left -= cost;
+            return Ok(());
+        }
+        if self.quota_on {
+            return Err(self.quota_error("Decoding cost exceeds the limit"));
+        }
+        self.quota_left = usize::MAX - cost;
         Ok(())
     }
 
@@ -198,12 +359,12 @@ impl<'de> Core<'de> {
     /// 1× on the skipping quota.
     #[inline]
     pub(super) fn charge_untyped(&mut self, cost: usize) -> Result<()> {
-        if let Some(q) = self.decoding_quota {
+        if self.quota_on {
             let c = cost.saturating_mul(quota::UNTYPED);
-            if q < c {
+            if self.quota_left < c {
                 return Err(self.quota_error("Decoding cost exceeds the limit"));
             }
-            self.decoding_quota = Some(q - c);
+            self.quota_left -= c;
         }
         if let Some(q) = self.skipping_quota {
             if q < cost {
@@ -295,7 +456,17 @@ impl<'de> Core<'de> {
         if !Rc::ptr_eq(&self.exp, &exp) {
             self.expected_replaced(false);
         }
+        self.forget_checked();
         self.exp = exp;
+    }
+
+    /// Forgets the pairs whose shape was checked: their expected references are
+    /// about to name types of another arena.
+    fn forget_checked(&mut self) {
+        self.variant_ok = Checked::NONE;
+        self.tuple_ok = Checked::NONE;
+        self.blob_ok = (Checked::NONE.w, Checked::NONE.e);
+        self.vec_ok = VecShape::NONE;
     }
 
     /// The expected arena was replaced, by the thread's interned types (`interned`)
@@ -304,6 +475,7 @@ impl<'de> Core<'de> {
     /// type must not reuse the Rust type's answers), except from one interned arena
     /// to the next: the interned types keep their indices as they grow.
     pub(super) fn expected_replaced(&mut self, interned: bool) {
+        self.forget_checked();
         if !(interned && self.memo_on_interned) {
             self.memo.clear();
         }
@@ -323,10 +495,12 @@ impl<'de> Core<'de> {
     /// aside meanwhile, as its keys are references into the other arena.
     pub(super) fn at_wire_type<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         let wire = self.wire_as_expected();
+        self.forget_checked();
         let exp = std::mem::replace(&mut self.exp, wire);
         let untyped = std::mem::replace(&mut self.untyped, true);
         let memo = std::mem::replace(&mut self.memo, LentMemo::none());
         let result = f(self);
+        self.forget_checked();
         self.exp = exp;
         self.untyped = untyped;
         self.memo = memo;
@@ -354,6 +528,25 @@ impl<'de> Core<'de> {
             exp: &self.exp,
         };
         self.memo.get().check(sides, w, e)
+    }
+
+    /// The fewest bytes an element of wire type `el` takes ([`super::skip::min_size`]),
+    /// for a vector's length check. Only a record's takes a walk over its fields;
+    /// the vectors of a message mostly repeat one element type (a vector of records
+    /// inside a vector is read once per outer element), so the last record's answer
+    /// is kept. The wire arena is the message's, so an answer holds for the whole
+    /// decode.
+    #[inline(always)]
+    pub(super) fn elem_min_size(&mut self, el: Ref) -> usize {
+        if !matches!(self.wnode(el), Node::Record(_)) {
+            return super::skip::min_size(&self.wire, el);
+        }
+        if self.min_memo.0 == el {
+            return self.min_memo.1;
+        }
+        let n = super::skip::min_size(&self.wire, el);
+        self.min_memo = (el, n);
+        n
     }
 
     // ---- input ----------------------------------------------------------------
@@ -396,17 +589,269 @@ impl<'de> Core<'de> {
     /// Short all-ASCII texts skip `from_utf8`: in a canister its fixed cost is most
     /// of a short text's price, and ASCII is valid UTF-8 by definition
     /// (spec/decoder.md, fast path 12).
-    #[inline]
+    #[inline(always)]
     pub(super) fn text(&mut self) -> Result<&'de str> {
-        let n = self.reader.len(1)?;
-        self.charge(n.saturating_add(quota::CALL))?;
+        let n = self.len(1)?;
+        // `n` is at most the bytes left in the input, so adding one cannot overflow.
+        self.charge(n + quota::CALL)?;
         let at = self.offset();
         let bytes = self.reader.take(n, "text")?;
-        if bytes.len() <= SHORT_TEXT && bytes.is_ascii() {
+        if bytes.len() <= SHORT_TEXT && short_ascii(bytes) {
             // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is
             // valid UTF-8.
             return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
         }
         std::str::from_utf8(bytes).map_err(|e| fault::invalid_utf8("text", e, at))
+    }
+
+    /// A length, as `Reader::len(min_elem_bytes)` reads and checks it, with its
+    /// one-byte form (below 128, with room for that many elements in the bytes
+    /// left) read without the general LEB128 reader. Anything else goes back to
+    /// where the length began and takes `Reader::len`, which reads and fails
+    /// exactly as it always did.
+    #[inline(always)]
+    pub(super) fn len(&mut self, min_elem_bytes: usize) -> Result<usize> {
+        let at = self.reader.offset();
+        let left = self.reader.remaining();
+        if left > 0 {
+            if let Ok(b) = self.reader.byte("length") {
+                let n = usize::from(b);
+                // `left - 1` bytes follow the length byte; `n * min < left` is
+                // `Reader::len`'s test `n <= (left - 1) / min` without a division.
+                if b < 0x80 && n.checked_mul(min_elem_bytes).is_some_and(|t| t < left) {
+                    return Ok(n);
+                }
+            }
+            self.reader.rewind(at);
+        }
+        self.reader.len(min_elem_bytes)
+    }
+}
+
+/// Whether a short text's bytes (at most [`SHORT_TEXT`]) are all ASCII (below
+/// 0x80): the bytes are OR-ed a word at a time, two overlapping runs of words from
+/// each end with no loop, instead of `is_ascii`'s alignment steps, whose set-up is
+/// most of the work for a few bytes.
+#[inline(always)]
+fn short_ascii(b: &[u8]) -> bool {
+    const HIGH8: u64 = 0x8080_8080_8080_8080;
+    const HIGH4: u32 = 0x8080_8080;
+    let word = |w: Option<&[u8; 8]>| w.map_or(0, |w| u64::from_le_bytes(*w));
+    let n = b.len();
+    if n < 8 {
+        return match (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+            (Some(first), Some(last)) => {
+                (u32::from_le_bytes(*first) | u32::from_le_bytes(*last)) & HIGH4 == 0
+            }
+            _ => b.iter().all(|&x| x < 0x80),
+        };
+    }
+    if n < 16 {
+        return (word(b.first_chunk()) | word(b.last_chunk())) & HIGH8 == 0;
+    }
+    if n > SHORT_TEXT {
+        return b.is_ascii();
+    }
+    // Words at 0 and 8, and at n - 16 and n - 8: all bytes when n <= 32.
+    let (head, tail) = (b.first_chunk::<16>(), b.last_chunk::<16>());
+    let half = |c: Option<&[u8; 16]>, at: usize| word(c.and_then(|c| c[at..].first_chunk()));
+    (half(head, 0) | half(head, 8) | half(tail, 0) | half(tail, 8)) & HIGH8 == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Core, Start};
+    use crate::de::subtype::LentMemo;
+    use crate::de::DecoderConfig;
+    use crate::wire::header::Arena;
+    use std::rc::Rc;
+
+    fn core(decoding: Option<usize>, skipping: Option<usize>) -> Core<'static> {
+        let mut config = DecoderConfig::new();
+        config.skipping_quota = skipping;
+        let start = Start {
+            lease: None,
+            memo: LentMemo::none(),
+            decoding_quota: decoding,
+        };
+        Core::new(
+            &[],
+            0,
+            Arena::new(),
+            Rc::new(Arena::new()),
+            0,
+            &config,
+            start,
+        )
+    }
+
+    /// The error of a charge sequence, and the quotas left after it.
+    fn run(mut c: Core<'_>, f: impl Fn(&mut Core<'_>) -> crate::Result<()>) -> String {
+        let out = f(&mut c).map_err(|e| e.to_string());
+        format!("{out:?} {:?} {:?}", c.decoding_quota(), c.skipping_quota)
+    }
+
+    /// `charge2` takes its two charges in one test only when both fit: wherever the
+    /// quota runs out, it fails as `charge` called twice does, typed and untyped.
+    #[test]
+    fn charge2_is_two_charges() {
+        for untyped in [false, true] {
+            for d in [
+                None,
+                Some(0),
+                Some(49),
+                Some(50),
+                Some(99),
+                Some(100),
+                Some(150),
+            ] {
+                for s in [None, Some(0), Some(1), Some(2)] {
+                    let make = || {
+                        let mut c = core(d, s);
+                        c.untyped = untyped;
+                        c
+                    };
+                    let one = run(make(), |c| c.charge2(1, 1));
+                    let two = run(make(), |c| {
+                        c.charge(1)?;
+                        c.charge(1)
+                    });
+                    assert_eq!(one, two, "untyped {untyped}, quotas {d:?} {s:?}");
+                }
+            }
+        }
+    }
+
+    /// The least size of a vector's record element is kept for the next vector of
+    /// that element type, and only for it: another record type, or one that is not
+    /// a record, gets its own answer.
+    #[test]
+    fn elem_min_size_keeps_the_last_record_only() {
+        use crate::wire::header::{parse, Node};
+        let bytes = crate::Encode!(&vec![(1u64, 2u64)], &vec![(1u8,)], &vec![3u16]).unwrap();
+        let h = parse(&bytes, usize::MAX, usize::MAX).unwrap();
+        let el = |arena: &Arena, r: crate::wire::header::Ref| match arena.node(r.resolved()) {
+            Node::Vec(el) => el.resolved(),
+            _ => panic!("not a vector"),
+        };
+        let els: Vec<_> = h.args.as_slice().iter().map(|a| el(&h.arena, *a)).collect();
+        let mut c = core(None, None);
+        c.wire = std::mem::ManuallyDrop::new(h.arena);
+        assert_eq!(c.elem_min_size(els[0]), 16);
+        assert_eq!(c.min_memo, (els[0], 16));
+        assert_eq!(c.elem_min_size(els[0]), 16);
+        assert_eq!(c.elem_min_size(els[1]), 1);
+        assert_eq!(c.min_memo, (els[1], 1));
+        assert_eq!(c.elem_min_size(els[2]), 2);
+        assert_eq!(c.min_memo, (els[1], 1), "a primitive element is not kept");
+        assert_eq!(c.elem_min_size(els[0]), 16);
+    }
+
+    /// A checked pair is forgotten whenever the expected arena is replaced (its
+    /// references would then name other types), and only then.
+    #[test]
+    fn checked_pairs_are_forgotten_with_the_expected_arena() {
+        use super::Checked;
+        use crate::wire::header::{Ref, Span};
+        let kept = Checked {
+            w: Ref::new(18, false),
+            e: Ref::new(19, false),
+            wf: Span { start: 1, len: 2 },
+            ef: Span { start: 3, len: 4 },
+        };
+        let forgotten = |c: &Core<'_>| {
+            let none = (Checked::NONE.w, Checked::NONE.e);
+            (c.variant_ok.w, c.variant_ok.e) == none
+                && (c.tuple_ok.w, c.tuple_ok.e) == none
+                && c.blob_ok == none
+                && (c.vec_ok.w, c.vec_ok.e) == none
+        };
+        let mut c = core(None, None);
+        assert!(forgotten(&c), "a new decoder has none");
+        let keep = |c: &mut Core<'_>| {
+            c.variant_ok = kept;
+            c.tuple_ok = kept;
+            c.blob_ok = (kept.w, kept.e);
+            c.vec_ok.w = kept.w;
+            c.vec_ok.e = kept.e;
+        };
+        keep(&mut c);
+        assert_eq!(kept.get(kept.w, kept.e), Some((kept.wf, kept.ef)));
+        assert_eq!(kept.get(kept.w, kept.w), None);
+        assert!(!forgotten(&c));
+        let other = Rc::new(Arena::new());
+        c.set_expected(other.clone());
+        assert!(forgotten(&c), "set_expected");
+        keep(&mut c);
+        c.set_expected(other);
+        assert!(forgotten(&c), "set_expected with the same arena");
+        keep(&mut c);
+        c.expected_replaced(true);
+        assert!(forgotten(&c), "expected_replaced");
+        keep(&mut c);
+        c.at_wire_type(|c| {
+            assert!(forgotten(c), "entering the wire types");
+            keep(c);
+            Ok(())
+        })
+        .unwrap();
+        assert!(forgotten(&c), "leaving the wire types");
+    }
+
+    /// The word-wise ASCII test agrees with `is_ascii` on every short length and
+    /// every position of a high byte.
+    #[test]
+    fn short_ascii_is_is_ascii() {
+        for n in 0..=super::SHORT_TEXT + 8 {
+            let mut b = vec![b'a'; n];
+            assert!(super::short_ascii(&b), "{n}");
+            for i in 0..n {
+                b[i] = 0x80;
+                assert!(!super::short_ascii(&b), "{n} {i}");
+                b[i] = 0xff;
+                assert!(!super::short_ascii(&b), "{n} {i}");
+                b[i] = 0x7f;
+                assert!(super::short_ascii(&b), "{n} {i}");
+            }
+        }
+    }
+
+    /// `Core::len` reads, accepts and rejects every length as `Reader::len` does,
+    /// with the same error and the same position afterwards.
+    #[test]
+    fn len_is_reader_len() {
+        use crate::wire::reader::Reader;
+        for first in [0u8, 1, 2, 3, 7, 8, 64, 127, 128, 129, 200, 255] {
+            for tail in 0..20usize {
+                let mut input = vec![first];
+                input.extend(std::iter::repeat_n(1u8, tail));
+                for min in [0, 1, 2, 3, 8, 16, usize::MAX] {
+                    let mut c = core(None, None);
+                    c.reader = Reader::new(&input, 0);
+                    let ours = c.len(min).map_err(|e| e.to_string());
+                    let mut r = Reader::new(&input, 0);
+                    let theirs = r.len(min).map_err(|e| e.to_string());
+                    assert_eq!(ours, theirs, "{first} {tail} {min}");
+                    assert_eq!(c.reader.offset(), r.offset(), "{first} {tail} {min}");
+                }
+            }
+        }
+        let mut c = core(None, None);
+        assert!(c.len(1).is_err(), "an empty input has no length");
+    }
+
+    /// Without a decoding quota the count of units is refilled when it runs low, so
+    /// no amount of typed work fails; with one, the last unit is the last one.
+    #[test]
+    fn no_quota_never_runs_out() {
+        let mut c = core(None, None);
+        c.quota_left = 3;
+        assert!(c.charge(5).is_ok());
+        assert!(c.charge2(usize::MAX / 2, usize::MAX / 2).is_ok());
+        assert_eq!(c.decoding_quota(), None);
+        let mut c = core(Some(5), None);
+        assert!(c.charge(5).is_ok());
+        assert_eq!(c.decoding_quota(), Some(0));
+        assert!(c.charge(1).is_err());
     }
 }

@@ -10,7 +10,7 @@ use super::core::Core;
 use super::quota;
 use super::value::De;
 use crate::error::Error;
-use crate::wire::header::{FieldLabel, Prim, Ref};
+use crate::wire::header::{Arena, FieldLabel, Prim, Ref};
 use crate::Result;
 use serde::de::{self, Visitor};
 
@@ -36,20 +36,20 @@ impl<'de> de::Deserializer<'de> for KeyDe<'_, 'de> {
 
     #[inline]
     fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        let cost = match self.core.exp.label(self.field) {
-            FieldLabel::Named(name) => name.len(),
-            FieldLabel::Id | FieldLabel::Unnamed => quota::ID_LABEL,
-        };
-        self.core.charge(cost + self.extra)?;
-        // Charged first, so the name can be lent straight from the arena.
-        let exp = &self.core.exp;
-        match exp.label(self.field) {
-            FieldLabel::Named(name) => v.visit_str(name),
-            FieldLabel::Id | FieldLabel::Unnamed => match exp.field(self.field) {
-                Some(f) => v.visit_u32(f.id),
-                None => Err(Error::msg("field index out of range")),
-            },
+        let core = self.core;
+        // The label is looked up once and lent straight from the arena: the
+        // charge's fast test touches only the quota's fields, not the arena.
+        let label = core.exp.label(self.field);
+        let cost = self.extra
+            + match label {
+                FieldLabel::Named(name) => name.len(),
+                FieldLabel::Id | FieldLabel::Unnamed => quota::ID_LABEL,
+            };
+        if Core::take_typed(core.untyped, &mut core.quota_left, cost) {
+            return visit_label(&core.exp, label, self.field, v);
         }
+        core.charge(cost)?;
+        visit_label(&core.exp, core.exp.label(self.field), self.field, v)
     }
 
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
@@ -64,6 +64,23 @@ impl<'de> de::Deserializer<'de> for KeyDe<'_, 'de> {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf option unit unit_struct newtype_struct seq tuple
         tuple_struct map struct enum ignored_any
+    }
+}
+
+/// Hands the visitor a field's name, or its id when it has none.
+#[inline(always)]
+fn visit_label<'de, V: Visitor<'de>>(
+    exp: &Arena,
+    label: &FieldLabel,
+    field: usize,
+    v: V,
+) -> Result<V::Value> {
+    match label {
+        FieldLabel::Named(name) => v.visit_str(name),
+        FieldLabel::Id | FieldLabel::Unnamed => match exp.field(field) {
+            Some(f) => v.visit_u32(f.id),
+            None => Err(Error::msg("field index out of range")),
+        },
     }
 }
 
@@ -90,9 +107,11 @@ impl<'de> de::Deserializer<'de> for TextKeyDe<'_, 'de> {
         let s = self.core.text()?;
         v.visit_borrowed_str(s)
     }
+    /// An owned copy, as `De::deserialize_string` hands one.
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        self.deserialize_str(v)
+        let s = self.core.text()?;
+        v.visit_string(super::value::owned_text(s))
     }
 
     // A key type that asks for anything else goes through the checked path.

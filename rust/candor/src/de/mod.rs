@@ -393,7 +393,7 @@ impl<'de> IDLDeserialize<'de> {
     /// The config with the quotas that remain.
     pub fn get_config(&self) -> DecoderConfig {
         let mut config = DecoderConfig::new();
-        config.decoding_quota = self.core.decoding_quota;
+        config.decoding_quota = self.core.decoding_quota();
         config.skipping_quota = self.core.skipping_quota;
         config.max_type_len = self.max_type_len;
         config.max_header_len = self.max_header_len;

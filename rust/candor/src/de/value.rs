@@ -6,14 +6,14 @@
 //! the same messages after switching.
 
 use super::access::{EnumAccess, MapAccess, StructAccess, TupleAccess, VecAccess};
-use super::core::Core;
+use super::core::{Checked, Core, VecKind, VecShape};
 use super::describe::describe;
 use super::primvec;
 use super::quota;
 use crate::error::{fault, Error, PathSegment};
 use crate::types::number::{leb_to_le_bytes, TAG_INT, TAG_NAT};
 use crate::types::reference::{TAG_FUNC, TAG_SERVICE};
-use crate::wire::header::{Node, Prim, Ref};
+use crate::wire::header::{Arena, FieldEntry, Node, Prim, Ref, Span};
 use crate::wire::leb;
 use crate::Result;
 use serde::de::{self, Visitor};
@@ -34,6 +34,80 @@ pub(crate) struct De<'a, 'de> {
     pub e: Ref,
 }
 
+/// What `deserialize_bytes` reads: a principal (still to read), or a blob's bytes.
+enum Bytes<'a, 'de> {
+    Principal(De<'a, 'de>),
+    Blob(&'de [u8]),
+}
+
+/// Texts and blobs up to this many bytes are copied by words (see [`owned_bytes`]).
+const SHORT_COPY: usize = 64;
+
+/// An owned copy of `b`. In a canister `memory.copy` has a fixed price larger than
+/// a whole short copy done by loads and stores, and most texts and blobs of a
+/// message (names, keys, hashes, principals) are short; so a copy of at most
+/// [`SHORT_COPY`] bytes is two overlapping runs of fixed-size words, one from each
+/// end, with no loop. Longer ones are copied by `memory.copy`.
+#[inline(always)]
+pub(super) fn owned_bytes(b: &[u8]) -> Vec<u8> {
+    let n = b.len();
+    if n > SHORT_COPY {
+        return b.to_vec();
+    }
+    let mut v = Vec::<u8>::with_capacity(n);
+    let (src, dst) = (b.as_ptr(), v.as_mut_ptr());
+    // SAFETY: `b` holds `n` bytes and `v` has room for `n`, in two distinct
+    // allocations. Each branch copies words that lie inside the first `n` bytes:
+    // a run of `k` bytes starts at 0 or at `n - k`, and is taken only when
+    // `k <= n`. Together the two runs cover all `n` bytes, so every byte below the
+    // length set at the end has been written.
+    unsafe {
+        if n >= 32 {
+            words::<4>(src, dst, 0);
+            words::<4>(src, dst, n - 32);
+        } else if n >= 16 {
+            words::<2>(src, dst, 0);
+            words::<2>(src, dst, n - 16);
+        } else if n >= 8 {
+            words::<1>(src, dst, 0);
+            words::<1>(src, dst, n - 8);
+        } else if n >= 4 {
+            std::ptr::copy_nonoverlapping(src, dst, 4);
+            std::ptr::copy_nonoverlapping(src.add(n - 4), dst.add(n - 4), 4);
+        } else if n > 0 {
+            *dst = *src;
+            *dst.add(n / 2) = *src.add(n / 2);
+            *dst.add(n - 1) = *src.add(n - 1);
+        }
+        v.set_len(n);
+    }
+    v
+}
+
+/// Copies `K` eight-byte words from `src + at` to `dst + at`, each a fixed-size
+/// copy (one load and one store, never `memory.copy`).
+///
+/// # Safety
+///
+/// `src + at .. src + at + 8 * K` must be readable and the same range of `dst`
+/// writable, and the two must not overlap.
+#[inline(always)]
+unsafe fn words<const K: usize>(src: *const u8, dst: *mut u8, at: usize) {
+    for i in 0..K {
+        // SAFETY: inside the range the caller vouches for.
+        unsafe { std::ptr::copy_nonoverlapping(src.add(at + 8 * i), dst.add(at + 8 * i), 8) };
+    }
+}
+
+/// An owned copy of `s`, as [`owned_bytes`].
+#[inline]
+pub(super) fn owned_text(s: &str) -> String {
+    let v = owned_bytes(s.as_bytes());
+    // SAFETY: `v` holds exactly the bytes of `s`, in order, and `s` is valid
+    // UTF-8; validating them again would cost more than the copy.
+    unsafe { String::from_utf8_unchecked(v) }
+}
+
 /// What a sequence holds, once its type and length are read (`De::seq_begin`).
 pub(super) enum SeqBody<'de> {
     /// A vector of fixed-width numbers (or bools) of type `p`: its elements' bytes,
@@ -47,10 +121,12 @@ pub(super) enum SeqBody<'de> {
         e: Ref,
         per_elem: usize,
     },
-    /// A tuple record.
+    /// A tuple record, with the (wire, expected) types of its first two fields
+    /// (`TupleAccess::pair`).
     Tuple {
         wf: crate::wire::header::Span,
         ef: crate::wire::header::Span,
+        first: [(Ref, Ref); 2],
     },
 }
 
@@ -71,6 +147,39 @@ impl<'a, 'de> De<'a, 'de> {
             self.e = self.e.resolved();
         }
         Ok(())
+    }
+
+    /// [`unroll`](Self::unroll), then `extra` units for the serde call itself, in
+    /// one charge when the quota allows (the units and the errors are those of two
+    /// charges in that order).
+    /// [`unroll_then`](Self::unroll_then) without writing the resolved pair back
+    /// into the frame: the caller gets it, and writes it back only on the path
+    /// that reads the frame's references again (a shape check, an error).
+    #[inline(always)]
+    fn unroll_pair(&mut self, extra: usize) -> Result<(Ref, Ref)> {
+        let c = usize::from(self.w.is_var()) + usize::from(self.e.is_var());
+        self.core.charge2(c, extra)?;
+        Ok((self.w.resolved(), self.e.resolved()))
+    }
+
+    #[inline(always)]
+    fn unroll_then(&mut self, extra: usize) -> Result<()> {
+        let c = usize::from(self.w.is_var()) + usize::from(self.e.is_var());
+        self.core.charge2(c, extra)?;
+        self.w = self.w.resolved();
+        self.e = self.e.resolved();
+        Ok(())
+    }
+
+    /// This frame's (resolved) pair, with the spans its shape check found.
+    #[inline(always)]
+    fn checked(&self, wf: Span, ef: Span) -> Checked {
+        Checked {
+            w: self.w,
+            e: self.e,
+            wf,
+            ef,
+        }
     }
 
     #[inline(always)]
@@ -170,6 +279,34 @@ impl<'a, 'de> De<'a, 'de> {
         Ok(bytes)
     }
 
+    /// The start of `deserialize_bytes` and `deserialize_byte_buf`: a principal is
+    /// left to [`principal`](Self::principal); a blob (`vec nat8` on both sides) is
+    /// read and charged.
+    #[inline(always)]
+    fn bytes(mut self) -> Result<Bytes<'a, 'de>> {
+        self.unroll()?;
+        if self.core.blob_ok != (self.w, self.e) {
+            match self.core.enode(self.e) {
+                Node::Prim(Prim::Principal) => return Ok(Bytes::Principal(self)),
+                Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
+                    match self.core.wnode(self.w) {
+                        Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
+                        _ => return Err(self.mismatch()),
+                    }
+                    self.core.blob_ok = (self.w, self.e);
+                }
+                _ => {
+                    return Err(Error::subtype("bytes only takes principal or vec nat8")
+                        .at(self.core.offset()))
+                }
+            }
+        }
+        let len = self.core.len(1)?;
+        // `len` is at most the bytes left in the input: one more cannot overflow.
+        self.core.charge(len + quota::CALL)?;
+        Ok(Bytes::Blob(self.core.reader.take(len, "blob")?))
+    }
+
     // ---- references ------------------------------------------------------------
 
     fn principal<V: Visitor<'de>>(mut self, v: V, tagged: bool) -> Result<V::Value> {
@@ -220,7 +357,7 @@ impl<'a, 'de> De<'a, 'de> {
             return Err(fault::opaque_reference(at));
         }
         let principal = self.core.reader.principal()?;
-        let len = self.core.reader.len(1)?;
+        let len = self.core.len(1)?;
         let at = self.core.offset();
         let method = self.core.reader.take(len, "method name")?;
         std::str::from_utf8(method).map_err(|e| fault::invalid_utf8("method name", e, at))?;
@@ -341,7 +478,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                     Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
                     _ => return Err(self.mismatch()),
                 }
-                let len = self.core.reader.len(1)?;
+                let len = self.core.len(1)?;
                 self.core.charge(len.saturating_add(quota::CALL))?;
                 let blob = self.core.reader.take(len, "blob")?;
                 let mut out = Vec::with_capacity(len + 1);
@@ -442,38 +579,35 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         v.visit_borrowed_str(s)
     }
 
+    /// serde's hint that the visitor keeps the text: it is handed over as an owned
+    /// copy (`visit_string`), made without `memory.copy` when it is short (see
+    /// [`owned_text`]).
     #[inline]
-    fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        self.deserialize_str(v)
+    fn deserialize_string<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        self.prim(Prim::Text)?;
+        let s = self.core.text()?;
+        v.visit_string(owned_text(s))
     }
 
-    fn deserialize_bytes<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        match self.core.enode(self.e) {
-            Node::Prim(Prim::Principal) => self.principal(v, false),
-            Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
-                match self.core.wnode(self.w) {
-                    Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
-                    _ => return Err(self.mismatch()),
-                }
-                let len = self.core.reader.len(1)?;
-                self.core.charge(len.saturating_add(quota::CALL))?;
-                let bytes = self.core.reader.take(len, "blob")?;
-                v.visit_borrowed_bytes(bytes)
-            }
-            _ => {
-                Err(Error::subtype("bytes only takes principal or vec nat8").at(self.core.offset()))
-            }
+    fn deserialize_bytes<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        match self.bytes()? {
+            Bytes::Principal(me) => me.principal(v, false),
+            Bytes::Blob(b) => v.visit_borrowed_bytes(b),
         }
     }
 
+    /// serde's hint that the visitor keeps the bytes: a blob is handed over as an
+    /// owned copy (`visit_byte_buf`, as candid does), made without `memory.copy`
+    /// when it is short (see [`owned_bytes`]).
     fn deserialize_byte_buf<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        self.deserialize_bytes(v)
+        match self.bytes()? {
+            Bytes::Principal(me) => me.principal(v, false),
+            Bytes::Blob(b) => v.visit_byte_buf(owned_bytes(b)),
+        }
     }
 
     fn deserialize_option<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        self.core.charge(quota::CALL)?;
+        self.unroll_then(quota::CALL)?;
         let (wire, exp) = self.nodes();
         let Node::Opt(e_in) = exp else {
             return Err(self.mismatch());
@@ -601,8 +735,8 @@ impl<'de> De<'_, 'de> {
                 access.finish()?;
                 Ok(out)
             }
-            SeqBody::Tuple { wf, ef } => {
-                let mut access = TupleAccess::new(&mut *self.core, wf, ef);
+            SeqBody::Tuple { wf, ef, first } => {
+                let mut access = TupleAccess::new(&mut *self.core, wf, ef, first);
                 let out = v.visit_seq(&mut access)?;
                 access.finish()?;
                 Ok(out)
@@ -620,35 +754,41 @@ impl<'de> De<'_, 'de> {
         tuple_len: Option<usize>,
         cost: usize,
     ) -> Result<SeqBody<'de>> {
-        self.unroll()?;
-        self.core.charge(cost)?;
-        match self.nodes() {
-            (Node::Vec(w_el), Node::Vec(e_el)) => {
-                let w_el = w_el.resolved();
-                if let (Node::Prim(wp), Node::Prim(ep)) =
-                    (self.core.wnode(w_el), self.core.enode(e_el))
-                {
-                    if wp == ep && primvec::is_fixed(wp) {
-                        let size = primvec::size(wp);
-                        let len = self.core.reader.len(size)?;
-                        check_array_len(self.core, tuple_len, len)?;
-                        self.core
-                            .charge(len.saturating_mul(quota::ELEMENT + size))?;
-                        let at = self.core.offset();
-                        let data = self.core.reader.take(len * size, "vector")?;
-                        return Ok(SeqBody::Fixed { p: wp, data, at });
-                    }
+        let (w, e) = self.unroll_pair(cost)?;
+        if let Some((wf, ef)) = self.core.tuple_ok.get(w, e) {
+            let first = self.core.tuple_first;
+            return Ok(SeqBody::Tuple { wf, ef, first });
+        }
+        let kept = self.core.vec_ok;
+        let shape = if kept.w == w && kept.e == e {
+            kept
+        } else {
+            (self.w, self.e) = (w, e);
+            match self.nodes() {
+                (Node::Vec(w_el), Node::Vec(e_el)) => {
+                    let shape = self.vec_shape(w_el.resolved(), e_el);
+                    self.core.vec_ok = shape;
+                    shape
                 }
-                let bignum = matches!(
-                    (self.core.wnode(w_el), self.core.enode(e_el)),
-                    (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat))
-                        | (Node::Prim(Prim::Int), Node::Prim(Prim::Int))
-                        | (Node::Prim(Prim::Nat), Node::Prim(Prim::Int))
-                );
-                let min = super::skip::min_size(&self.core.wire, w_el);
-                let len = self.core.reader.len(min)?;
+                _ => return self.tuple_begin(),
+            }
+        };
+        let (w_el, e_el) = (shape.w_el, shape.e_el);
+        match shape.kind {
+            VecKind::Fixed(p) => {
+                let size = shape.min;
+                let len = self.core.len(size)?;
                 check_array_len(self.core, tuple_len, len)?;
-                let per_elem = if bignum {
+                self.core
+                    .charge(len.saturating_mul(quota::ELEMENT + size))?;
+                let at = self.core.offset();
+                let data = self.core.reader.take(len * size, "vector")?;
+                Ok(SeqBody::Fixed { p, data, at })
+            }
+            kind => {
+                let len = self.core.len(shape.min)?;
+                check_array_len(self.core, tuple_len, len)?;
+                let per_elem = if kind == VecKind::Bignum {
                     self.core.charge(len.saturating_mul(quota::ELEMENT))?;
                     0
                 } else {
@@ -661,26 +801,62 @@ impl<'de> De<'_, 'de> {
                     per_elem,
                 })
             }
+        }
+    }
+
+    /// How a vector of (resolved) wire elements `w_el` and expected elements `e_el`
+    /// is read: a function of the two arenas, kept per pair (`Core::vec_ok`).
+    #[inline(always)]
+    fn vec_shape(&mut self, w_el: Ref, e_el: Ref) -> VecShape {
+        let (wn, en) = (self.core.wnode(w_el), self.core.enode(e_el));
+        let (kind, min) = match (wn, en) {
+            (Node::Prim(wp), Node::Prim(ep)) if wp == ep && primvec::is_fixed(wp) => {
+                (VecKind::Fixed(wp), primvec::size(wp))
+            }
+            (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat))
+            | (Node::Prim(Prim::Int), Node::Prim(Prim::Int))
+            | (Node::Prim(Prim::Nat), Node::Prim(Prim::Int)) => {
+                (VecKind::Bignum, self.core.elem_min_size(w_el))
+            }
+            _ => (VecKind::Elems, self.core.elem_min_size(w_el)),
+        };
+        VecShape {
+            w: self.w,
+            e: self.e,
+            w_el,
+            e_el,
+            min,
+            kind,
+        }
+    }
+
+    /// `seq_begin` for a frame that is not a vector on both sides: a tuple record
+    /// on both sides, or a mismatch.
+    #[inline(always)]
+    fn tuple_begin(&mut self) -> Result<SeqBody<'de>> {
+        match self.nodes() {
             (Node::Record(wf), Node::Record(ef)) => {
-                if !is_tuple(self.core.exp.fields(ef)) {
+                if !is_tuple(&self.core.exp, ef) {
                     return Err(self.mismatch());
                 }
-                if !is_tuple(self.core.wire.fields(wf)) {
+                if !is_tuple(&self.core.wire, wf) {
                     return Err(Error::subtype(format!(
                         "{} is not a tuple type",
                         describe(&self.core.wire, self.w)
                     ))
                     .at(self.core.offset()));
                 }
-                Ok(SeqBody::Tuple { wf, ef })
+                let first = [0, 1].map(|i| TupleAccess::pair(self.core, wf, ef, i));
+                self.core.tuple_ok = self.checked(wf, ef);
+                self.core.tuple_first = first;
+                Ok(SeqBody::Tuple { wf, ef, first })
             }
             _ => Err(self.mismatch()),
         }
     }
 
     fn map<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        self.core.charge(quota::CALL)?;
+        self.unroll_then(quota::CALL)?;
         let (Node::Vec(w_el), Node::Vec(e_el)) = self.nodes() else {
             return Err(self.mismatch());
         };
@@ -696,8 +872,8 @@ impl<'de> De<'_, 'de> {
         else {
             return Err(Error::subtype("expect a key-value pair").at(self.core.offset()));
         };
-        let min = super::skip::min_size(&self.core.wire, w_el.resolved());
-        let len = self.core.reader.len(min)?;
+        let min = self.core.elem_min_size(w_el.resolved());
+        let len = self.core.len(min)?;
         let text_keys = self.core.wnode(wk) == Node::Prim(Prim::Text)
             && self.core.enode(ek) == Node::Prim(Prim::Text);
         let bignum_values = matches!(
@@ -718,8 +894,7 @@ impl<'de> De<'_, 'de> {
     }
 
     fn record<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        self.core.charge(quota::CALL)?;
+        self.unroll_then(quota::CALL)?;
         let (Node::Record(wf), Node::Record(ef)) = self.nodes() else {
             return Err(self.mismatch());
         };
@@ -730,38 +905,51 @@ impl<'de> De<'_, 'de> {
     }
 
     fn variant<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        self.core.charge(quota::CALL)?;
-        let (Node::Variant(wf), Node::Variant(ef)) = self.nodes() else {
-            return Err(self.mismatch());
+        let (w, e) = self.unroll_pair(quota::CALL)?;
+        let (wf, ef) = match self.core.variant_ok.get(w, e) {
+            Some(spans) => spans,
+            None => {
+                (self.w, self.e) = (w, e);
+                let (Node::Variant(wf), Node::Variant(ef)) = self.nodes() else {
+                    return Err(self.mismatch());
+                };
+                self.core.variant_ok = self.checked(wf, ef);
+                (wf, ef)
+            }
         };
         let at = self.core.offset();
         let index = self.core.reader.leb("variant index")?;
-        let wire_cases = self.core.wire.fields(wf);
-        let Some(case) = wire_cases.get(case_index(index)) else {
-            let cases = wire_cases.len();
+        let Some(case) = case_at(&self.core.wire, wf, index) else {
+            let cases = self.core.wire.fields(wf).len();
             return Err(fault::variant_index(index, cases, at));
         };
-        let (w_id, w_ty) = (case.id, case.ty);
-        let exp_cases = self.core.exp.fields(ef);
         // When both sides list the same cases (the usual case), the wire index is
         // the expected index; otherwise the sorted ids are searched.
-        let k = match exp_cases.get(case_index(index)) {
-            Some(f) if f.id == w_id => case_index(index),
-            _ => match exp_cases.binary_search_by_key(&w_id, |f| f.id) {
-                Ok(k) => k,
-                Err(_) => return Err(unknown_case(w_id).at(at)),
-            },
+        let (k, e_ty) = match case_at(&self.core.exp, ef, index) {
+            Some(f) if f.id == case.id => (index as usize, f.ty),
+            _ => {
+                let exp_cases = self.core.exp.fields(ef);
+                match exp_cases.binary_search_by_key(&case.id, |f| f.id) {
+                    Ok(k) => (k, exp_cases.get(k).map_or(RESERVED, |f| f.ty)),
+                    Err(_) => return Err(unknown_case(case.id).at(at)),
+                }
+            }
         };
-        let e_ty = exp_cases.get(k).map(|f| f.ty).unwrap_or(RESERVED);
-        v.visit_enum(EnumAccess::new(&mut *self.core, ef, k, w_ty, e_ty))
+        let k = ef.start as usize + k;
+        v.visit_enum(EnumAccess::new(&mut *self.core, k, case.ty, e_ty))
     }
 }
 
-/// A variant index as a slice index (an index beyond `usize` matches no case).
+/// The case at position `index` of a variant's cases, or `None` past the last one:
+/// one bounds test on the position and one on the arena, instead of slicing the
+/// cases first.
 #[inline(always)]
-fn case_index(index: u64) -> usize {
-    usize::try_from(index).unwrap_or(usize::MAX)
+fn case_at(arena: &Arena, cases: Span, index: u64) -> Option<FieldEntry> {
+    if index < u64::from(cases.len) {
+        arena.field(cases.start as usize + index as usize)
+    } else {
+        None
+    }
 }
 
 /// A fixed-size array (`[T; N]`, decoded through `deserialize_tuple`) takes exactly
@@ -776,13 +964,14 @@ fn check_array_len(core: &Core<'_>, expected: Option<usize>, len: usize) -> Resu
     }
 }
 
-fn is_tuple(fields: &[crate::wire::header::FieldEntry]) -> bool {
+fn is_tuple(arena: &Arena, fields: Span) -> bool {
     // Both arenas keep field ids strictly increasing (the header parser rejects
     // anything else; the interner sorts and rejects collisions), so the ids are
     // 0..n exactly when the last one is n - 1: one test, not a walk per value.
-    fields
-        .last()
-        .is_none_or(|f| f.id as usize == fields.len() - 1)
+    fields.len == 0
+        || arena
+            .field(fields.start as usize + fields.len as usize - 1)
+            .is_some_and(|f| f.id == fields.len - 1)
 }
 
 /// candid's wording, which callers match on: the case id as candid prints labels.
@@ -803,6 +992,21 @@ fn is_ignored_any<V>() -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// Every length, either side of each branch of the word copy, copies exactly.
+    #[test]
+    fn owned_copies_are_exact() {
+        let src: Vec<u8> = (0..=200u8).collect();
+        for n in 0..=src.len() {
+            for start in [0, 1, 7] {
+                let b = &src[start..(start + n).min(src.len())];
+                let v = super::owned_bytes(b);
+                assert_eq!(v, b, "length {}", b.len());
+                assert_eq!(v.capacity(), b.len());
+            }
+        }
+        assert_eq!(super::owned_text("héllo, wörld"), "héllo, wörld");
+    }
+
     #[test]
     fn only_serdes_ignored_any_takes_the_skip() {
         assert!(super::is_ignored_any::<serde::de::IgnoredAny>());
