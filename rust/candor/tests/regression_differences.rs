@@ -166,3 +166,66 @@ fn regression_d6_top_level_subtype_errors_keep_their_kind() {
     };
     assert!(chain.contains("Fail to decode argument 0"), "{chain}");
 }
+
+/// D11: a visitor that takes only borrowed text, reached through
+/// `deserialize_string`. candid lends the text (`visit_borrowed_str`) and the visitor
+/// takes it; candor hands over an owned copy (`visit_string`), which this visitor
+/// refuses. Through `deserialize_str` both crates lend it.
+#[test]
+fn regression_d11_deserialize_string_is_owned() {
+    use serde::de::{Deserializer, Visitor};
+    use std::fmt;
+
+    struct BorrowedOnly;
+    impl<'de> Visitor<'de> for BorrowedOnly {
+        type Value = &'de str;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("borrowed text")
+        }
+        fn visit_borrowed_str<E>(self, s: &'de str) -> Result<&'de str, E> {
+            Ok(s)
+        }
+    }
+    /// A text read through `deserialize_string` (`OWNED`) or `deserialize_str`.
+    struct Text<'a, const OWNED: bool>(&'a str);
+    impl<'de, const OWNED: bool> serde::Deserialize<'de> for Text<'de, OWNED> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let s = if OWNED {
+                d.deserialize_string(BorrowedOnly)?
+            } else {
+                d.deserialize_str(BorrowedOnly)?
+            };
+            Ok(Text(s))
+        }
+    }
+    impl<const OWNED: bool> candor::CandidType for Text<'_, OWNED> {
+        fn _ty() -> candor::types::Type {
+            <String as candor::CandidType>::ty()
+        }
+        fn idl_serialize<S: candor::types::Serializer>(&self, s: S) -> Result<(), S::Error> {
+            s.serialize_text(self.0)
+        }
+    }
+    impl<const OWNED: bool> candid::CandidType for Text<'_, OWNED> {
+        fn _ty() -> candid::types::Type {
+            <String as candid::CandidType>::ty()
+        }
+        fn idl_serialize<S: candid::types::Serializer>(&self, s: S) -> Result<(), S::Error> {
+            s.serialize_text(self.0)
+        }
+    }
+
+    let bytes = candor::encode_one("lent").unwrap();
+    let theirs = candid::decode_one::<Text<'_, true>>(&bytes).map(|t| t.0);
+    assert_eq!(theirs.unwrap(), "lent");
+    let ours = candor::decode_one::<Text<'_, true>>(&bytes).map(|t| t.0);
+    assert!(ours.is_err(), "{ours:?}");
+    assert_eq!(
+        candor::decode_one::<Text<'_, false>>(&bytes).unwrap().0,
+        "lent"
+    );
+    assert_eq!(
+        candid::decode_one::<Text<'_, false>>(&bytes).unwrap().0,
+        "lent"
+    );
+}
