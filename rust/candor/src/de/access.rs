@@ -285,8 +285,17 @@ impl<'a, 'de> VecAccess<'a, 'de> {
             per_elem,
         }
     }
-    /// Skips elements the visitor did not read.
+    /// Skips elements the visitor did not read (none, when it read them all).
+    #[inline]
     pub(super) fn finish(&mut self) -> Result<()> {
+        if self.done >= self.len {
+            return Ok(());
+        }
+        self.skip_rest()
+    }
+
+    #[inline(never)]
+    fn skip_rest(&mut self) -> Result<()> {
         while self.done < self.len {
             self.done += 1;
             self.core.skip(self.w)?;
