@@ -591,7 +591,7 @@ impl<'de> Core<'de> {
     /// (spec/decoder.md, fast path 12).
     #[inline(always)]
     pub(super) fn text(&mut self) -> Result<&'de str> {
-        let n = self.len(1)?;
+        let n = self.reader.len(1)?;
         // `n` is at most the bytes left in the input, so adding one cannot overflow.
         self.charge(n + quota::CALL)?;
         let at = self.offset();
@@ -602,29 +602,6 @@ impl<'de> Core<'de> {
             return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
         }
         std::str::from_utf8(bytes).map_err(|e| fault::invalid_utf8("text", e, at))
-    }
-
-    /// A length, as `Reader::len(min_elem_bytes)` reads and checks it, with its
-    /// one-byte form (below 128, with room for that many elements in the bytes
-    /// left) read without the general LEB128 reader. Anything else goes back to
-    /// where the length began and takes `Reader::len`, which reads and fails
-    /// exactly as it always did.
-    #[inline(always)]
-    pub(super) fn len(&mut self, min_elem_bytes: usize) -> Result<usize> {
-        let at = self.reader.offset();
-        let left = self.reader.remaining();
-        if left > 0 {
-            if let Ok(b) = self.reader.byte("length") {
-                let n = usize::from(b);
-                // `left - 1` bytes follow the length byte; `n * min < left` is
-                // `Reader::len`'s test `n <= (left - 1) / min` without a division.
-                if b < 0x80 && n.checked_mul(min_elem_bytes).is_some_and(|t| t < left) {
-                    return Ok(n);
-                }
-            }
-            self.reader.rewind(at);
-        }
-        self.reader.len(min_elem_bytes)
     }
 }
 
@@ -814,30 +791,6 @@ mod tests {
                 assert!(super::short_ascii(&b), "{n} {i}");
             }
         }
-    }
-
-    /// `Core::len` reads, accepts and rejects every length as `Reader::len` does,
-    /// with the same error and the same position afterwards.
-    #[test]
-    fn len_is_reader_len() {
-        use crate::wire::reader::Reader;
-        for first in [0u8, 1, 2, 3, 7, 8, 64, 127, 128, 129, 200, 255] {
-            for tail in 0..20usize {
-                let mut input = vec![first];
-                input.extend(std::iter::repeat_n(1u8, tail));
-                for min in [0, 1, 2, 3, 8, 16, usize::MAX] {
-                    let mut c = core(None, None);
-                    c.reader = Reader::new(&input, 0);
-                    let ours = c.len(min).map_err(|e| e.to_string());
-                    let mut r = Reader::new(&input, 0);
-                    let theirs = r.len(min).map_err(|e| e.to_string());
-                    assert_eq!(ours, theirs, "{first} {tail} {min}");
-                    assert_eq!(c.reader.offset(), r.offset(), "{first} {tail} {min}");
-                }
-            }
-        }
-        let mut c = core(None, None);
-        assert!(c.len(1).is_err(), "an empty input has no length");
     }
 
     /// Without a decoding quota the count of units is refilled when it runs low, so

@@ -301,7 +301,7 @@ impl<'a, 'de> De<'a, 'de> {
                 }
             }
         }
-        let len = self.core.len(1)?;
+        let len = self.core.reader.len(1)?;
         // `len` is at most the bytes left in the input: one more cannot overflow.
         self.core.charge(len + quota::CALL)?;
         Ok(Bytes::Blob(self.core.reader.take(len, "blob")?))
@@ -357,7 +357,7 @@ impl<'a, 'de> De<'a, 'de> {
             return Err(fault::opaque_reference(at));
         }
         let principal = self.core.reader.principal()?;
-        let len = self.core.len(1)?;
+        let len = self.core.reader.len(1)?;
         let at = self.core.offset();
         let method = self.core.reader.take(len, "method name")?;
         std::str::from_utf8(method).map_err(|e| fault::invalid_utf8("method name", e, at))?;
@@ -478,7 +478,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                     Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
                     _ => return Err(self.mismatch()),
                 }
-                let len = self.core.len(1)?;
+                let len = self.core.reader.len(1)?;
                 self.core.charge(len.saturating_add(quota::CALL))?;
                 let blob = self.core.reader.take(len, "blob")?;
                 let mut out = Vec::with_capacity(len + 1);
@@ -777,7 +777,7 @@ impl<'de> De<'_, 'de> {
         match shape.kind {
             VecKind::Fixed(p) => {
                 let size = shape.min;
-                let len = self.core.len(size)?;
+                let len = self.core.reader.len(size)?;
                 check_array_len(self.core, tuple_len, len)?;
                 self.core
                     .charge(len.saturating_mul(quota::ELEMENT + size))?;
@@ -786,7 +786,7 @@ impl<'de> De<'_, 'de> {
                 Ok(SeqBody::Fixed { p, data, at })
             }
             kind => {
-                let len = self.core.len(shape.min)?;
+                let len = self.core.reader.len(shape.min)?;
                 check_array_len(self.core, tuple_len, len)?;
                 let per_elem = if kind == VecKind::Bignum {
                     self.core.charge(len.saturating_mul(quota::ELEMENT))?;
@@ -873,7 +873,7 @@ impl<'de> De<'_, 'de> {
             return Err(Error::subtype("expect a key-value pair").at(self.core.offset()));
         };
         let min = self.core.elem_min_size(w_el.resolved());
-        let len = self.core.len(min)?;
+        let len = self.core.reader.len(min)?;
         let text_keys = self.core.wnode(wk) == Node::Prim(Prim::Text)
             && self.core.enode(ek) == Node::Prim(Prim::Text);
         let bignum_values = matches!(

@@ -188,8 +188,30 @@ impl<'de> Reader<'de> {
     ///
     /// Like candid, a length takes at most 9 LEB128 bytes (a 10-byte form is either
     /// overlong or beyond any message), so both accept the same messages.
+    ///
+    /// Most lengths take their one-byte form (below 128) and fit the input: those
+    /// are read without the general LEB128 reader ([`len_any`](Self::len_any)),
+    /// which reads and fails as always for every other length.
     #[inline(always)]
     pub(crate) fn len(&mut self, min_elem_bytes: usize) -> Result<usize> {
+        if let Some(&b) = self.input.get(self.pos) {
+            let n = usize::from(b);
+            // `remaining - 1` bytes follow the length byte; `n * min < remaining`
+            // is `len_any`'s test `n <= (remaining - 1) / min` without a division.
+            if b < 0x80
+                && n.checked_mul(min_elem_bytes)
+                    .is_some_and(|t| t < self.remaining())
+            {
+                self.pos += 1;
+                return Ok(n);
+            }
+        }
+        self.len_any(min_elem_bytes)
+    }
+
+    /// [`len`](Self::len) for a length of any form.
+    #[inline(always)]
+    fn len_any(&mut self, min_elem_bytes: usize) -> Result<usize> {
         let at = self.pos;
         let n = self.leb("length")?;
         if self.pos - at > 9 {
@@ -247,6 +269,30 @@ fn length_past_end(n: usize, left: usize, at: usize) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `len` reads, accepts and rejects every length as the general reader
+    /// `len_any` does, with the same error and the same position afterwards.
+    #[test]
+    fn len_is_len_any() {
+        for first in [0u8, 1, 2, 3, 7, 8, 64, 127, 128, 129, 200, 255] {
+            for tail in 0..20usize {
+                let mut input = vec![first];
+                input.extend(std::iter::repeat_n(1u8, tail));
+                for min in [0, 1, 2, 3, 8, 16, usize::MAX] {
+                    let mut fast = Reader::new(&input, 0);
+                    let ours = fast.len(min).map_err(|e| e.to_string());
+                    let mut any = Reader::new(&input, 0);
+                    let theirs = any.len_any(min).map_err(|e| e.to_string());
+                    assert_eq!(ours, theirs, "{first} {tail} {min}");
+                    assert_eq!(fast.offset(), any.offset(), "{first} {tail} {min}");
+                }
+            }
+        }
+        assert!(
+            Reader::new(&[], 0).len(1).is_err(),
+            "an empty input has no length"
+        );
+    }
 
     #[test]
     fn failed_reads_keep_the_position() {
