@@ -88,6 +88,31 @@ fn a_cleared_builder_builds_the_next_message_from_scratch() {
     assert_eq!(out, encode_args((5u64,)).unwrap());
 }
 
+/// A message of 4 KiB or more is kept at its exact size, as candid keeps one (a kept
+/// reply of many blocks must not hold more memory than candid's), whether it is the
+/// first of its type, one of the same size, or one a little shorter than the last;
+/// a message just under that keeps its spare room.
+#[test]
+fn large_messages_are_exact() {
+    for len in [4096usize, 4096, 4200, 4100, 70_000] {
+        let message = candor::encode_one(vec![7u8; len]).unwrap();
+        assert!(message.len() >= 4096);
+        assert_eq!(message.capacity(), message.len(), "a blob of {len} bytes");
+    }
+    // Another type, so the size kept from the long blobs above does not apply.
+    let mut spare = 0;
+    for _ in 0..3 {
+        let message = candor::encode_one(vec![7u16; 1990]).unwrap();
+        assert!(message.len() < 4096);
+        spare = message.capacity() - message.len();
+        assert!(spare <= 32);
+    }
+    assert!(
+        spare > 0,
+        "a message under 4 KiB of a repeated size keeps its slack"
+    );
+}
+
 /// A new message keeps little spare room (a kept message must not hold more memory
 /// than candid's), also when sizes alternate, as with an optional field set every
 /// other time.

@@ -569,19 +569,25 @@ struct ArgsOf<T: ?Sized>(std::marker::PhantomData<T>);
 /// such a message never grows the buffer.
 const SLACK: usize = 32;
 
+/// Messages at least this long are kept at their exact size: giving back the spare
+/// room is one reallocation that shrinks in place, small next to writing that many
+/// bytes, and it makes a kept large message take what candid's does (candid writes a
+/// large value into its message with one exact reservation).
+const EXACT_FROM: usize = 4096;
+
 /// Encodes a tuple of arguments into a new message with at most `SLACK` bytes of
-/// spare capacity.
+/// spare capacity, and none from `EXACT_FROM` bytes on.
 pub(crate) fn encode_args_owned<Tuple: ArgumentEncoder>(args: &Tuple) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     append_message(args, &mut out)?;
-    // A message the size of the last ones fits the reservation with at most `SLACK`
-    // bytes to spare, and keeps them: giving those back too would cost a reallocation
-    // on every message, and most messages (replies) are dropped as soon as they are
-    // sent. Anything more (growth by doubling, or a message shorter than the
-    // reservation, as when sizes alternate) is given back, so a kept message (stored,
-    // certified) holds at most `SLACK` bytes more than candid's, which are exact.
-    // Shrinking a block in place does not copy it.
-    if out.capacity() - out.len() > SLACK {
+    // A short message the size of the last ones fits the reservation with at most
+    // `SLACK` bytes to spare, and keeps them: giving those back too would cost a
+    // reallocation as large as a short message's whole encoding, and most messages
+    // (replies) are dropped as soon as they are sent. Anything more (growth by
+    // doubling, or a message shorter than the reservation, as when sizes alternate)
+    // is given back. Shrinking a block in place does not copy it.
+    let spare = out.capacity() - out.len();
+    if spare > SLACK || (spare > 0 && out.len() >= EXACT_FROM) {
         out.shrink_to_fit();
     }
     Ok(out)
