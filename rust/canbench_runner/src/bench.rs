@@ -7,7 +7,7 @@ use crate::config::{read_wasm, Config, Project};
 use crate::cost::CostTable;
 use crate::exec::{Canister, Outcome, QUERY_ARG};
 use crate::gate::{gate, Verdict};
-use crate::instrument::{function_names, instrument};
+use crate::instrument::{counter_names, instrument};
 use crate::results_file::{BenchResult, Results};
 use crate::{ic0, report, result, toolchain};
 use std::collections::BTreeMap;
@@ -41,7 +41,8 @@ pub fn run(args: &BenchArgs) -> Result<Status, String> {
     let canister = load_canister(&project.config, &wasm, args)?;
     let names = select_benchmarks(&canister, args.pattern.as_deref())?;
     if let Some(top) = args.profile_top {
-        return profile_benchmarks(&canister, &wasm, &names, top);
+        let counters = counter_names(&wasm, CostTable::ic(), args.profile())?;
+        return profile_benchmarks(&canister, &counters, &names, top);
     }
     let Measured { results, failures } = measure_all(&canister, &names, args.jobs);
 
@@ -125,7 +126,7 @@ fn load_canister(config: &Config, wasm: &[u8], args: &BenchArgs) -> Result<Canis
     let table = CostTable::ic();
     let started = Instant::now();
     let limit = args.instruction_limit;
-    let instrumented = instrument(wasm, table, limit, args.profile_top.is_some())?;
+    let instrumented = instrument(wasm, table, limit, args.profile())?;
     let init_args = config.init_args()?;
     let stable_memory = config.stable_memory()?;
     let canister = Canister::new(
@@ -160,17 +161,17 @@ fn select_benchmarks(canister: &Canister, pattern: Option<&str>) -> Result<Vec<S
     Ok(names)
 }
 
-/// `--profile N`: each benchmark's `top` most expensive functions, instead of the report.
+/// `--profile N` (`--profile-blocks N`): each benchmark's `top` most expensive functions
+/// (basic blocks), named by `counters`, instead of the report.
 fn profile_benchmarks(
     canister: &Canister,
-    wasm: &[u8],
+    counters: &[String],
     names: &[String],
     top: usize,
 ) -> Result<Status, String> {
-    let functions = function_names(wasm)?;
     for name in names {
         let run = canister.install_and_query(&format!("{BENCH_EXPORT_PREFIX}{name}"), QUERY_ARG)?;
-        print!("{}", report::profile(name, &run, &functions, top));
+        print!("{}", report::profile(name, &run, counters, top));
     }
     Ok(Status::Success)
 }

@@ -43,7 +43,7 @@ use crate::cost::CostTable;
 use crate::exec::{self, Canister, Delivery, Outcome};
 use crate::hex::{encode_hex, from_hex};
 use crate::ic0::{Message, Mode, ANONYMOUS};
-use crate::instrument::instrument;
+use crate::instrument::{instrument, Profile};
 use crate::session::Session;
 use std::io::{Read, Write};
 
@@ -81,7 +81,7 @@ pub struct Step {
 pub fn command(args: &CallArgs) -> Result<Status, String> {
     let wasm = read_wasm(&args.wasm)?;
     let table = CostTable::ic();
-    let instrumented = instrument(&wasm, table, args.instruction_limit, false)?;
+    let instrumented = instrument(&wasm, table, args.instruction_limit, Profile::Off)?;
     let canister = Canister::new(
         &instrumented,
         table,

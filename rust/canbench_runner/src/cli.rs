@@ -37,6 +37,8 @@ options:
   --show-canister-output print the canister's debug_print output
   --profile N            instead of reporting, print each benchmark's N most expensive functions
                          (instructions charged inside each function, callees excluded)
+  --profile-blocks N     the same by basic block: function, block number in it, and the wasm
+                         byte offset of its first operator (as a disassembler prints offsets)
   --less-verbose | --hide-results | --show-summary   as in canbench
   -V, --version          print the canbench version whose formats this runner writes
 
@@ -111,6 +113,8 @@ pub struct BenchArgs {
     pub instruction_limit: u64,
     /// `--profile N`: print each benchmark's N most expensive functions instead of reporting.
     pub profile_top: Option<usize>,
+    /// `--profile-blocks N`: the profile counts basic blocks instead of functions.
+    pub profile_blocks: bool,
     /// Upstream options given that mean nothing offline, each with why (printed as notes).
     pub ignored: Vec<String>,
 }
@@ -210,6 +214,16 @@ impl<'a> Arguments<'a> {
 }
 
 impl BenchArgs {
+    /// What the instrumented build counts besides the total.
+    pub fn profile(&self) -> crate::instrument::Profile {
+        use crate::instrument::Profile;
+        match (self.profile_top, self.profile_blocks) {
+            (None, _) => Profile::Off,
+            (Some(_), false) => Profile::Functions,
+            (Some(_), true) => Profile::Blocks,
+        }
+    }
+
     /// The options, or [`Command::Help`] when `-h` comes before any error.
     fn parse(argv: &[String]) -> Result<Command, String> {
         let mut a = BenchArgs {
@@ -231,6 +245,7 @@ impl BenchArgs {
             show_summary: false,
             instruction_limit: DEFAULT_INSTRUCTION_LIMIT,
             profile_top: None,
+            profile_blocks: false,
             ignored: Vec::new(),
         };
         let mut args = Arguments::new(argv);
@@ -246,6 +261,7 @@ impl BenchArgs {
                     | "--instruction-limit"
                     | "--jobs"
                     | "--profile"
+                    | "--profile-blocks"
                     | "--runtime-path"
             );
             if !takes_value && arg.starts_with("--") {
@@ -266,6 +282,10 @@ impl BenchArgs {
                 "--jobs" => a.jobs = Some(args.parsed(arg)?),
                 "--show-canister-output" => a.show_canister_output = true,
                 "--profile" => a.profile_top = Some(args.parsed(arg)?),
+                "--profile-blocks" => {
+                    a.profile_top = Some(args.parsed(arg)?);
+                    a.profile_blocks = true;
+                }
                 "--less-verbose" => a.less_verbose = true,
                 "--hide-results" => a.hide_results = true,
                 "--show-summary" => a.show_summary = true,

@@ -15,10 +15,23 @@ pub(super) struct Meter<'t> {
     pub(super) memory64: bool,
     /// The global every charge is added to.
     pub(super) counter: u32,
-    /// The function's own counter in a profiling build: it receives the same charges.
-    pub(super) own: Option<u32>,
+    /// The counters of a profiling build that receive the same charges.
+    pub(super) own: Own,
     /// Where function entry and loop heads trap.
     pub(super) limit: u64,
+}
+
+/// Where a profiling build adds a body's charges besides the main counter.
+#[derive(Clone, Copy)]
+pub(super) enum Own {
+    /// Nowhere: the measuring build.
+    None,
+    /// The function's own counter: every charge in the body.
+    Function(u32),
+    /// One counter per basic block, from this global on, in the order of the blocks'
+    /// constant charges (a bulk operator's size charge goes to its block's counter):
+    /// the blocks [`block_offsets`] lists.
+    Blocks(u32),
 }
 
 #[derive(Clone, Copy)]
@@ -100,14 +113,43 @@ pub(super) fn meter(
     }
 
     let mut points = injections.points.iter().peekable();
+    // In a per-block build: the next block's counter, and the current one's.
+    let (mut next_block, mut block) = (0u32, None);
     for (i, &(_, offset)) in ops.ops.iter().enumerate() {
         while let Some(&(_, charge)) = points.next_if(|(at, _)| *at == i) {
-            meter.emit(charge, &scratch, &mut out)?;
+            let own = match (meter.own, charge) {
+                (Own::None, _) => None,
+                (Own::Function(g), _) => Some(g),
+                (Own::Blocks(first), Charge::Static { .. }) => {
+                    block = Some(first + next_block);
+                    next_block += 1;
+                    block
+                }
+                (Own::Blocks(_), Charge::Dynamic { .. }) => block,
+            };
+            meter.emit(charge, own, &scratch, &mut out)?;
         }
         let end = ops.ops.get(i + 1).map_or(ops.end, |&(_, next)| next);
         out.extend_from_slice(&wasm[offset..end]);
     }
     Ok(out)
+}
+
+/// The module offsets of the first operators of the body's basic blocks that charge a
+/// constant, in order: the blocks a per-block profile ([`Own::Blocks`]) counts.
+pub(super) fn block_offsets(
+    body: &FunctionBody,
+    meter: &Meter,
+    namer: &mut OpNamer,
+) -> Result<Vec<usize>, String> {
+    let ops = read_operators(body)?;
+    let injections = injection_points(&ops.ops, meter, namer);
+    Ok(injections
+        .points
+        .iter()
+        .filter(|(_, c)| matches!(c, Charge::Static { .. }))
+        .map(|&(at, _)| ops.ops.get(at).map_or(ops.end, |&(_, offset)| offset))
+        .collect())
 }
 
 fn read_operators<'a>(body: &FunctionBody<'a>) -> Result<Operators<'a>, String> {
@@ -186,12 +228,19 @@ fn injection_points(ops: &[(Operator, usize)], meter: &Meter, namer: &mut OpName
 }
 
 impl Meter<'_> {
-    /// Writes the code for one charge.
-    fn emit(&self, charge: Charge, scratch: &Scratch, out: &mut Vec<u8>) -> Result<(), String> {
+    /// Writes the code for one charge, added to the main counter and to `own`.
+    fn emit(
+        &self,
+        charge: Charge,
+        own: Option<u32>,
+        scratch: &Scratch,
+        out: &mut Vec<u8>,
+    ) -> Result<(), String> {
+        let counters = || std::iter::once(self.counter).chain(own);
         let mut sink = InstructionSink::new(out);
         match charge {
             Charge::Static { cost, reentrant } => {
-                for counter in self.counters() {
+                for counter in counters() {
                     sink.i64_const(cost as i64);
                     add_to(&mut sink, counter);
                 }
@@ -211,7 +260,7 @@ impl Meter<'_> {
                     .ok_or("internal error: no scratch local for a bulk operator")?;
                 // The size operand, kept for the operator, widened to i64 for each counter.
                 sink.local_tee(tmp);
-                for (k, counter) in self.counters().enumerate() {
+                for (k, counter) in counters().enumerate() {
                     if k > 0 {
                         sink.local_get(tmp);
                     }
@@ -224,11 +273,6 @@ impl Meter<'_> {
             }
         }
         Ok(())
-    }
-
-    /// The main counter, then the function's own.
-    fn counters(&self) -> impl Iterator<Item = u32> {
-        std::iter::once(self.counter).chain(self.own)
     }
 }
 

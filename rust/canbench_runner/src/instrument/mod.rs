@@ -21,7 +21,7 @@
 mod body;
 
 use crate::cost::{CostTable, OpNamer};
-use body::Meter;
+use body::{Meter, Own};
 use wasm_encoder::{ConstExpr, Encode, ExportKind, GlobalType, SectionId, ValType};
 use wasmparser::{BinaryReader, Parser, Payload, TypeRef};
 
@@ -94,7 +94,7 @@ const GLOBAL_ID: u8 = SectionId::Global as u8;
 const EXPORT_ID: u8 = SectionId::Export as u8;
 const CODE_ID: u8 = SectionId::Code as u8;
 
-/// What we add: the counter global, then (when profiling) one global per defined function;
+/// What we add: the counter global, then (when profiling) one global per profile counter;
 /// exports of those, of the module's mutable globals and of its start function.
 struct Added {
     counter: u32,
@@ -198,6 +198,56 @@ impl ModuleInfo {
     }
 }
 
+/// For each defined function, the module offsets of the basic blocks a per-block profile
+/// counts ([`Profile::Blocks`]).
+fn block_offsets(wasm: &[u8], meter: &Meter) -> Result<Vec<Vec<usize>>, String> {
+    let mut namer = OpNamer::default();
+    let mut out = Vec::new();
+    for payload in Parser::new(0).parse_all(wasm) {
+        if let Payload::CodeSectionEntry(body) = payload.map_err(invalid)? {
+            out.push(body::block_offsets(&body, meter, &mut namer)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Names of the counters a `profile` build of `wasm` adds, in their order: each
+/// function's name ([`function_names`]), or for each basic block
+/// `<function> #<block number in it> @<hex module offset of its first operator>` (the
+/// offset a disassembler that prints offsets shows).
+pub fn counter_names(
+    wasm: &[u8],
+    table: &CostTable,
+    profile: Profile,
+) -> Result<Vec<String>, String> {
+    let functions = function_names(wasm)?;
+    match profile {
+        Profile::Off => Ok(Vec::new()),
+        Profile::Functions => Ok(functions),
+        Profile::Blocks => {
+            let info = scan(wasm)?;
+            let meter = Meter {
+                table,
+                memory64: info.memory64,
+                counter: 0,
+                own: Own::None,
+                limit: 0,
+            };
+            let blocks = block_offsets(wasm, &meter)?;
+            Ok(functions
+                .iter()
+                .zip(blocks)
+                .flat_map(|(name, offsets)| {
+                    offsets
+                        .into_iter()
+                        .enumerate()
+                        .map(move |(k, at)| format!("{name} #{k} @{at:x}"))
+                })
+                .collect())
+        }
+    }
+}
+
 /// Names of the defined functions (index from 0, imports excluded), from the module's
 /// `name` section, demangled; functions it does not name are called `func[<index>]`.
 pub fn function_names(wasm: &[u8]) -> Result<Vec<String>, String> {
@@ -283,38 +333,64 @@ fn scan(wasm: &[u8]) -> Result<ModuleInfo, String> {
     Ok(info)
 }
 
+/// What a profiling build counts besides the message total, each count exported as
+/// [`PROFILE_PREFIX`]`<index>`; [`counter_names`] names them in that order.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Profile {
+    /// Nothing: the build that measures.
+    Off,
+    /// Each defined function's own instructions (callees excluded).
+    Functions,
+    /// Each basic block's instructions: where inside a function they go.
+    Blocks,
+}
+
 /// Returns the instrumented module. Errors name what is wrong with the input.
 ///
-/// With `profile`, each defined function also gets its own counter that receives the same
-/// charges as the main counter for the code inside that function (its own cost, callees
-/// excluded), exported as [`PROFILE_PREFIX`]`<index>`.
+/// A profiling build also adds the counters `profile` asks for: each receives the same
+/// charges as the main counter for the code it covers.
 pub fn instrument(
     wasm: &[u8],
     table: &CostTable,
     limit: u64,
-    profile: bool,
+    profile: Profile,
 ) -> Result<Vec<u8>, String> {
     if wasm.len() < 8 || &wasm[..4] != b"\0asm" {
         return Err("not a WebAssembly module (bad magic number)".into());
     }
     let info = scan(wasm)?;
     let counter = info.imported_globals + info.defined_globals;
-    let added = Added {
-        counter,
-        profiled: if profile {
-            info.func_types.len() as u32
-        } else {
-            0
-        },
-        persisted: info.mutable_globals.clone(),
-        start: info.start,
-    };
     let meter = Meter {
         table,
         memory64: info.memory64,
         counter,
-        own: None,
+        own: Own::None,
         limit,
+    };
+    // Per defined function, the index of its first profile counter, then the total.
+    let mut firsts = Vec::with_capacity(info.func_types.len() + 1);
+    let mut total = 0u32;
+    match profile {
+        Profile::Off => {}
+        Profile::Functions => {
+            firsts.extend(0..=info.func_types.len() as u32);
+            total = info.func_types.len() as u32;
+        }
+        Profile::Blocks => {
+            for blocks in block_offsets(wasm, &meter)? {
+                firsts.push(total);
+                total = u32::try_from(blocks.len())
+                    .ok()
+                    .and_then(|n| total.checked_add(n))
+                    .ok_or("too many basic blocks to profile")?;
+            }
+        }
+    }
+    let added = Added {
+        counter,
+        profiled: total,
+        persisted: info.mutable_globals.clone(),
+        start: info.start,
     };
     let mut out = wasm[..8].to_vec();
     let (mut globals_done, mut exports_done) = (false, false);
@@ -329,7 +405,12 @@ pub fn instrument(
                 let section_so_far = code
                     .as_mut()
                     .ok_or("invalid wasm: a function body outside the code section")?;
-                let own = profile.then(|| counter + 1 + func_index as u32);
+                let first = firsts.get(func_index).map(|f| counter + 1 + f);
+                let own = match (profile, first) {
+                    (Profile::Functions, Some(g)) => Own::Function(g),
+                    (Profile::Blocks, Some(g)) => Own::Blocks(g),
+                    _ => Own::None,
+                };
                 let metered = body::meter(
                     wasm,
                     &body,

@@ -3,7 +3,7 @@
 use super::{canister, canister_with_limit, LIMIT};
 use crate::cost::CostTable;
 use crate::exec::{Canister, Outcome, QUERY_ARG};
-use crate::instrument::instrument;
+use crate::instrument::{instrument, Profile};
 use crate::results_file::{BenchResult, Measurement};
 
 const IMPORTS: &str = r#"
@@ -157,9 +157,15 @@ fn traps_report_the_benchmark_and_message() {
 
 #[test]
 fn clear_errors_for_bad_inputs() {
-    let err = instrument(b"definitely not wasm", CostTable::ic(), LIMIT, false).unwrap_err();
+    let err = instrument(b"definitely not wasm", CostTable::ic(), LIMIT, Profile::Off).unwrap_err();
     assert!(err.contains("not a WebAssembly module"), "{err}");
-    let err = instrument(b"\0asm\x01\0\0\0\x01\xff", CostTable::ic(), LIMIT, false).unwrap_err();
+    let err = instrument(
+        b"\0asm\x01\0\0\0\x01\xff",
+        CostTable::ic(),
+        LIMIT,
+        Profile::Off,
+    )
+    .unwrap_err();
     assert!(err.contains("invalid wasm"), "{err}");
 
     let err = canister(r#"(module (import "env" "mystery" (func)) (memory (export "memory") 1))"#)
@@ -189,7 +195,7 @@ fn clear_errors_for_bad_inputs() {
 #[test]
 fn instrumentation_keeps_modules_without_globals_or_exports_valid() {
     let wasm = wat::parse_str("(module (func (drop (i32.const 1))))").unwrap();
-    let out = instrument(&wasm, CostTable::ic(), LIMIT, false).unwrap();
+    let out = instrument(&wasm, CostTable::ic(), LIMIT, Profile::Off).unwrap();
     wasmparser::Validator::new().validate_all(&out).unwrap();
 }
 
@@ -226,7 +232,7 @@ fn profile_attributes_instructions_to_functions() {
     (call $reply)))"#
     );
     let wasm = wat::parse_str(&wat).unwrap();
-    let instrumented = instrument(&wasm, CostTable::ic(), LIMIT, true).unwrap();
+    let instrumented = instrument(&wasm, CostTable::ic(), LIMIT, Profile::Functions).unwrap();
     let c = Canister::new(
         &instrumented,
         CostTable::ic(),
@@ -248,6 +254,62 @@ fn profile_attributes_instructions_to_functions() {
     assert_eq!(names, ["work", "func[1]"]);
 }
 
+/// A per-block build splits each function's own instructions between its basic blocks,
+/// named by function, block number and the module offset of the block's first operator.
+#[test]
+fn block_profile_splits_functions_into_their_blocks() {
+    let wat = format!(
+        r#"(module {IMPORTS}
+  (func $work (param $n i32)
+    (local $i i32)
+    (loop $l
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $l (i32.lt_u (local.get $i) (local.get $n)))))
+  (func (export "canister_query __canbench__calls")
+    (call $work (i32.const 1000))
+    (call $reply)))"#
+    );
+    let wasm = wat::parse_str(&wat).unwrap();
+    let run = |profile| {
+        let instrumented = instrument(&wasm, CostTable::ic(), LIMIT, profile).unwrap();
+        Canister::new(
+            &instrumented,
+            CostTable::ic(),
+            Vec::new(),
+            Vec::new(),
+            false,
+            LIMIT,
+        )
+        .unwrap()
+        .install_and_query("__canbench__calls", QUERY_ARG)
+        .unwrap()
+    };
+    let (functions, blocks) = (run(Profile::Functions), run(Profile::Blocks));
+    assert_eq!(blocks.instructions, functions.instructions);
+    // $work: the entry (charged with the loop that closes it), then the loop body once
+    // per iteration; the query is one block.
+    assert_eq!(blocks.profile, [1, 9 * 1000, 1 + 1 + 5 + 5]);
+    assert_eq!(blocks.profile[0] + blocks.profile[1], functions.profile[0]);
+    let names = crate::instrument::counter_names(&wasm, CostTable::ic(), Profile::Blocks).unwrap();
+    assert_eq!(names.len(), blocks.profile.len());
+    // Each name's offset is that of the block's first operator: `loop`, `local.get`, `i32.const`.
+    for (name, (prefix, opcode)) in names.iter().zip([
+        ("work #0 @", 0x03),
+        ("work #1 @", 0x20),
+        ("func[1] #0 @", 0x41),
+    ]) {
+        let hex = name
+            .strip_prefix(prefix)
+            .unwrap_or_else(|| panic!("{name}"));
+        let at = usize::from_str_radix(hex, 16).unwrap();
+        assert_eq!(wasm[at], opcode, "{name}");
+    }
+    assert_eq!(
+        crate::instrument::counter_names(&wasm, CostTable::ic(), Profile::Functions).unwrap(),
+        ["work", "func[1]"]
+    );
+}
+
 /// A build without profiling exports no per-function counters.
 #[test]
 fn no_profile_unless_asked() {
@@ -259,7 +321,7 @@ fn no_profile_unless_asked() {
 #[test]
 fn instrumentation_rejects_names_the_runner_reserves() {
     let wasm = wat::parse_str(r#"(module (func (export "canbench start")))"#).unwrap();
-    let err = instrument(&wasm, CostTable::ic(), LIMIT, false).unwrap_err();
+    let err = instrument(&wasm, CostTable::ic(), LIMIT, Profile::Off).unwrap_err();
     assert!(err.contains("reserves"), "{err}");
 }
 

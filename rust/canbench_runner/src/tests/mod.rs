@@ -6,7 +6,7 @@ mod session;
 
 use crate::cost::CostTable;
 use crate::exec::Canister;
-use crate::instrument::instrument;
+use crate::instrument::{instrument, Profile};
 
 const LIMIT: u64 = 1_000_000_000;
 
@@ -16,7 +16,7 @@ fn canister(wat: &str) -> Result<Canister, String> {
 
 fn canister_with_limit(wat: &str, limit: u64) -> Result<Canister, String> {
     let wasm = wat::parse_str(wat).expect("test WAT parses");
-    let instrumented = instrument(&wasm, CostTable::ic(), limit, false)?;
+    let instrumented = instrument(&wasm, CostTable::ic(), limit, Profile::Off)?;
     Canister::new(
         &instrumented,
         CostTable::ic(),
