@@ -58,9 +58,8 @@ pub(crate) struct Core<'de> {
     /// (not a run-time type's private arena or the wire types): only then are they
     /// kept with a kept header for the next message.
     memo_on_interned: bool,
-    /// The wire types as an expected-type arena, made on first use: for values decoded
-    /// at their wire type (`IDLValue`, `deserialize_ignored_any`).
-    wire_as_exp: Option<Rc<Arena>>,
+    /// What few decodes need, made on first use (see [`Rare`]).
+    rare: Option<Box<Rare>>,
     /// Set when `wire` is lent by the header cache: where it goes back on drop.
     pub lease: Option<super::header_cache::Lease>,
     /// The last (wire, expected) pair checked as a variant on both sides, and as a
@@ -111,6 +110,92 @@ impl Checked {
     #[inline(always)]
     pub(super) fn get(&self, w: Ref, e: Ref) -> Option<(Span, Span)> {
         (self.w == w && self.e == e).then_some((self.wf, self.ef))
+    }
+}
+
+/// Wire cases of a variant pair whose expected case is kept (the first ones:
+/// most variants have fewer; a case past them takes the lookup every time).
+pub(super) const KEPT_CASES: usize = 32;
+
+/// One wire case of the kept variant pair ([`KeptCases`]): the expected case it
+/// matched (its index in the expected arena's fields) and the two case types.
+#[derive(Clone, Copy)]
+pub(super) struct CaseMemo {
+    pub k: usize,
+    pub w: Ref,
+    pub e: Ref,
+}
+
+/// The cases of one (wire, expected) variant pair already taken by a value of
+/// this decode, by wire index: entry `i` is meaningful when bit `i` of `known` is
+/// set. Which expected case a wire case is, and the two case types, are a
+/// function of the two arenas like the pair's own shape check (fast path 19), so
+/// a value at that pair goes from its wire index to the case without looking at
+/// either arena. Filled from the pair's second value on (one value of a type
+/// gains nothing), kept in [`Rare`], and forgotten with the other kept pairs.
+pub(super) struct KeptCases {
+    w: Ref,
+    e: Ref,
+    known: u32,
+    cases: [CaseMemo; KEPT_CASES],
+}
+
+impl KeptCases {
+    /// Matches no frame, as [`Checked::NONE`].
+    const NONE: KeptCases = KeptCases {
+        w: Checked::NONE.w,
+        e: Checked::NONE.e,
+        known: 0,
+        cases: [CaseMemo {
+            k: 0,
+            w: Checked::NONE.w,
+            e: Checked::NONE.e,
+        }; KEPT_CASES],
+    };
+
+    /// The kept case at wire index `index`, if a value took it already.
+    #[inline(always)]
+    pub(super) fn case(&self, index: u64) -> Option<CaseMemo> {
+        if index < KEPT_CASES as u64 && self.known & (1 << index) != 0 {
+            self.cases.get(index as usize).copied()
+        } else {
+            None
+        }
+    }
+
+    /// Forgets every case and the pair.
+    fn forget(&mut self) {
+        (self.w, self.e, self.known) = (Checked::NONE.w, Checked::NONE.e, 0);
+    }
+
+    /// Keeps `case` as the one at wire index `index`.
+    #[inline(always)]
+    pub(super) fn keep(&mut self, index: u64, case: CaseMemo) {
+        if let Some(slot) = self.cases.get_mut(index as usize) {
+            *slot = case;
+            self.known |= 1 << index;
+        }
+    }
+}
+
+/// The part of a decoder's state that few decodes need, behind one pointer that
+/// is null until then: the decoder is moved by value, so every message would
+/// pay to move it inline, and this way one that needs none of it does not even
+/// pay for dropping it.
+pub(super) struct Rare {
+    /// The wire types as an expected-type arena: for values decoded at their wire
+    /// type (`IDLValue`, `deserialize_ignored_any`).
+    wire_as_exp: Option<Rc<Arena>>,
+    /// The cases of one variant pair, by wire index.
+    cases: KeptCases,
+}
+
+impl Rare {
+    fn new() -> Box<Rare> {
+        Box::new(Rare {
+            wire_as_exp: None,
+            cases: KeptCases::NONE,
+        })
     }
 }
 
@@ -265,7 +350,7 @@ impl<'de> Core<'de> {
             max_stack: config.max_stack,
             memo: start.memo,
             memo_on_interned: true,
-            wire_as_exp: None,
+            rare: None,
             lease: start.lease,
             variant_ok: Checked::NONE,
             tuple_ok: Checked::NONE,
@@ -464,6 +549,9 @@ impl<'de> Core<'de> {
     /// about to name types of another arena.
     fn forget_checked(&mut self) {
         self.variant_ok = Checked::NONE;
+        if let Some(rare) = self.rare.as_deref_mut() {
+            rare.cases.forget();
+        }
         self.tuple_ok = Checked::NONE;
         self.blob_ok = (Checked::NONE.w, Checked::NONE.e);
         self.vec_ok = VecShape::NONE;
@@ -484,8 +572,11 @@ impl<'de> Core<'de> {
 
     /// The wire types as an arena of expected types (the same references), shared.
     pub(super) fn wire_as_expected(&mut self) -> Rc<Arena> {
-        self.wire_as_exp
-            .get_or_insert_with(|| Rc::new(Arena::clone(&self.wire)))
+        let wire = &self.wire;
+        self.rare
+            .get_or_insert_with(Rare::new)
+            .wire_as_exp
+            .get_or_insert_with(|| Rc::new(Arena::clone(wire)))
             .clone()
     }
 
@@ -547,6 +638,28 @@ impl<'de> Core<'de> {
         let n = super::skip::min_size(&self.wire, el);
         self.min_memo = (el, n);
         n
+    }
+
+    /// The kept case at wire index `index` of the pair `(w, e)`, if a value at
+    /// that pair took it already.
+    #[inline(always)]
+    pub(super) fn kept_case(&self, w: Ref, e: Ref, index: u64) -> Option<CaseMemo> {
+        match self.rare.as_deref() {
+            Some(rare) if rare.cases.w == w && rare.cases.e == e => rare.cases.case(index),
+            _ => None,
+        }
+    }
+
+    /// Keeps `case` as the one at wire index `index` of the pair `(w, e)`: the
+    /// kept cases are made on first use, and emptied and given to this pair
+    /// when they were another's.
+    pub(super) fn keep_case(&mut self, w: Ref, e: Ref, index: u64, case: CaseMemo) {
+        let kept = &mut self.rare.get_or_insert_with(Rare::new).cases;
+        if kept.w != w || kept.e != e {
+            kept.forget();
+            (kept.w, kept.e) = (w, e);
+        }
+        kept.keep(index, case);
     }
 
     // ---- input ----------------------------------------------------------------
@@ -806,5 +919,59 @@ mod tests {
         assert!(c.charge(5).is_ok());
         assert_eq!(c.decoding_quota(), Some(0));
         assert!(c.charge(1).is_err());
+    }
+
+    /// Fast path 22: from the second value of a variant pair on, the cases its
+    /// values took are kept by wire index (the values decode as without it:
+    /// `fast_paths::kept_variant_cases_*`); a single value keeps nothing.
+    #[test]
+    fn variant_cases_are_kept_from_the_second_value() {
+        use crate::{Encode, IDLDeserialize};
+        let values: Vec<Result<u8, String>> = vec![Ok(1), Err("x".into()), Ok(2), Err("y".into())];
+        let bytes = Encode!(&values).unwrap();
+        let mut de = IDLDeserialize::new(&bytes).unwrap();
+        assert_eq!(de.get_value::<Vec<Result<u8, String>>>().unwrap(), values);
+        let kept = &de.core.rare.as_deref().expect("a table for the pair").cases;
+        assert_eq!(kept.known.count_ones(), 2, "both cases are kept");
+        let ok = de.core.variant_ok;
+        assert_eq!((kept.w, kept.e), (ok.w, ok.e));
+
+        let bytes = Encode!(&Result::<u8, String>::Ok(7)).unwrap();
+        let mut de = IDLDeserialize::new(&bytes).unwrap();
+        assert_eq!(de.get_value::<Result<u8, String>>().unwrap(), Ok(7));
+        assert!(
+            de.core.rare.is_none(),
+            "one value of the pair: nothing kept"
+        );
+    }
+
+    /// Fast path 22 keeps one pair's cases: another pair's second value empties
+    /// the table and takes it (even with the same case ids: the case types
+    /// differ), and replacing the expected arena forgets them.
+    #[test]
+    fn variant_cases_are_the_kept_pairs_only() {
+        use crate::{Encode, IDLDeserialize};
+        let ones: Vec<Result<u8, String>> = vec![Ok(1), Err("b".into()), Ok(3)];
+        let others: Vec<Result<String, u8>> = vec![Ok("a".into()), Err(2), Ok("c".into())];
+        let bytes = Encode!(&ones, &others).unwrap();
+        let mut de = IDLDeserialize::new(&bytes).unwrap();
+        let kept = |de: &IDLDeserialize<'_>| {
+            de.core
+                .rare
+                .as_deref()
+                .map(|r| (r.cases.w, r.cases.e, r.cases.known))
+        };
+        assert_eq!(de.get_value::<Vec<Result<u8, String>>>().unwrap(), ones);
+        let one = kept(&de).expect("kept for the first pair");
+        assert_eq!(de.get_value::<Vec<Result<String, u8>>>().unwrap(), others);
+        let other = kept(&de).expect("kept for the second pair");
+        assert!(
+            (other.0, other.1) != (one.0, one.1),
+            "the table moved to the second pair"
+        );
+        assert_eq!(other.2.count_ones(), 2, "only the second pair's cases");
+        de.core.set_expected(Rc::new(Arena::new()));
+        let none = (super::Checked::NONE.w, super::Checked::NONE.e, 0);
+        assert_eq!(kept(&de), Some(none), "forgotten with the expected arena");
     }
 }
