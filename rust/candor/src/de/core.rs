@@ -33,17 +33,31 @@ pub(crate) struct Core<'de> {
     pub exp: Rc<Arena>,
     /// Number of wire type table entries: the cost of a func/service subtype check.
     pub table_len: usize,
-    /// The decoding quota left, when `quota_on`; otherwise a large count that
-    /// `charge` refills when it runs low (no quota means no limit). One plain
-    /// integer rather than an `Option`, so a typed charge is a compare and a
-    /// subtraction (see [`charge`](Self::charge)).
+    /// The units a charge may take without a closer look, in either mode, so a
+    /// charge is a compare and a subtraction (see [`charge`](Self::charge)).
+    /// Typed: the decoding quota left, when `quota_on`; otherwise a large count
+    /// refilled when it runs low (no quota means no limit). Untyped: the most
+    /// units that both quotas still hold at their untyped rates (see
+    /// [`untyped_budget`](Self::untyped_budget)).
     pub(super) quota_left: usize,
-    /// Whether the decode has a decoding quota at all.
+    /// Whether the decode has a decoding quota at all, and the skipping quota
+    /// left: while typed. While untyped they are `false` and `Some(0)`, so a
+    /// skip's charge ([`charge_untyped`](Self::charge_untyped)) keeps its typed
+    /// code and finds its way to the budget on the out-of-line path.
     quota_on: bool,
-    pub skipping_quota: Option<usize>,
+    skipping_quota: Option<usize>,
+    /// While untyped: whether there is a decoding quota, the decoding and
+    /// skipping quotas left as of the last settling
+    /// ([`settle_untyped`](Self::settle_untyped)), and `quota_left` then. The
+    /// units charged since are `untyped_budget - quota_left`.
+    untyped_quota_on: bool,
+    untyped_decoding: usize,
+    untyped_skipping: Option<usize>,
+    untyped_budget: usize,
     /// True while decoding an argument with no Rust type (`IDLValue`): every cost is
-    /// multiplied and counts against the skipping quota.
-    pub untyped: bool,
+    /// multiplied and counts against the skipping quota. Read freely; set only by
+    /// [`set_untyped`](Self::set_untyped), which converts the counts.
+    pub(super) untyped: bool,
     /// Bytes walked by all value-level `opt` checks of this message: their
     /// allowance is per message (`coerce.rs`), so the count is message state.
     pub opt_walked: usize,
@@ -307,7 +321,7 @@ impl<'de> Core<'de> {
         Mark {
             pos: self.reader.offset(),
             decoding_quota: self.decoding_quota(),
-            skipping_quota: self.skipping_quota,
+            skipping_quota: self.skipping_quota(),
             opt_walked: self.opt_walked,
             depth: self.depth,
         }
@@ -317,8 +331,7 @@ impl<'de> Core<'de> {
     #[cold]
     pub(super) fn back_to(&mut self, m: Mark) {
         self.reader.rewind(m.pos);
-        self.set_decoding_quota(m.decoding_quota);
-        self.skipping_quota = m.skipping_quota;
+        self.set_quotas(m.decoding_quota, m.skipping_quota);
         self.opt_walked = m.opt_walked;
         self.depth = m.depth;
     }
@@ -342,6 +355,10 @@ impl<'de> Core<'de> {
             quota_left: start.decoding_quota.unwrap_or(usize::MAX),
             quota_on: start.decoding_quota.is_some(),
             skipping_quota: config.skipping_quota,
+            untyped_quota_on: false,
+            untyped_decoding: 0,
+            untyped_skipping: None,
+            untyped_budget: 0,
             untyped: false,
             opt_walked: 0,
             depth: 0,
@@ -369,66 +386,142 @@ impl<'de> Core<'de> {
 
     /// The decoding quota left (`None`: no limit).
     pub(super) fn decoding_quota(&self) -> Option<usize> {
-        self.quota_on.then_some(self.quota_left)
+        if self.untyped {
+            self.untyped_quota_on
+                .then(|| self.untyped_decoding - self.untyped_spent() * quota::UNTYPED)
+        } else {
+            self.quota_on.then_some(self.quota_left)
+        }
     }
 
-    fn set_decoding_quota(&mut self, q: Option<usize>) {
-        self.quota_left = q.unwrap_or(usize::MAX);
-        self.quota_on = q.is_some();
+    /// The skipping quota left (`None`: no limit).
+    pub(super) fn skipping_quota(&self) -> Option<usize> {
+        if self.untyped {
+            let spent = self.untyped_spent();
+            self.untyped_skipping.map(|q| q - spent)
+        } else {
+            self.skipping_quota
+        }
+    }
+
+    /// Sets both quotas (`None`: no limit), in either mode.
+    fn set_quotas(&mut self, decoding: Option<usize>, skipping: Option<usize>) {
+        let d = decoding.unwrap_or(usize::MAX);
+        if self.untyped {
+            self.untyped_quota_on = decoding.is_some();
+            self.untyped_decoding = d;
+            self.untyped_skipping = skipping;
+            self.rebudget();
+        } else {
+            self.quota_on = decoding.is_some();
+            self.quota_left = d;
+            self.skipping_quota = skipping;
+        }
+    }
+
+    /// Untyped: the units charged since the last settling.
+    fn untyped_spent(&self) -> usize {
+        self.untyped_budget - self.quota_left
+    }
+
+    /// Enters or leaves untyped mode, converting the counts.
+    pub(super) fn set_untyped(&mut self, untyped: bool) {
+        if untyped == self.untyped {
+            return;
+        }
+        if untyped {
+            self.untyped_quota_on = std::mem::replace(&mut self.quota_on, false);
+            self.untyped_decoding = self.quota_left;
+            self.untyped_skipping = self.skipping_quota.replace(0);
+            self.untyped = true;
+            self.rebudget();
+        } else {
+            self.settle_untyped();
+            self.quota_on = self.untyped_quota_on;
+            self.quota_left = self.untyped_decoding;
+            self.skipping_quota = self.untyped_skipping;
+            self.untyped = false;
+        }
+    }
+
+    /// Untyped: takes the units charged since the last settling off both quotas
+    /// (an untyped unit is [`quota::UNTYPED`] decoding units and one skipping
+    /// unit). Exact: the budget never lets more units through than both hold.
+    fn settle_untyped(&mut self) {
+        let spent = self.untyped_spent();
+        if self.untyped_quota_on {
+            self.untyped_decoding -= spent * quota::UNTYPED;
+        }
+        if let Some(q) = &mut self.untyped_skipping {
+            *q -= spent;
+        }
+        self.untyped_budget = self.quota_left;
+    }
+
+    /// Untyped: the budget for the settled quotas, the most units `n` with `n`
+    /// untyped charges fitting both: a charge of `c` then fits exactly when
+    /// `c <= n`, and leaves the budget of what remains, `n - c`, so the typed
+    /// fast test serves untyped charges unchanged.
+    fn rebudget(&mut self) {
+        let d = if self.untyped_quota_on {
+            self.untyped_decoding / quota::UNTYPED
+        } else {
+            usize::MAX
+        };
+        let n = d.min(self.untyped_skipping.unwrap_or(usize::MAX));
+        self.quota_left = n;
+        self.untyped_budget = n;
     }
 
     /// Charges `cost` units of typed work (multiplied in untyped mode).
     ///
-    /// The common case (typed, and the units are there) is one compare and one
-    /// subtraction; everything else is decided out of the way, by
-    /// [`charge_rest`](Self::charge_rest).
+    /// The common case (the units are there) is one compare and one
+    /// subtraction, in either mode; everything else is decided out of the way,
+    /// by [`charge_rest`](Self::charge_rest).
     #[inline(always)]
     pub(super) fn charge(&mut self, cost: usize) -> Result<()> {
-        if self.untyped {
-            return self.charge_untyped(cost);
-        }
-        if cost <= self.quota_left {
-            self.quota_left -= cost;
+        if Self::take_typed(&mut self.quota_left, cost) {
             return Ok(());
         }
         self.charge_rest(cost)
     }
 
-    /// Charges `first` units, then `then` units: in one test when both fit (typed),
+    /// Charges `first` units, then `then` units: in one test when both fit,
     /// else one after the other, so a quota that runs out fails at the same charge
     /// and with the same error as two calls of [`charge`](Self::charge) would.
     #[inline(always)]
     pub(super) fn charge2(&mut self, first: usize, then: usize) -> Result<()> {
-        if self.untyped {
-            self.charge_untyped(first)?;
-            return self.charge_untyped(then);
-        }
-        let cost = first + then;
-        if cost <= self.quota_left {
-            self.quota_left -= cost;
+        if Self::take_typed(&mut self.quota_left, first + then) {
             return Ok(());
         }
         self.charge_rest(first)?;
         self.charge_rest(then)
     }
 
-    /// The typed fast test of [`charge`](Self::charge), on the two fields it reads,
-    /// for a caller that holds a borrow of another field of the core (a label in
-    /// the expected arena): `true` when the units were taken; on `false` nothing
+    /// The fast test of [`charge`](Self::charge), on the one field it reads, for
+    /// a caller that holds a borrow of another field of the core (a label in the
+    /// expected arena): `true` when the units were taken; on `false` nothing
     /// was, and the caller charges through [`charge`](Self::charge).
     #[inline(always)]
-    pub(super) fn take_typed(untyped: bool, quota_left: &mut usize, cost: usize) -> bool {
-        if !untyped && cost <= *quota_left {
+    pub(super) fn take_typed(quota_left: &mut usize, cost: usize) -> bool {
+        if cost <= *quota_left {
             *quota_left -= cost;
             return true;
         }
         false
     }
 
-    /// A typed charge the fast test of [`charge`](Self::charge) did not settle: an
-    /// exhausted quota, or no quota at all (the count is refilled).
+    /// A charge the fast test of [`charge`](Self::charge) did not settle: an
+    /// exhausted quota, or a count with no limit behind it that runs low (it is
+    /// refilled).
     #[cold]
     fn charge_rest(&mut self, cost: usize) -> Result<()> {
+        if self.untyped {
+            self.settle_untyped();
+            let out = self.charge_untyped_now(cost);
+            self.rebudget();
+            return out;
+        }
         if cost <= self.quota_left {
             self.quota_left -= cost;
             return Ok(());
@@ -441,7 +534,9 @@ impl<'de> Core<'de> {
     }
 
     /// Charges `cost` units of skipped (untyped) work: 50× on the decoding quota and
-    /// 1× on the skipping quota.
+    /// 1× on the skipping quota. Untyped, the skipping quota reads `Some(0)`, so
+    /// any units take the path of a short skipping quota, which charges them to
+    /// the budget instead.
     #[inline]
     pub(super) fn charge_untyped(&mut self, cost: usize) -> Result<()> {
         if self.quota_on {
@@ -453,9 +548,31 @@ impl<'de> Core<'de> {
         }
         if let Some(q) = self.skipping_quota {
             if q < cost {
+                if self.untyped {
+                    return self.charge_rest(cost);
+                }
                 return Err(self.quota_error("Skipping cost exceeds the limit"));
             }
             self.skipping_quota = Some(q - cost);
+        }
+        Ok(())
+    }
+
+    /// [`charge_untyped`](Self::charge_untyped) in untyped mode, on settled
+    /// quotas (the budget is then out of date).
+    fn charge_untyped_now(&mut self, cost: usize) -> Result<()> {
+        if self.untyped_quota_on {
+            let c = cost.saturating_mul(quota::UNTYPED);
+            if self.untyped_decoding < c {
+                return Err(self.quota_error("Decoding cost exceeds the limit"));
+            }
+            self.untyped_decoding -= c;
+        }
+        if let Some(q) = self.untyped_skipping {
+            if q < cost {
+                return Err(self.quota_error("Skipping cost exceeds the limit"));
+            }
+            self.untyped_skipping = Some(q - cost);
         }
         Ok(())
     }
@@ -588,12 +705,13 @@ impl<'de> Core<'de> {
         let wire = self.wire_as_expected();
         self.forget_checked();
         let exp = std::mem::replace(&mut self.exp, wire);
-        let untyped = std::mem::replace(&mut self.untyped, true);
+        let untyped = self.untyped;
+        self.set_untyped(true);
         let memo = std::mem::replace(&mut self.memo, LentMemo::none());
         let result = f(self);
         self.forget_checked();
         self.exp = exp;
-        self.untyped = untyped;
+        self.set_untyped(untyped);
         self.memo = memo;
         result
     }
@@ -778,7 +896,7 @@ mod tests {
     /// The error of a charge sequence, and the quotas left after it.
     fn run(mut c: Core<'_>, f: impl Fn(&mut Core<'_>) -> crate::Result<()>) -> String {
         let out = f(&mut c).map_err(|e| e.to_string());
-        format!("{out:?} {:?} {:?}", c.decoding_quota(), c.skipping_quota)
+        format!("{out:?} {:?} {:?}", c.decoding_quota(), c.skipping_quota())
     }
 
     /// `charge2` takes its two charges in one test only when both fit: wherever the
@@ -798,7 +916,7 @@ mod tests {
                 for s in [None, Some(0), Some(1), Some(2)] {
                     let make = || {
                         let mut c = core(d, s);
-                        c.untyped = untyped;
+                        c.set_untyped(untyped);
                         c
                     };
                     let one = run(make(), |c| c.charge2(1, 1));
@@ -973,5 +1091,120 @@ mod tests {
         de.core.set_expected(Rc::new(Arena::new()));
         let none = (super::Checked::NONE.w, super::Checked::NONE.e, 0);
         assert_eq!(kept(&de), Some(none), "forgotten with the expected arena");
+    }
+
+    /// The untyped budget (one count that both quotas hold at their untyped
+    /// rates) charges exactly as the two quotas charged one by one would: the
+    /// same errors at the same charge and the same quotas left, through typed
+    /// and untyped stretches, marks and returns to them.
+    #[test]
+    fn untyped_budget_is_the_two_quotas() {
+        use crate::de::quota::UNTYPED;
+        /// The quotas charged one by one, as the spec states them.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        struct Model {
+            d: Option<usize>,
+            s: Option<usize>,
+        }
+        impl Model {
+            fn typed(&mut self, c: usize) -> Result<(), &'static str> {
+                if let Some(d) = self.d {
+                    if d < c {
+                        return Err("Decoding");
+                    }
+                    self.d = Some(d - c);
+                }
+                Ok(())
+            }
+            fn untyped(&mut self, c: usize) -> Result<(), &'static str> {
+                if let Some(d) = self.d {
+                    let u = c.saturating_mul(UNTYPED);
+                    if d < u {
+                        return Err("Decoding");
+                    }
+                    self.d = Some(d - u);
+                }
+                if let Some(s) = self.s {
+                    if s < c {
+                        return Err("Skipping");
+                    }
+                    self.s = Some(s - c);
+                }
+                Ok(())
+            }
+        }
+        let kind = |r: crate::Result<()>| {
+            r.map_err(|e| {
+                let e = e.to_string();
+                if e.contains("Decoding cost") {
+                    "Decoding"
+                } else {
+                    assert!(e.contains("Skipping cost"), "{e}");
+                    "Skipping"
+                }
+            })
+        };
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n) as usize
+        };
+        for round in 0..3000 {
+            let pick = |x: usize| [None, Some(x)][x % 2];
+            let d = pick(next(4000) * (1 + next(3)));
+            let s = pick(next(120));
+            let mut m = Model { d, s };
+            let mut c = core(d, s);
+            let mut mark = None;
+            for step in 0..40 {
+                let cost = [0, 1, 2, 3, 7, 50, next(90)][next(7)];
+                let op = next(8);
+                let (got, want) = match op {
+                    0 => {
+                        let untyped = !c.untyped;
+                        c.set_untyped(untyped);
+                        (Ok(()), Ok(()))
+                    }
+                    1 => {
+                        mark = Some((c.mark(), m));
+                        (Ok(()), Ok(()))
+                    }
+                    2 => {
+                        if let Some((at, model)) = mark.take() {
+                            c.back_to(at);
+                            m = model;
+                        }
+                        (Ok(()), Ok(()))
+                    }
+                    3 => {
+                        let other = next(5);
+                        let want = if c.untyped {
+                            m.untyped(cost).and_then(|()| m.untyped(other))
+                        } else {
+                            m.typed(cost).and_then(|()| m.typed(other))
+                        };
+                        (kind(c.charge2(cost, other)), want)
+                    }
+                    4 => (kind(c.charge_untyped(cost)), m.untyped(cost)),
+                    _ => {
+                        let want = if c.untyped {
+                            m.untyped(cost)
+                        } else {
+                            m.typed(cost)
+                        };
+                        (kind(c.charge(cost)), want)
+                    }
+                };
+                let at = format!("round {round} step {step} op {op} cost {cost}");
+                assert_eq!(got, want, "{at}");
+                assert_eq!(c.decoding_quota(), m.d, "{at}");
+                assert_eq!(c.skipping_quota(), m.s, "{at}");
+                if got.is_err() {
+                    break;
+                }
+            }
+        }
     }
 }
