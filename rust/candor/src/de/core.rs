@@ -193,9 +193,9 @@ impl KeptCases {
 }
 
 /// The part of a decoder's state that few decodes need, behind one pointer that
-/// is null until then: the decoder is moved by value, so every message would
-/// pay to move it inline, and this way one that needs none of it does not even
-/// pay for dropping it.
+/// stays null until then: the decoder is moved by value, so inline this state
+/// would be paid for by every message, and a decode that needs none of it
+/// makes none.
 pub(super) struct Rare {
     /// The wire types as an expected-type arena: for values decoded at their wire
     /// type (`IDLValue`, `deserialize_ignored_any`).
