@@ -655,3 +655,73 @@ fn kept_vector_shapes_are_per_pair() {
     let err = decode_one::<Vec<Vec<u64>>>(&bytes).unwrap_err().to_string();
     assert!(err.contains("length 2 exceeds the 8 bytes left"), "{err}");
 }
+
+/// Fast path 22 (a variant's cases, kept by wire index): values decode as without
+/// it, where both sides list the same cases and where the expected type has more
+/// (its cases then sit at other positions than the wire's).
+#[test]
+fn kept_variant_cases_decode_every_case() {
+    use candor::{CandidType, Decode, Deserialize, Encode};
+    #[derive(CandidType, Deserialize, PartialEq, Debug, Clone)]
+    enum Narrow {
+        A(u8),
+        B(String),
+        C,
+    }
+    #[derive(CandidType, Deserialize, PartialEq, Debug)]
+    enum Wide {
+        A(u8),
+        B(String),
+        C,
+        D(u64),
+        E,
+    }
+    let values = vec![
+        Narrow::C,
+        Narrow::A(1),
+        Narrow::B("x".into()),
+        Narrow::A(2),
+        Narrow::C,
+        Narrow::B("y".into()),
+        Narrow::C,
+    ];
+    let bytes = Encode!(&values).unwrap();
+    assert_eq!(Decode!(&bytes, Vec<Narrow>).unwrap(), values);
+    let widened: Vec<Wide> = values
+        .iter()
+        .map(|v| match v {
+            Narrow::A(x) => Wide::A(*x),
+            Narrow::B(s) => Wide::B(s.clone()),
+            Narrow::C => Wide::C,
+        })
+        .collect();
+    assert_eq!(Decode!(&bytes, Vec<Wide>).unwrap(), widened);
+}
+
+/// Fast path 22 does not carry one pair's cases to another: two vectors of
+/// variants with the same case ids but other payload types, one after the other
+/// and interleaved in records, decode as written.
+#[test]
+fn kept_variant_cases_are_per_pair() {
+    use candor::{CandidType, Decode, Deserialize, Encode};
+    #[derive(CandidType, Deserialize, PartialEq, Debug)]
+    enum One {
+        A(u8),
+        B(String),
+    }
+    #[derive(CandidType, Deserialize, PartialEq, Debug)]
+    enum Other {
+        A(String),
+        B(u8),
+    }
+    let ones = vec![One::A(1), One::B("b".into()), One::A(3), One::B("d".into())];
+    let others = vec![Other::A("a".into()), Other::B(2), Other::A("c".into())];
+    let both: Vec<(One, Other)> = vec![
+        (One::A(1), Other::B(1)),
+        (One::B("x".into()), Other::A("y".into())),
+        (One::A(2), Other::B(2)),
+    ];
+    let bytes = Encode!(&ones, &others, &both).unwrap();
+    let (a, b, c) = Decode!(&bytes, Vec<One>, Vec<Other>, Vec<(One, Other)>).unwrap();
+    assert_eq!((a, b, c), (ones, others, both));
+}

@@ -23,6 +23,9 @@ use crate::Result;
 /// check can outlive it.
 struct OptCheck {
     units: usize,
+    /// The decoding quota left when the check began (no limit: `usize::MAX`):
+    /// the walk charges nothing, so it stays so throughout.
+    limit: usize,
 }
 
 impl Meter for OptCheck {
@@ -31,7 +34,7 @@ impl Meter for OptCheck {
     #[inline]
     fn charge(&mut self, core: &mut Core<'_>, units: usize) -> Result<()> {
         self.units = self.units.saturating_add(units);
-        if core.decoding_quota().is_some_and(|q| self.units > q) {
+        if self.units > self.limit {
             return Err(core.quota_error("Decoding cost exceeds the limit"));
         }
         Ok(())
@@ -43,7 +46,8 @@ impl Core<'_> {
     /// expected type `e`. The position is unchanged afterwards.
     pub(crate) fn coerces(&mut self, w: Ref, e: Ref) -> Result<bool> {
         let start = self.offset();
-        let out = OptCheck { units: 0 }.walk(self, w, e);
+        let limit = self.decoding_quota().unwrap_or(usize::MAX);
+        let out = OptCheck { units: 0, limit }.walk(self, w, e);
         let walked = self.offset() - start;
         self.reader.rewind(start);
         let fits = out?;

@@ -33,17 +33,31 @@ pub(crate) struct Core<'de> {
     pub exp: Rc<Arena>,
     /// Number of wire type table entries: the cost of a func/service subtype check.
     pub table_len: usize,
-    /// The decoding quota left, when `quota_on`; otherwise a large count that
-    /// `charge` refills when it runs low (no quota means no limit). One plain
-    /// integer rather than an `Option`, so a typed charge is a compare and a
-    /// subtraction (see [`charge`](Self::charge)).
+    /// The units a charge may take without a closer look, in either mode, so a
+    /// charge is a compare and a subtraction (see [`charge`](Self::charge)).
+    /// Typed: the decoding quota left, when `quota_on`; otherwise a large count
+    /// refilled when it runs low (no quota means no limit). Untyped: the most
+    /// units that both quotas still hold at their untyped rates (see
+    /// [`untyped_budget`](Self::untyped_budget)).
     pub(super) quota_left: usize,
-    /// Whether the decode has a decoding quota at all.
+    /// Whether the decode has a decoding quota at all, and the skipping quota
+    /// left: while typed. While untyped they are `false` and `Some(0)`, so a
+    /// skip's charge ([`charge_untyped`](Self::charge_untyped)) keeps its typed
+    /// code and finds its way to the budget on the out-of-line path.
     quota_on: bool,
-    pub skipping_quota: Option<usize>,
+    skipping_quota: Option<usize>,
+    /// While untyped: whether there is a decoding quota, the decoding and
+    /// skipping quotas left as of the last settling
+    /// ([`settle_untyped`](Self::settle_untyped)), and `quota_left` then. The
+    /// units charged since are `untyped_budget - quota_left`.
+    untyped_quota_on: bool,
+    untyped_decoding: usize,
+    untyped_skipping: Option<usize>,
+    untyped_budget: usize,
     /// True while decoding an argument with no Rust type (`IDLValue`): every cost is
-    /// multiplied and counts against the skipping quota.
-    pub untyped: bool,
+    /// multiplied and counts against the skipping quota. Read freely; set only by
+    /// [`set_untyped`](Self::set_untyped), which converts the counts.
+    pub(super) untyped: bool,
     /// Bytes walked by all value-level `opt` checks of this message: their
     /// allowance is per message (`coerce.rs`), so the count is message state.
     pub opt_walked: usize,
@@ -58,9 +72,8 @@ pub(crate) struct Core<'de> {
     /// (not a run-time type's private arena or the wire types): only then are they
     /// kept with a kept header for the next message.
     memo_on_interned: bool,
-    /// The wire types as an expected-type arena, made on first use: for values decoded
-    /// at their wire type (`IDLValue`, `deserialize_ignored_any`).
-    wire_as_exp: Option<Rc<Arena>>,
+    /// What few decodes need, made on first use (see [`Rare`]).
+    rare: Option<Box<Rare>>,
     /// Set when `wire` is lent by the header cache: where it goes back on drop.
     pub lease: Option<super::header_cache::Lease>,
     /// The last (wire, expected) pair checked as a variant on both sides, and as a
@@ -111,6 +124,92 @@ impl Checked {
     #[inline(always)]
     pub(super) fn get(&self, w: Ref, e: Ref) -> Option<(Span, Span)> {
         (self.w == w && self.e == e).then_some((self.wf, self.ef))
+    }
+}
+
+/// Wire cases of a variant pair whose expected case is kept (the first ones:
+/// most variants have fewer; a case past them takes the lookup every time).
+pub(super) const KEPT_CASES: usize = 32;
+
+/// One wire case of the kept variant pair ([`KeptCases`]): the expected case it
+/// matched (its index in the expected arena's fields) and the two case types.
+#[derive(Clone, Copy)]
+pub(super) struct CaseMemo {
+    pub k: usize,
+    pub w: Ref,
+    pub e: Ref,
+}
+
+/// The cases of one (wire, expected) variant pair already taken by a value of
+/// this decode, by wire index: entry `i` is meaningful when bit `i` of `known` is
+/// set. Which expected case a wire case is, and the two case types, are a
+/// function of the two arenas like the pair's own shape check (fast path 19), so
+/// a value at that pair goes from its wire index to the case without looking at
+/// either arena. Filled from the pair's second value on (one value of a type
+/// gains nothing), kept in [`Rare`], and forgotten with the other kept pairs.
+pub(super) struct KeptCases {
+    w: Ref,
+    e: Ref,
+    known: u32,
+    cases: [CaseMemo; KEPT_CASES],
+}
+
+impl KeptCases {
+    /// Matches no frame, as [`Checked::NONE`].
+    const NONE: KeptCases = KeptCases {
+        w: Checked::NONE.w,
+        e: Checked::NONE.e,
+        known: 0,
+        cases: [CaseMemo {
+            k: 0,
+            w: Checked::NONE.w,
+            e: Checked::NONE.e,
+        }; KEPT_CASES],
+    };
+
+    /// The kept case at wire index `index`, if a value took it already.
+    #[inline(always)]
+    pub(super) fn case(&self, index: u64) -> Option<CaseMemo> {
+        if index < KEPT_CASES as u64 && self.known & (1 << index) != 0 {
+            self.cases.get(index as usize).copied()
+        } else {
+            None
+        }
+    }
+
+    /// Forgets every case and the pair.
+    fn forget(&mut self) {
+        (self.w, self.e, self.known) = (Checked::NONE.w, Checked::NONE.e, 0);
+    }
+
+    /// Keeps `case` as the one at wire index `index`.
+    #[inline(always)]
+    pub(super) fn keep(&mut self, index: u64, case: CaseMemo) {
+        if let Some(slot) = self.cases.get_mut(index as usize) {
+            *slot = case;
+            self.known |= 1 << index;
+        }
+    }
+}
+
+/// The part of a decoder's state that few decodes need, behind one pointer that
+/// stays null until then: the decoder is moved by value, so inline this state
+/// would be paid for by every message, and a decode that needs none of it
+/// makes none.
+pub(super) struct Rare {
+    /// The wire types as an expected-type arena: for values decoded at their wire
+    /// type (`IDLValue`, `deserialize_ignored_any`).
+    wire_as_exp: Option<Rc<Arena>>,
+    /// The cases of one variant pair, by wire index.
+    cases: KeptCases,
+}
+
+impl Rare {
+    fn new() -> Box<Rare> {
+        Box::new(Rare {
+            wire_as_exp: None,
+            cases: KeptCases::NONE,
+        })
     }
 }
 
@@ -222,7 +321,7 @@ impl<'de> Core<'de> {
         Mark {
             pos: self.reader.offset(),
             decoding_quota: self.decoding_quota(),
-            skipping_quota: self.skipping_quota,
+            skipping_quota: self.skipping_quota(),
             opt_walked: self.opt_walked,
             depth: self.depth,
         }
@@ -232,8 +331,7 @@ impl<'de> Core<'de> {
     #[cold]
     pub(super) fn back_to(&mut self, m: Mark) {
         self.reader.rewind(m.pos);
-        self.set_decoding_quota(m.decoding_quota);
-        self.skipping_quota = m.skipping_quota;
+        self.set_quotas(m.decoding_quota, m.skipping_quota);
         self.opt_walked = m.opt_walked;
         self.depth = m.depth;
     }
@@ -257,6 +355,10 @@ impl<'de> Core<'de> {
             quota_left: start.decoding_quota.unwrap_or(usize::MAX),
             quota_on: start.decoding_quota.is_some(),
             skipping_quota: config.skipping_quota,
+            untyped_quota_on: false,
+            untyped_decoding: 0,
+            untyped_skipping: None,
+            untyped_budget: 0,
             untyped: false,
             opt_walked: 0,
             depth: 0,
@@ -265,7 +367,7 @@ impl<'de> Core<'de> {
             max_stack: config.max_stack,
             memo: start.memo,
             memo_on_interned: true,
-            wire_as_exp: None,
+            rare: None,
             lease: start.lease,
             variant_ok: Checked::NONE,
             tuple_ok: Checked::NONE,
@@ -284,66 +386,142 @@ impl<'de> Core<'de> {
 
     /// The decoding quota left (`None`: no limit).
     pub(super) fn decoding_quota(&self) -> Option<usize> {
-        self.quota_on.then_some(self.quota_left)
+        if self.untyped {
+            self.untyped_quota_on
+                .then(|| self.untyped_decoding - self.untyped_spent() * quota::UNTYPED)
+        } else {
+            self.quota_on.then_some(self.quota_left)
+        }
     }
 
-    fn set_decoding_quota(&mut self, q: Option<usize>) {
-        self.quota_left = q.unwrap_or(usize::MAX);
-        self.quota_on = q.is_some();
+    /// The skipping quota left (`None`: no limit).
+    pub(super) fn skipping_quota(&self) -> Option<usize> {
+        if self.untyped {
+            let spent = self.untyped_spent();
+            self.untyped_skipping.map(|q| q - spent)
+        } else {
+            self.skipping_quota
+        }
+    }
+
+    /// Sets both quotas (`None`: no limit), in either mode.
+    fn set_quotas(&mut self, decoding: Option<usize>, skipping: Option<usize>) {
+        let d = decoding.unwrap_or(usize::MAX);
+        if self.untyped {
+            self.untyped_quota_on = decoding.is_some();
+            self.untyped_decoding = d;
+            self.untyped_skipping = skipping;
+            self.rebudget();
+        } else {
+            self.quota_on = decoding.is_some();
+            self.quota_left = d;
+            self.skipping_quota = skipping;
+        }
+    }
+
+    /// Untyped: the units charged since the last settling.
+    fn untyped_spent(&self) -> usize {
+        self.untyped_budget - self.quota_left
+    }
+
+    /// Enters or leaves untyped mode, converting the counts.
+    pub(super) fn set_untyped(&mut self, untyped: bool) {
+        if untyped == self.untyped {
+            return;
+        }
+        if untyped {
+            self.untyped_quota_on = std::mem::replace(&mut self.quota_on, false);
+            self.untyped_decoding = self.quota_left;
+            self.untyped_skipping = self.skipping_quota.replace(0);
+            self.untyped = true;
+            self.rebudget();
+        } else {
+            self.settle_untyped();
+            self.quota_on = self.untyped_quota_on;
+            self.quota_left = self.untyped_decoding;
+            self.skipping_quota = self.untyped_skipping;
+            self.untyped = false;
+        }
+    }
+
+    /// Untyped: takes the units charged since the last settling off both quotas
+    /// (an untyped unit is [`quota::UNTYPED`] decoding units and one skipping
+    /// unit). Exact: the budget never lets more units through than both hold.
+    fn settle_untyped(&mut self) {
+        let spent = self.untyped_spent();
+        if self.untyped_quota_on {
+            self.untyped_decoding -= spent * quota::UNTYPED;
+        }
+        if let Some(q) = &mut self.untyped_skipping {
+            *q -= spent;
+        }
+        self.untyped_budget = self.quota_left;
+    }
+
+    /// Untyped: the budget for the settled quotas, the most units `n` with `n`
+    /// untyped charges fitting both: a charge of `c` then fits exactly when
+    /// `c <= n`, and leaves the budget of what remains, `n - c`, so the typed
+    /// fast test serves untyped charges unchanged.
+    fn rebudget(&mut self) {
+        let d = if self.untyped_quota_on {
+            self.untyped_decoding / quota::UNTYPED
+        } else {
+            usize::MAX
+        };
+        let n = d.min(self.untyped_skipping.unwrap_or(usize::MAX));
+        self.quota_left = n;
+        self.untyped_budget = n;
     }
 
     /// Charges `cost` units of typed work (multiplied in untyped mode).
     ///
-    /// The common case (typed, and the units are there) is one compare and one
-    /// subtraction; everything else is decided out of the way, by
-    /// [`charge_rest`](Self::charge_rest).
+    /// The common case (the units are there) is one compare and one
+    /// subtraction, in either mode; everything else is decided out of the way,
+    /// by [`charge_rest`](Self::charge_rest).
     #[inline(always)]
     pub(super) fn charge(&mut self, cost: usize) -> Result<()> {
-        if self.untyped {
-            return self.charge_untyped(cost);
-        }
-        if cost <= self.quota_left {
-            self.quota_left -= cost;
+        if Self::take_typed(&mut self.quota_left, cost) {
             return Ok(());
         }
         self.charge_rest(cost)
     }
 
-    /// Charges `first` units, then `then` units: in one test when both fit (typed),
+    /// Charges `first` units, then `then` units: in one test when both fit,
     /// else one after the other, so a quota that runs out fails at the same charge
     /// and with the same error as two calls of [`charge`](Self::charge) would.
     #[inline(always)]
     pub(super) fn charge2(&mut self, first: usize, then: usize) -> Result<()> {
-        if self.untyped {
-            self.charge_untyped(first)?;
-            return self.charge_untyped(then);
-        }
-        let cost = first + then;
-        if cost <= self.quota_left {
-            self.quota_left -= cost;
+        if Self::take_typed(&mut self.quota_left, first + then) {
             return Ok(());
         }
         self.charge_rest(first)?;
         self.charge_rest(then)
     }
 
-    /// The typed fast test of [`charge`](Self::charge), on the two fields it reads,
-    /// for a caller that holds a borrow of another field of the core (a label in
-    /// the expected arena): `true` when the units were taken; on `false` nothing
+    /// The fast test of [`charge`](Self::charge), on the one field it reads, for
+    /// a caller that holds a borrow of another field of the core (a label in the
+    /// expected arena): `true` when the units were taken; on `false` nothing
     /// was, and the caller charges through [`charge`](Self::charge).
     #[inline(always)]
-    pub(super) fn take_typed(untyped: bool, quota_left: &mut usize, cost: usize) -> bool {
-        if !untyped && cost <= *quota_left {
+    pub(super) fn take_typed(quota_left: &mut usize, cost: usize) -> bool {
+        if cost <= *quota_left {
             *quota_left -= cost;
             return true;
         }
         false
     }
 
-    /// A typed charge the fast test of [`charge`](Self::charge) did not settle: an
-    /// exhausted quota, or no quota at all (the count is refilled).
+    /// A charge the fast test of [`charge`](Self::charge) did not settle: an
+    /// exhausted quota, or a count with no limit behind it that runs low (it is
+    /// refilled).
     #[cold]
     fn charge_rest(&mut self, cost: usize) -> Result<()> {
+        if self.untyped {
+            self.settle_untyped();
+            let out = self.charge_untyped_now(cost);
+            self.rebudget();
+            return out;
+        }
         if cost <= self.quota_left {
             self.quota_left -= cost;
             return Ok(());
@@ -356,7 +534,9 @@ impl<'de> Core<'de> {
     }
 
     /// Charges `cost` units of skipped (untyped) work: 50× on the decoding quota and
-    /// 1× on the skipping quota.
+    /// 1× on the skipping quota. Untyped, the skipping quota reads `Some(0)`, so
+    /// any units take the path of a short skipping quota, which charges them to
+    /// the budget instead.
     #[inline]
     pub(super) fn charge_untyped(&mut self, cost: usize) -> Result<()> {
         if self.quota_on {
@@ -368,9 +548,31 @@ impl<'de> Core<'de> {
         }
         if let Some(q) = self.skipping_quota {
             if q < cost {
+                if self.untyped {
+                    return self.charge_rest(cost);
+                }
                 return Err(self.quota_error("Skipping cost exceeds the limit"));
             }
             self.skipping_quota = Some(q - cost);
+        }
+        Ok(())
+    }
+
+    /// [`charge_untyped`](Self::charge_untyped) in untyped mode, on settled
+    /// quotas (the budget is then out of date).
+    fn charge_untyped_now(&mut self, cost: usize) -> Result<()> {
+        if self.untyped_quota_on {
+            let c = cost.saturating_mul(quota::UNTYPED);
+            if self.untyped_decoding < c {
+                return Err(self.quota_error("Decoding cost exceeds the limit"));
+            }
+            self.untyped_decoding -= c;
+        }
+        if let Some(q) = self.untyped_skipping {
+            if q < cost {
+                return Err(self.quota_error("Skipping cost exceeds the limit"));
+            }
+            self.untyped_skipping = Some(q - cost);
         }
         Ok(())
     }
@@ -464,6 +666,9 @@ impl<'de> Core<'de> {
     /// about to name types of another arena.
     fn forget_checked(&mut self) {
         self.variant_ok = Checked::NONE;
+        if let Some(rare) = self.rare.as_deref_mut() {
+            rare.cases.forget();
+        }
         self.tuple_ok = Checked::NONE;
         self.blob_ok = (Checked::NONE.w, Checked::NONE.e);
         self.vec_ok = VecShape::NONE;
@@ -484,8 +689,11 @@ impl<'de> Core<'de> {
 
     /// The wire types as an arena of expected types (the same references), shared.
     pub(super) fn wire_as_expected(&mut self) -> Rc<Arena> {
-        self.wire_as_exp
-            .get_or_insert_with(|| Rc::new(Arena::clone(&self.wire)))
+        let wire = &self.wire;
+        self.rare
+            .get_or_insert_with(Rare::new)
+            .wire_as_exp
+            .get_or_insert_with(|| Rc::new(Arena::clone(wire)))
             .clone()
     }
 
@@ -497,12 +705,13 @@ impl<'de> Core<'de> {
         let wire = self.wire_as_expected();
         self.forget_checked();
         let exp = std::mem::replace(&mut self.exp, wire);
-        let untyped = std::mem::replace(&mut self.untyped, true);
+        let untyped = self.untyped;
+        self.set_untyped(true);
         let memo = std::mem::replace(&mut self.memo, LentMemo::none());
         let result = f(self);
         self.forget_checked();
         self.exp = exp;
-        self.untyped = untyped;
+        self.set_untyped(untyped);
         self.memo = memo;
         result
     }
@@ -547,6 +756,28 @@ impl<'de> Core<'de> {
         let n = super::skip::min_size(&self.wire, el);
         self.min_memo = (el, n);
         n
+    }
+
+    /// The kept case at wire index `index` of the pair `(w, e)`, if a value at
+    /// that pair took it already.
+    #[inline(always)]
+    pub(super) fn kept_case(&self, w: Ref, e: Ref, index: u64) -> Option<CaseMemo> {
+        match self.rare.as_deref() {
+            Some(rare) if rare.cases.w == w && rare.cases.e == e => rare.cases.case(index),
+            _ => None,
+        }
+    }
+
+    /// Keeps `case` as the one at wire index `index` of the pair `(w, e)`: the
+    /// kept cases are made on first use, and emptied and given to this pair
+    /// when they were another's.
+    pub(super) fn keep_case(&mut self, w: Ref, e: Ref, index: u64, case: CaseMemo) {
+        let kept = &mut self.rare.get_or_insert_with(Rare::new).cases;
+        if kept.w != w || kept.e != e {
+            kept.forget();
+            (kept.w, kept.e) = (w, e);
+        }
+        kept.keep(index, case);
     }
 
     // ---- input ----------------------------------------------------------------
@@ -665,7 +896,7 @@ mod tests {
     /// The error of a charge sequence, and the quotas left after it.
     fn run(mut c: Core<'_>, f: impl Fn(&mut Core<'_>) -> crate::Result<()>) -> String {
         let out = f(&mut c).map_err(|e| e.to_string());
-        format!("{out:?} {:?} {:?}", c.decoding_quota(), c.skipping_quota)
+        format!("{out:?} {:?} {:?}", c.decoding_quota(), c.skipping_quota())
     }
 
     /// `charge2` takes its two charges in one test only when both fit: wherever the
@@ -685,7 +916,7 @@ mod tests {
                 for s in [None, Some(0), Some(1), Some(2)] {
                     let make = || {
                         let mut c = core(d, s);
-                        c.untyped = untyped;
+                        c.set_untyped(untyped);
                         c
                     };
                     let one = run(make(), |c| c.charge2(1, 1));
@@ -806,5 +1037,174 @@ mod tests {
         assert!(c.charge(5).is_ok());
         assert_eq!(c.decoding_quota(), Some(0));
         assert!(c.charge(1).is_err());
+    }
+
+    /// Fast path 22: from the second value of a variant pair on, the cases its
+    /// values took are kept by wire index (the values decode as without it:
+    /// `fast_paths::kept_variant_cases_*`); a single value keeps nothing.
+    #[test]
+    fn variant_cases_are_kept_from_the_second_value() {
+        use crate::{Encode, IDLDeserialize};
+        let values: Vec<Result<u8, String>> = vec![Ok(1), Err("x".into()), Ok(2), Err("y".into())];
+        let bytes = Encode!(&values).unwrap();
+        let mut de = IDLDeserialize::new(&bytes).unwrap();
+        assert_eq!(de.get_value::<Vec<Result<u8, String>>>().unwrap(), values);
+        let kept = &de.core.rare.as_deref().expect("a table for the pair").cases;
+        assert_eq!(kept.known.count_ones(), 2, "both cases are kept");
+        let ok = de.core.variant_ok;
+        assert_eq!((kept.w, kept.e), (ok.w, ok.e));
+
+        let bytes = Encode!(&Result::<u8, String>::Ok(7)).unwrap();
+        let mut de = IDLDeserialize::new(&bytes).unwrap();
+        assert_eq!(de.get_value::<Result<u8, String>>().unwrap(), Ok(7));
+        assert!(
+            de.core.rare.is_none(),
+            "one value of the pair: nothing kept"
+        );
+    }
+
+    /// Fast path 22 keeps one pair's cases: another pair's second value empties
+    /// the table and takes it (even with the same case ids: the case types
+    /// differ), and replacing the expected arena forgets them.
+    #[test]
+    fn variant_cases_are_the_kept_pairs_only() {
+        use crate::{Encode, IDLDeserialize};
+        let ones: Vec<Result<u8, String>> = vec![Ok(1), Err("b".into()), Ok(3)];
+        let others: Vec<Result<String, u8>> = vec![Ok("a".into()), Err(2), Ok("c".into())];
+        let bytes = Encode!(&ones, &others).unwrap();
+        let mut de = IDLDeserialize::new(&bytes).unwrap();
+        let kept = |de: &IDLDeserialize<'_>| {
+            de.core
+                .rare
+                .as_deref()
+                .map(|r| (r.cases.w, r.cases.e, r.cases.known))
+        };
+        assert_eq!(de.get_value::<Vec<Result<u8, String>>>().unwrap(), ones);
+        let one = kept(&de).expect("kept for the first pair");
+        assert_eq!(de.get_value::<Vec<Result<String, u8>>>().unwrap(), others);
+        let other = kept(&de).expect("kept for the second pair");
+        assert!(
+            (other.0, other.1) != (one.0, one.1),
+            "the table moved to the second pair"
+        );
+        assert_eq!(other.2.count_ones(), 2, "only the second pair's cases");
+        de.core.set_expected(Rc::new(Arena::new()));
+        let none = (super::Checked::NONE.w, super::Checked::NONE.e, 0);
+        assert_eq!(kept(&de), Some(none), "forgotten with the expected arena");
+    }
+
+    /// The untyped budget (one count that both quotas hold at their untyped
+    /// rates) charges exactly as the two quotas charged one by one would: the
+    /// same errors at the same charge and the same quotas left, through typed
+    /// and untyped stretches, marks and returns to them.
+    #[test]
+    fn untyped_budget_is_the_two_quotas() {
+        use crate::de::quota::UNTYPED;
+        /// The quotas charged one by one, as the spec states them.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        struct Model {
+            d: Option<usize>,
+            s: Option<usize>,
+        }
+        impl Model {
+            fn typed(&mut self, c: usize) -> Result<(), &'static str> {
+                if let Some(d) = self.d {
+                    if d < c {
+                        return Err("Decoding");
+                    }
+                    self.d = Some(d - c);
+                }
+                Ok(())
+            }
+            fn untyped(&mut self, c: usize) -> Result<(), &'static str> {
+                if let Some(d) = self.d {
+                    let u = c.saturating_mul(UNTYPED);
+                    if d < u {
+                        return Err("Decoding");
+                    }
+                    self.d = Some(d - u);
+                }
+                if let Some(s) = self.s {
+                    if s < c {
+                        return Err("Skipping");
+                    }
+                    self.s = Some(s - c);
+                }
+                Ok(())
+            }
+        }
+        let kind = |r: crate::Result<()>| {
+            r.map_err(|e| {
+                let e = e.to_string();
+                if e.contains("Decoding cost") {
+                    "Decoding"
+                } else {
+                    assert!(e.contains("Skipping cost"), "{e}");
+                    "Skipping"
+                }
+            })
+        };
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n) as usize
+        };
+        for round in 0..3000 {
+            let pick = |x: usize| [None, Some(x)][x % 2];
+            let d = pick(next(4000) * (1 + next(3)));
+            let s = pick(next(120));
+            let mut m = Model { d, s };
+            let mut c = core(d, s);
+            let mut mark = None;
+            for step in 0..40 {
+                let cost = [0, 1, 2, 3, 7, 50, next(90)][next(7)];
+                let op = next(8);
+                let (got, want) = match op {
+                    0 => {
+                        let untyped = !c.untyped;
+                        c.set_untyped(untyped);
+                        (Ok(()), Ok(()))
+                    }
+                    1 => {
+                        mark = Some((c.mark(), m));
+                        (Ok(()), Ok(()))
+                    }
+                    2 => {
+                        if let Some((at, model)) = mark.take() {
+                            c.back_to(at);
+                            m = model;
+                        }
+                        (Ok(()), Ok(()))
+                    }
+                    3 => {
+                        let other = next(5);
+                        let want = if c.untyped {
+                            m.untyped(cost).and_then(|()| m.untyped(other))
+                        } else {
+                            m.typed(cost).and_then(|()| m.typed(other))
+                        };
+                        (kind(c.charge2(cost, other)), want)
+                    }
+                    4 => (kind(c.charge_untyped(cost)), m.untyped(cost)),
+                    _ => {
+                        let want = if c.untyped {
+                            m.untyped(cost)
+                        } else {
+                            m.typed(cost)
+                        };
+                        (kind(c.charge(cost)), want)
+                    }
+                };
+                let at = format!("round {round} step {step} op {op} cost {cost}");
+                assert_eq!(got, want, "{at}");
+                assert_eq!(c.decoding_quota(), m.d, "{at}");
+                assert_eq!(c.skipping_quota(), m.s, "{at}");
+                if got.is_err() {
+                    break;
+                }
+            }
+        }
     }
 }

@@ -45,7 +45,7 @@ impl<'de> de::Deserializer<'de> for KeyDe<'_, 'de> {
                 FieldLabel::Named(name) => name.len(),
                 FieldLabel::Id | FieldLabel::Unnamed => quota::ID_LABEL,
             };
-        if Core::take_typed(core.untyped, &mut core.quota_left, cost) {
+        if Core::take_typed(&mut core.quota_left, cost) {
             return visit_label(&core.exp, label, self.field, v);
         }
         core.charge(cost)?;

@@ -284,7 +284,7 @@ impl<'de> IDLDeserialize<'de> {
         }
         match root {
             Some(root) => {
-                self.core.untyped = false;
+                self.core.set_untyped(false);
                 self.decode_arg(root.resolved())
             }
             None => {
@@ -295,7 +295,7 @@ impl<'de> IDLDeserialize<'de> {
                 };
                 let wire = self.core.wire_as_expected();
                 self.core.set_expected(wire);
-                self.core.untyped = true;
+                self.core.set_untyped(true);
                 self.decode_arg(w)
             }
         }
@@ -311,7 +311,7 @@ impl<'de> IDLDeserialize<'de> {
     ) -> Result<crate::value::IDLValue> {
         let (arena, root) = expect::of_type(env, ty)?;
         self.core.set_expected(arena);
-        self.core.untyped = true;
+        self.core.set_untyped(true);
         self.decode_arg(root.resolved())
     }
 
@@ -394,7 +394,7 @@ impl<'de> IDLDeserialize<'de> {
     pub fn get_config(&self) -> DecoderConfig {
         let mut config = DecoderConfig::new();
         config.decoding_quota = self.core.decoding_quota();
-        config.skipping_quota = self.core.skipping_quota;
+        config.skipping_quota = self.core.skipping_quota();
         config.max_type_len = self.max_type_len;
         config.max_header_len = self.max_header_len;
         config.full_error_message = self.full_error_message;

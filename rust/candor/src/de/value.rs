@@ -6,7 +6,7 @@
 //! the same messages after switching.
 
 use super::access::{EnumAccess, MapAccess, StructAccess, TupleAccess, VecAccess};
-use super::core::{Checked, Core, VecKind, VecShape};
+use super::core::{CaseMemo, Checked, Core, VecKind, VecShape};
 use super::describe::describe;
 use super::primvec;
 use super::quota;
@@ -906,38 +906,75 @@ impl<'de> De<'_, 'de> {
 
     fn variant<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
         let (w, e) = self.unroll_pair(quota::CALL)?;
-        let (wf, ef) = match self.core.variant_ok.get(w, e) {
-            Some(spans) => spans,
+        let case = match self.core.variant_ok.get(w, e) {
+            Some(spans) => {
+                let at = self.core.offset();
+                let index = self.core.reader.leb("variant index")?;
+                // A case a value at this pair took already is kept (fast path
+                // 22); from the pair's second value on, each case is kept the
+                // first time a value takes it.
+                match self.core.kept_case(w, e, index) {
+                    Some(case) => case,
+                    None => keep_case_of(self.core, (w, e), spans, index, at)?,
+                }
+            }
             None => {
                 (self.w, self.e) = (w, e);
                 let (Node::Variant(wf), Node::Variant(ef)) = self.nodes() else {
                     return Err(self.mismatch());
                 };
                 self.core.variant_ok = self.checked(wf, ef);
-                (wf, ef)
+                let at = self.core.offset();
+                let index = self.core.reader.leb("variant index")?;
+                case_of(self.core, (wf, ef), index, at)?
             }
         };
-        let at = self.core.offset();
-        let index = self.core.reader.leb("variant index")?;
-        let Some(case) = case_at(&self.core.wire, wf, index) else {
-            let cases = self.core.wire.fields(wf).len();
-            return Err(fault::variant_index(index, cases, at));
-        };
-        // When both sides list the same cases (the usual case), the wire index is
-        // the expected index; otherwise the sorted ids are searched.
-        let (k, e_ty) = match case_at(&self.core.exp, ef, index) {
-            Some(f) if f.id == case.id => (index as usize, f.ty),
-            _ => {
-                let exp_cases = self.core.exp.fields(ef);
-                match exp_cases.binary_search_by_key(&case.id, |f| f.id) {
-                    Ok(k) => (k, exp_cases.get(k).map_or(RESERVED, |f| f.ty)),
-                    Err(_) => return Err(unknown_case(case.id).at(at)),
-                }
-            }
-        };
-        let k = ef.start as usize + k;
-        v.visit_enum(EnumAccess::new(&mut *self.core, k, case.ty, e_ty))
+        v.visit_enum(EnumAccess::new(&mut *self.core, case.k, case.w, case.e))
     }
+}
+
+/// [`case_of`] at a checked variant pair `(w, e)` whose case spans are `spans`,
+/// for a case not kept yet: it is kept for the next value that takes it. Out of
+/// line, as it runs about once per case and pair.
+#[inline(never)]
+fn keep_case_of(
+    core: &mut Core<'_>,
+    (w, e): (Ref, Ref),
+    spans: (Span, Span),
+    index: u64,
+    at: usize,
+) -> Result<CaseMemo> {
+    let case = case_of(core, spans, index, at)?;
+    core.keep_case(w, e, index, case);
+    Ok(case)
+}
+
+/// The expected case of the wire case at `index` of a variant pair whose case
+/// spans are `(wf, ef)`, with the two case types. `at` is where the index was
+/// read (for errors).
+#[inline(always)]
+fn case_of(core: &Core<'_>, (wf, ef): (Span, Span), index: u64, at: usize) -> Result<CaseMemo> {
+    let Some(case) = case_at(&core.wire, wf, index) else {
+        let cases = core.wire.fields(wf).len();
+        return Err(fault::variant_index(index, cases, at));
+    };
+    // When both sides list the same cases (the usual case), the wire index is
+    // the expected index; otherwise the sorted ids are searched.
+    let (k, e_ty) = match case_at(&core.exp, ef, index) {
+        Some(f) if f.id == case.id => (index as usize, f.ty),
+        _ => {
+            let exp_cases = core.exp.fields(ef);
+            match exp_cases.binary_search_by_key(&case.id, |f| f.id) {
+                Ok(k) => (k, exp_cases.get(k).map_or(RESERVED, |f| f.ty)),
+                Err(_) => return Err(unknown_case(case.id).at(at)),
+            }
+        }
+    };
+    Ok(CaseMemo {
+        k: ef.start as usize + k,
+        w: case.ty,
+        e: e_ty,
+    })
 }
 
 /// The case at position `index` of a variant's cases, or `None` past the last one:
