@@ -121,13 +121,9 @@ pub(super) enum SeqBody<'de> {
         e: Ref,
         per_elem: usize,
     },
-    /// A tuple record, with the (wire, expected) types of its first two fields
-    /// (`TupleAccess::pair`).
-    Tuple {
-        wf: crate::wire::header::Span,
-        ef: crate::wire::header::Span,
-        first: [(Ref, Ref); 2],
-    },
+    /// A tuple record, now the kept tuple pair (`Core::tuple_ok`): its field spans
+    /// and first two element types are read from there.
+    Tuple,
 }
 
 impl<'a, 'de> De<'a, 'de> {
@@ -735,7 +731,9 @@ impl<'de> De<'_, 'de> {
                 access.finish()?;
                 Ok(out)
             }
-            SeqBody::Tuple { wf, ef, first } => {
+            SeqBody::Tuple => {
+                let Checked { wf, ef, .. } = self.core.tuple_ok;
+                let first = self.core.tuple_first;
                 let mut access = TupleAccess::new(&mut *self.core, wf, ef, first);
                 let out = v.visit_seq(&mut access)?;
                 access.finish()?;
@@ -755,9 +753,8 @@ impl<'de> De<'_, 'de> {
         cost: usize,
     ) -> Result<SeqBody<'de>> {
         let (w, e) = self.unroll_pair(cost)?;
-        if let Some((wf, ef)) = self.core.tuple_ok.get(w, e) {
-            let first = self.core.tuple_first;
-            return Ok(SeqBody::Tuple { wf, ef, first });
+        if self.core.tuple_ok.get(w, e).is_some() {
+            return Ok(SeqBody::Tuple);
         }
         let kept = self.core.vec_ok;
         let shape = if kept.w == w && kept.e == e {
@@ -849,7 +846,7 @@ impl<'de> De<'_, 'de> {
                 let first = [0, 1].map(|i| TupleAccess::pair(self.core, wf, ef, i));
                 self.core.tuple_ok = self.checked(wf, ef);
                 self.core.tuple_first = first;
-                Ok(SeqBody::Tuple { wf, ef, first })
+                Ok(SeqBody::Tuple)
             }
             _ => Err(self.mismatch()),
         }
