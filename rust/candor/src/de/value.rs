@@ -108,6 +108,19 @@ pub(super) fn owned_text(s: &str) -> String {
     unsafe { String::from_utf8_unchecked(v) }
 }
 
+/// The text of a frame of wire type `w` and expected type `e`, checked, read,
+/// charged and copied as `deserialize_string` hands it over. Out of line and not
+/// generic: its callers (serde's `String` visitor, mostly) then stay small enough
+/// to be inlined where they are used, and the frame travels as three scalars
+/// instead of through memory.
+#[inline(never)]
+fn owned_string(core: &mut Core<'_>, w: Ref, e: Ref) -> Result<String> {
+    let mut de = De::new(core, w, e);
+    de.prim(Prim::Text)?;
+    let s = de.core.text()?;
+    Ok(owned_text(s))
+}
+
 /// What a sequence holds, once its type and length are read (`De::seq_begin`).
 pub(super) enum SeqBody<'de> {
     /// A vector of fixed-width numbers (or bools) of type `p`: its elements' bytes,
@@ -579,10 +592,8 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     /// copy (`visit_string`), made without `memory.copy` when it is short (see
     /// [`owned_text`]).
     #[inline]
-    fn deserialize_string<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.prim(Prim::Text)?;
-        let s = self.core.text()?;
-        v.visit_string(owned_text(s))
+    fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        v.visit_string(owned_string(self.core, self.w, self.e)?)
     }
 
     fn deserialize_bytes<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
