@@ -115,10 +115,20 @@ pub(super) fn owned_text(s: &str) -> String {
 /// instead of through memory.
 #[inline(never)]
 fn owned_string(core: &mut Core<'_>, w: Ref, e: Ref) -> Result<String> {
-    let mut de = De::new(core, w, e);
-    de.prim(Prim::Text)?;
-    let s = de.core.text()?;
+    let text = Ref::prim(Prim::Text);
+    if w != text || e != text {
+        not_direct_text(core, w, e)?;
+    }
+    let s = core.text()?;
     Ok(owned_text(s))
+}
+
+/// `De::prim(Text)` for a frame that is not `text` by direct reference on both
+/// sides (a type variable, or a mismatch), out of the way of the common case.
+#[cold]
+#[inline(never)]
+fn not_direct_text(core: &mut Core<'_>, w: Ref, e: Ref) -> Result<()> {
+    De::new(core, w, e).prim(Prim::Text)
 }
 
 /// What a sequence holds, once its type and length are read (`De::seq_begin`).
@@ -1013,6 +1023,21 @@ mod tests {
             }
         }
         assert_eq!(super::owned_text("héllo, wörld"), "héllo, wörld");
+    }
+
+    /// `String` takes `owned_string`: a text by direct reference on both sides is
+    /// read there; any other frame is checked out of line and gets the mismatch.
+    #[test]
+    fn owned_strings_check_their_frame() {
+        let text = crate::Encode!(&"key", &("k".to_string(), 7u8)).unwrap();
+        let (s, (k, n)) = crate::Decode!(&text, String, (String, u8)).unwrap();
+        assert_eq!((s.as_str(), k.as_str(), n), ("key", "k", 7));
+        let nat = crate::Encode!(&5u32).unwrap();
+        let err = crate::Decode!(&nat, String).unwrap_err().to_string();
+        assert!(err.contains("expected text, found nat32"), "{err}");
+        let opt = crate::Encode!(&Some("a".to_string())).unwrap();
+        let err = crate::Decode!(&opt, String).unwrap_err().to_string();
+        assert!(err.contains("expected text, found opt text"), "{err}");
     }
 
     #[test]
