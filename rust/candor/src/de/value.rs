@@ -173,11 +173,22 @@ fn owned_string(core: &mut Core<'_>, w: Ref, e: Ref) -> Result<String> {
     let bytes = core.reader.take(n, "text")?;
     let (v, or) = owned_bytes_or(bytes);
     if or & HIGH_BITS != 0 {
-        std::str::from_utf8(bytes).map_err(|e| fault::invalid_utf8("text", e, at))?;
+        validate_text(bytes, at)?;
     }
     // SAFETY: `v` holds exactly `bytes`, which are ASCII (no high bit in any
     // copied word, and the words cover every byte) or were just validated.
     Ok(unsafe { String::from_utf8_unchecked(v) })
+}
+
+/// A text that is not short ASCII, validated as `Core::text` does, out of line:
+/// `from_utf8`'s answer goes through memory, which would otherwise give every
+/// string's read a stack frame.
+#[inline(never)]
+fn validate_text(bytes: &[u8], at: usize) -> Result<()> {
+    match std::str::from_utf8(bytes) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(fault::invalid_utf8("text", e, at)),
+    }
 }
 
 /// `De::prim(Text)` for a frame that is not `text` by direct reference on both
