@@ -243,9 +243,10 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
             None => Self::pair(self.core, self.wf, self.ef, i),
         };
         self.i += 1;
-        seed.deserialize(De::new(&mut *self.core, w, e))
-            .map(Some)
-            .map_err(|err| err.at(self.core.offset()).within(PathSegment::FieldId(i)))
+        match seed.deserialize(De::new(&mut *self.core, w, e)) {
+            Ok(x) => Ok(Some(x)),
+            Err(err) => Err(element_path(self.core, PathSegment::FieldId(i), err)),
+        }
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -317,14 +318,24 @@ impl<'de> de::SeqAccess<'de> for VecAccess<'_, 'de> {
         if self.per_elem != 0 {
             self.core.charge(self.per_elem)?;
         }
-        seed.deserialize(De::new(&mut *self.core, self.w, self.e))
-            .map(Some)
-            .map_err(|err| err.at(self.core.offset()).within(PathSegment::Index(i)))
+        match seed.deserialize(De::new(&mut *self.core, self.w, self.e)) {
+            Ok(x) => Ok(Some(x)),
+            Err(err) => Err(element_path(self.core, PathSegment::Index(i), err)),
+        }
     }
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.len - self.done)
     }
+}
+
+/// Attaches the offset and the path segment of a tuple's field or a vector's
+/// element to an error leaving it: out of line, so the element's read holds only
+/// the success path.
+#[cold]
+#[inline(never)]
+fn element_path(core: &Core<'_>, seg: PathSegment, err: Error) -> Error {
+    err.at(core.offset()).within(seg)
 }
 
 /// A `vec record { K; V }` decoded as a map.

@@ -50,9 +50,21 @@ const SHORT_COPY: usize = 64;
 /// end, with no loop. Longer ones are copied by `memory.copy`.
 #[inline(always)]
 pub(super) fn owned_bytes(b: &[u8]) -> Vec<u8> {
+    owned_bytes_or(b).0
+}
+
+/// The high bit of every byte of a word.
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// [`owned_bytes`], with the bitwise OR of every word it copied: a short copy's
+/// bytes are all ASCII exactly when that OR has no byte's high bit set (the runs
+/// cover every byte). A long copy, made by `memory.copy`, reports all high bits
+/// set: not tested.
+#[inline(always)]
+fn owned_bytes_or(b: &[u8]) -> (Vec<u8>, u64) {
     let n = b.len();
     if n > SHORT_COPY {
-        return b.to_vec();
+        return (b.to_vec(), HIGH_BITS);
     }
     let mut v = Vec::<u8>::with_capacity(n);
     let (src, dst) = (b.as_ptr(), v.as_mut_ptr());
@@ -61,41 +73,74 @@ pub(super) fn owned_bytes(b: &[u8]) -> Vec<u8> {
     // a run of `k` bytes starts at 0 or at `n - k`, and is taken only when
     // `k <= n`. Together the two runs cover all `n` bytes, so every byte below the
     // length set at the end has been written.
-    unsafe {
-        if n >= 32 {
-            words::<4>(src, dst, 0);
-            words::<4>(src, dst, n - 32);
+    let or = unsafe {
+        let or = if n >= 32 {
+            words::<4>(src, dst, 0) | words::<4>(src, dst, n - 32)
         } else if n >= 16 {
-            words::<2>(src, dst, 0);
-            words::<2>(src, dst, n - 16);
+            words::<2>(src, dst, 0) | words::<2>(src, dst, n - 16)
         } else if n >= 8 {
-            words::<1>(src, dst, 0);
-            words::<1>(src, dst, n - 8);
+            words::<1>(src, dst, 0) | words::<1>(src, dst, n - 8)
         } else if n >= 4 {
-            std::ptr::copy_nonoverlapping(src, dst, 4);
-            std::ptr::copy_nonoverlapping(src.add(n - 4), dst.add(n - 4), 4);
+            half(src, dst, 0) | half(src, dst, n - 4)
         } else if n > 0 {
-            *dst = *src;
-            *dst.add(n / 2) = *src.add(n / 2);
-            *dst.add(n - 1) = *src.add(n - 1);
-        }
+            byte(src, dst, 0) | byte(src, dst, n / 2) | byte(src, dst, n - 1)
+        } else {
+            0
+        };
         v.set_len(n);
-    }
-    v
+        or
+    };
+    (v, or)
 }
 
 /// Copies `K` eight-byte words from `src + at` to `dst + at`, each a fixed-size
-/// copy (one load and one store, never `memory.copy`).
+/// load and store (never `memory.copy`), and returns their bitwise OR.
 ///
 /// # Safety
 ///
 /// `src + at .. src + at + 8 * K` must be readable and the same range of `dst`
 /// writable, and the two must not overlap.
 #[inline(always)]
-unsafe fn words<const K: usize>(src: *const u8, dst: *mut u8, at: usize) {
+unsafe fn words<const K: usize>(src: *const u8, dst: *mut u8, at: usize) -> u64 {
+    let mut or = 0;
     for i in 0..K {
         // SAFETY: inside the range the caller vouches for.
-        unsafe { std::ptr::copy_nonoverlapping(src.add(at + 8 * i), dst.add(at + 8 * i), 8) };
+        unsafe {
+            let w = std::ptr::read_unaligned(src.add(at + 8 * i).cast::<u64>());
+            std::ptr::write_unaligned(dst.add(at + 8 * i).cast::<u64>(), w);
+            or |= w;
+        }
+    }
+    or
+}
+
+/// [`words`] for one four-byte word.
+///
+/// # Safety
+///
+/// As [`words`], for `src + at .. src + at + 4`.
+#[inline(always)]
+unsafe fn half(src: *const u8, dst: *mut u8, at: usize) -> u64 {
+    // SAFETY: inside the range the caller vouches for.
+    unsafe {
+        let w = std::ptr::read_unaligned(src.add(at).cast::<u32>());
+        std::ptr::write_unaligned(dst.add(at).cast::<u32>(), w);
+        u64::from(w)
+    }
+}
+
+/// [`words`] for the one byte at `at`.
+///
+/// # Safety
+///
+/// As [`words`], for the byte at `src + at`.
+#[inline(always)]
+unsafe fn byte(src: *const u8, dst: *mut u8, at: usize) -> u64 {
+    // SAFETY: inside the range the caller vouches for.
+    unsafe {
+        let b = *src.add(at);
+        *dst.add(at) = b;
+        u64::from(b)
     }
 }
 
@@ -106,6 +151,52 @@ pub(super) fn owned_text(s: &str) -> String {
     // SAFETY: `v` holds exactly the bytes of `s`, in order, and `s` is valid
     // UTF-8; validating them again would cost more than the copy.
     unsafe { String::from_utf8_unchecked(v) }
+}
+
+/// The text of a frame of wire type `w` and expected type `e`, checked, read,
+/// charged and copied as `deserialize_string` hands it over. Out of line and not
+/// generic: its callers (serde's `String` visitor, mostly) then stay small enough
+/// to be inlined where they are used, and the frame travels as three scalars
+/// instead of through memory.
+#[inline(never)]
+fn owned_string(core: &mut Core<'_>, w: Ref, e: Ref) -> Result<String> {
+    let text = Ref::prim(Prim::Text);
+    if w != text || e != text {
+        not_direct_text(core, w, e)?;
+    }
+    // `Core::text`'s read, with the short ASCII test made on the copy's own
+    // words instead of on the input first.
+    let n = core.reader.len(1)?;
+    // `n` is at most the bytes left in the input, so adding one cannot overflow.
+    core.charge(n + quota::CALL)?;
+    let at = core.offset();
+    let bytes = core.reader.take(n, "text")?;
+    let (v, or) = owned_bytes_or(bytes);
+    if or & HIGH_BITS != 0 {
+        validate_text(bytes, at)?;
+    }
+    // SAFETY: `v` holds exactly `bytes`, which are ASCII (no high bit in any
+    // copied word, and the words cover every byte) or were just validated.
+    Ok(unsafe { String::from_utf8_unchecked(v) })
+}
+
+/// A text that is not short ASCII, validated as `Core::text` does, out of line:
+/// `from_utf8`'s answer goes through memory, which would otherwise give every
+/// string's read a stack frame.
+#[inline(never)]
+fn validate_text(bytes: &[u8], at: usize) -> Result<()> {
+    match std::str::from_utf8(bytes) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(fault::invalid_utf8("text", e, at)),
+    }
+}
+
+/// `De::prim(Text)` for a frame that is not `text` by direct reference on both
+/// sides (a type variable, or a mismatch), out of the way of the common case.
+#[cold]
+#[inline(never)]
+fn not_direct_text(core: &mut Core<'_>, w: Ref, e: Ref) -> Result<()> {
+    De::new(core, w, e).prim(Prim::Text)
 }
 
 /// What a sequence holds, once its type and length are read (`De::seq_begin`).
@@ -121,13 +212,9 @@ pub(super) enum SeqBody<'de> {
         e: Ref,
         per_elem: usize,
     },
-    /// A tuple record, with the (wire, expected) types of its first two fields
-    /// (`TupleAccess::pair`).
-    Tuple {
-        wf: crate::wire::header::Span,
-        ef: crate::wire::header::Span,
-        first: [(Ref, Ref); 2],
-    },
+    /// A tuple record, now the kept tuple pair (`Core::tuple_ok`): its field spans
+    /// and first two element types are read from there.
+    Tuple,
 }
 
 impl<'a, 'de> De<'a, 'de> {
@@ -583,10 +670,8 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     /// copy (`visit_string`), made without `memory.copy` when it is short (see
     /// [`owned_text`]).
     #[inline]
-    fn deserialize_string<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.prim(Prim::Text)?;
-        let s = self.core.text()?;
-        v.visit_string(owned_text(s))
+    fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        v.visit_string(owned_string(self.core, self.w, self.e)?)
     }
 
     fn deserialize_bytes<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
@@ -735,7 +820,9 @@ impl<'de> De<'_, 'de> {
                 access.finish()?;
                 Ok(out)
             }
-            SeqBody::Tuple { wf, ef, first } => {
+            SeqBody::Tuple => {
+                let Checked { wf, ef, .. } = self.core.tuple_ok;
+                let first = self.core.tuple_first;
                 let mut access = TupleAccess::new(&mut *self.core, wf, ef, first);
                 let out = v.visit_seq(&mut access)?;
                 access.finish()?;
@@ -755,9 +842,8 @@ impl<'de> De<'_, 'de> {
         cost: usize,
     ) -> Result<SeqBody<'de>> {
         let (w, e) = self.unroll_pair(cost)?;
-        if let Some((wf, ef)) = self.core.tuple_ok.get(w, e) {
-            let first = self.core.tuple_first;
-            return Ok(SeqBody::Tuple { wf, ef, first });
+        if self.core.tuple_ok.get(w, e).is_some() {
+            return Ok(SeqBody::Tuple);
         }
         let kept = self.core.vec_ok;
         let shape = if kept.w == w && kept.e == e {
@@ -849,7 +935,7 @@ impl<'de> De<'_, 'de> {
                 let first = [0, 1].map(|i| TupleAccess::pair(self.core, wf, ef, i));
                 self.core.tuple_ok = self.checked(wf, ef);
                 self.core.tuple_first = first;
-                Ok(SeqBody::Tuple { wf, ef, first })
+                Ok(SeqBody::Tuple)
             }
             _ => Err(self.mismatch()),
         }
@@ -1042,6 +1128,67 @@ mod tests {
             }
         }
         assert_eq!(super::owned_text("héllo, wörld"), "héllo, wörld");
+    }
+
+    /// The OR a short copy reports has a high bit exactly when a copied byte has
+    /// one, at every length and position; a long copy reports all high bits.
+    #[test]
+    fn owned_copy_or_is_the_ascii_test() {
+        for n in 0..=super::SHORT_COPY + 8 {
+            let mut b = vec![b'a'; n];
+            let ascii = |b: &[u8]| super::owned_bytes_or(b).1 & super::HIGH_BITS == 0;
+            assert_eq!(ascii(&b), n <= super::SHORT_COPY, "{n}");
+            for i in 0..n {
+                for x in [0x80, 0xc3, 0xff, 0x7f] {
+                    b[i] = x;
+                    let (v, _) = super::owned_bytes_or(&b);
+                    assert_eq!(v, b);
+                    assert_eq!(ascii(&b), x < 0x80 && n <= super::SHORT_COPY, "{n} {i} {x}");
+                }
+                b[i] = b'a';
+            }
+        }
+    }
+
+    /// A `String` (ASCII tested on its copy, `owned_string`) and a `&str` (tested
+    /// on the input, `Core::text`) agree on every short length with an ASCII,
+    /// a two-byte UTF-8 or an invalid byte at every position: same text or same
+    /// error.
+    #[test]
+    fn owned_strings_validate_as_borrowed_ones() {
+        for n in 0..=super::SHORT_COPY + 8 {
+            for i in 0..n.max(1) {
+                for bad in [&b"a"[..], "\u{e9}".as_bytes(), &[0xff][..], &[0xc3][..]] {
+                    let mut text = vec![b'k'; n];
+                    if n > 0 {
+                        text.splice(i..=i, bad.iter().copied());
+                    }
+                    let mut bytes = b"DIDL\x00\x01\x71".to_vec();
+                    crate::wire::leb::write_u64(&mut bytes, text.len() as u64);
+                    bytes.extend_from_slice(&text);
+                    let owned = crate::Decode!(&bytes, String).map_err(|e| e.to_string());
+                    let lent = crate::Decode!(&bytes, &str)
+                        .map(str::to_string)
+                        .map_err(|e| e.to_string());
+                    assert_eq!(owned, lent, "{n} {i} {bad:?}");
+                }
+            }
+        }
+    }
+
+    /// `String` takes `owned_string`: a text by direct reference on both sides is
+    /// read there; any other frame is checked out of line and gets the mismatch.
+    #[test]
+    fn owned_strings_check_their_frame() {
+        let text = crate::Encode!(&"key", &("k".to_string(), 7u8)).unwrap();
+        let (s, (k, n)) = crate::Decode!(&text, String, (String, u8)).unwrap();
+        assert_eq!((s.as_str(), k.as_str(), n), ("key", "k", 7));
+        let nat = crate::Encode!(&5u32).unwrap();
+        let err = crate::Decode!(&nat, String).unwrap_err().to_string();
+        assert!(err.contains("expected text, found nat32"), "{err}");
+        let opt = crate::Encode!(&Some("a".to_string())).unwrap();
+        let err = crate::Decode!(&opt, String).unwrap_err().to_string();
+        assert!(err.contains("expected text, found opt text"), "{err}");
     }
 
     #[test]
