@@ -2,7 +2,7 @@
 
 use super::{canister, canister_with_limit, LIMIT};
 use crate::cost::CostTable;
-use crate::exec::{Canister, Outcome, QUERY_ARG};
+use crate::exec::{Outcome, QUERY_ARG};
 use crate::instrument::{instrument, Profile};
 use crate::results_file::{BenchResult, Measurement};
 
@@ -215,11 +215,8 @@ fn runaway_benchmarks_stop_at_the_instruction_limit() {
     assert!(err.contains("instruction limit exceeded"), "{err}");
 }
 
-/// A profiling build charges each function's own code to that function (the callee's loop to
-/// the callee, the caller's blocks to the caller); the ic0 overheads, which the host charges,
-/// are the rest of the message total.
-#[test]
-fn profile_attributes_instructions_to_functions() {
+/// A query that calls a function looping 1,000 times: two functions, three blocks.
+fn calls_module() -> Vec<u8> {
     let wat = format!(
         r#"(module {IMPORTS}
   (func $work (param $n i32)
@@ -231,18 +228,19 @@ fn profile_attributes_instructions_to_functions() {
     (call $work (i32.const 1000))
     (call $reply)))"#
     );
-    let wasm = wat::parse_str(&wat).unwrap();
-    let instrumented = instrument(&wasm, CostTable::ic(), LIMIT, Profile::Functions).unwrap();
-    let c = Canister::new(
-        &instrumented,
-        CostTable::ic(),
-        Vec::new(),
-        Vec::new(),
-        false,
-        LIMIT,
-    )
-    .unwrap();
-    let run = c.install_and_query("__canbench__calls", QUERY_ARG).unwrap();
+    wat::parse_str(&wat).unwrap()
+}
+
+/// A profiling build charges each function's own code to that function (the callee's loop to
+/// the callee, the caller's blocks to the caller); the ic0 overheads, which the host charges,
+/// are the rest of the message total.
+#[test]
+fn profile_attributes_instructions_to_functions() {
+    let wasm = calls_module();
+    let run = super::instrumented(&wasm, LIMIT, Profile::Functions)
+        .unwrap()
+        .install_and_query("__canbench__calls", QUERY_ARG)
+        .unwrap();
     // $work: entry 1 (+ loop 0), then per iteration 7 one-cost operators and br_if (2);
     // the final `end` block costs 0.
     assert_eq!(run.profile[0], 1 + 9 * 1000);
@@ -258,31 +256,12 @@ fn profile_attributes_instructions_to_functions() {
 /// named by function, block number and the module offset of the block's first operator.
 #[test]
 fn block_profile_splits_functions_into_their_blocks() {
-    let wat = format!(
-        r#"(module {IMPORTS}
-  (func $work (param $n i32)
-    (local $i i32)
-    (loop $l
-      (local.set $i (i32.add (local.get $i) (i32.const 1)))
-      (br_if $l (i32.lt_u (local.get $i) (local.get $n)))))
-  (func (export "canister_query __canbench__calls")
-    (call $work (i32.const 1000))
-    (call $reply)))"#
-    );
-    let wasm = wat::parse_str(&wat).unwrap();
+    let wasm = calls_module();
     let run = |profile| {
-        let instrumented = instrument(&wasm, CostTable::ic(), LIMIT, profile).unwrap();
-        Canister::new(
-            &instrumented,
-            CostTable::ic(),
-            Vec::new(),
-            Vec::new(),
-            false,
-            LIMIT,
-        )
-        .unwrap()
-        .install_and_query("__canbench__calls", QUERY_ARG)
-        .unwrap()
+        super::instrumented(&wasm, LIMIT, profile)
+            .unwrap()
+            .install_and_query("__canbench__calls", QUERY_ARG)
+            .unwrap()
     };
     let (functions, blocks) = (run(Profile::Functions), run(Profile::Blocks));
     assert_eq!(blocks.instructions, functions.instructions);

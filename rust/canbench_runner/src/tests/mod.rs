@@ -16,7 +16,12 @@ fn canister(wat: &str) -> Result<Canister, String> {
 
 fn canister_with_limit(wat: &str, limit: u64) -> Result<Canister, String> {
     let wasm = wat::parse_str(wat).expect("test WAT parses");
-    let instrumented = instrument(&wasm, CostTable::ic(), limit, Profile::Off)?;
+    instrumented(&wasm, limit, Profile::Off)
+}
+
+/// `wasm` instrumented with `profile` and installed.
+fn instrumented(wasm: &[u8], limit: u64, profile: Profile) -> Result<Canister, String> {
+    let instrumented = instrument(wasm, CostTable::ic(), limit, profile)?;
     Canister::new(
         &instrumented,
         CostTable::ic(),
