@@ -31,8 +31,7 @@
 //! and a header longer than [`MAX_KEY`] is never kept.
 
 use super::subtype::{self, Memo};
-use crate::wire::header::{Arena, Header, Ref};
-use crate::wire::store::Store;
+use crate::wire::header::{Arena, Header, Shape};
 use std::cell::RefCell;
 
 /// Headers kept per thread.
@@ -58,8 +57,7 @@ struct Entry {
     /// The subtype answers decodes of this header found between its wire types and
     /// the thread's interned expected types, lent with the arena.
     memo: Option<Box<Memo>>,
-    args: Store<Ref, 8>,
-    table_len: usize,
+    shape: Shape,
     /// Tells a returned arena whether its entry is still the one it came from.
     generation: u64,
     /// Last use, for replacing the least recently used entry.
@@ -102,16 +100,21 @@ pub(crate) struct Lease {
     generation: u64,
 }
 
+/// A kept header lent to a decoder: its arena moved out of its entry, its shape,
+/// the lease to return the arena on, and the subtype answers earlier decodes of it
+/// kept, if any.
+pub(crate) struct Hit {
+    pub arena: Arena,
+    pub shape: Shape,
+    pub lease: Lease,
+    pub answers: Option<Box<Memo>>,
+}
+
 /// The kept header `bytes` starts with, parsed under `limits`, if there is one and
-/// its arena is not lent out: the header with its arena moved out, and the lease to
-/// return it on. The subtype answers earlier decodes of it kept, if any, are moved
-/// into `answers` (an out-parameter: returned with the header, they would make
-/// every hit copy a larger value).
-pub(crate) fn take(
-    bytes: &[u8],
-    limits: Limits,
-    answers: &mut Option<Box<Memo>>,
-) -> Option<(Header, Lease)> {
+/// its arena is not lent out. Inlined, so the arena moves once, from its entry to
+/// where the decoder keeps it.
+#[inline(always)]
+pub(crate) fn take(bytes: &[u8], limits: Limits) -> Option<Hit> {
     // `try_with`: while the thread is torn down the cache may be gone; decode as usual.
     CACHE
         .try_with(|c| {
@@ -131,20 +134,18 @@ pub(crate) fn take(
             let e = c.entries.get_mut(slot)?;
             let arena = e.arena.take()?;
             e.used = clock;
-            let header = Header {
+            let hit = Hit {
                 arena,
-                args: e.args.clone(),
-                table_len: e.table_len,
-                len: e.key.len(),
+                shape: e.shape,
+                lease: Lease {
+                    slot,
+                    generation: e.generation,
+                },
+                answers: e.memo.take(),
             };
-            let lease = Lease {
-                slot,
-                generation: e.generation,
-            };
-            *answers = e.memo.take();
             c.hits += 1;
-            c.answers_taken += u64::from(answers.is_some());
-            Some((header, lease))
+            c.answers_taken += u64::from(hit.answers.is_some());
+            Some(hit)
         })
         .ok()
         .flatten()
@@ -156,31 +157,39 @@ pub(crate) fn take(
 /// the header is too long, the cache is off, an entry already holds these bytes (a
 /// nested decode of a header whose arena is out), or every entry is lent.
 pub(crate) fn admit(bytes: &[u8], limits: Limits, header: &Header) -> Option<Lease> {
-    if header.len > MAX_KEY {
+    if header.shape.len > MAX_KEY {
         return None;
     }
-    let key = bytes.get(..header.len)?;
+    let key = bytes.get(..header.shape.len)?;
     CACHE
         .try_with(|c| c.borrow_mut().admit(key, limits, header))
         .ok()
         .flatten()
 }
 
-/// `a == b`, eight bytes at a time, the last eight bytes (overlapping the words
-/// before them) standing for the tail: on wasm, `memcmp` compares byte by byte, and
-/// every hit compares a whole header.
+/// `a == b`, sixteen bytes at a time, the last sixteen bytes (overlapping the
+/// ones before them) standing for the tail: on wasm, `memcmp` compares byte by
+/// byte, and every hit compares a whole header. A header is mostly equal to the
+/// key it is compared with, so each step tests its two words with one branch.
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
-    let (Some(la), Some(lb)) = (a.last_chunk::<8>(), b.last_chunk::<8>()) else {
-        return a == b;
-    };
-    let word = |c: &[u8]| <[u8; 8]>::try_from(c).map_or(0, u64::from_le_bytes);
-    a.chunks_exact(8)
-        .zip(b.chunks_exact(8))
-        .all(|(x, y)| word(x) == word(y))
-        && u64::from_le_bytes(*la) == u64::from_le_bytes(*lb)
+    let word = |c: Option<&[u8; 8]>| c.map_or(0, |c| u64::from_le_bytes(*c));
+    if a.len() < 16 {
+        if a.len() < 8 {
+            return a == b;
+        }
+        return (word(a.first_chunk()) ^ word(b.first_chunk()))
+            | (word(a.last_chunk()) ^ word(b.last_chunk()))
+            == 0;
+    }
+    let pair = |c: &[u8]| <[u8; 16]>::try_from(c).map_or(0, u128::from_le_bytes);
+    a.chunks_exact(16)
+        .zip(b.chunks_exact(16))
+        .all(|(x, y)| pair(x) == pair(y))
+        && a.last_chunk::<16>().map(|c| u128::from_le_bytes(*c))
+            == b.last_chunk::<16>().map(|c| u128::from_le_bytes(*c))
 }
 
 impl Cache {
@@ -207,8 +216,7 @@ impl Cache {
                 limits,
                 arena: None,
                 memo: None,
-                args: Store::default(),
-                table_len: 0,
+                shape: header.shape,
                 generation: 0,
                 used: 0,
             });
@@ -232,8 +240,7 @@ impl Cache {
         e.key.clear();
         e.key.extend_from_slice(key);
         e.limits = limits;
-        e.args = header.args.clone();
-        e.table_len = header.table_len;
+        e.shape = header.shape;
         e.generation = clock;
         e.used = clock;
         Some(Lease {
@@ -246,21 +253,31 @@ impl Cache {
 /// Gives a lent arena back to its entry, with the subtype answers to keep (`None`
 /// keeps none); if the entry was replaced meanwhile (or the cache is unreachable,
 /// while the thread is torn down), the arena's vectors and the memo are recycled
-/// instead.
-pub(crate) fn give_back(lease: Lease, arena: Arena, mut memo: Option<Box<Memo>>) {
+/// instead. Inlined into the decoder's drop, with the rare cases out of line, so the
+/// common one is a move into the entry.
+#[inline(always)]
+pub(crate) fn give_back(lease: Lease, arena: Arena, memo: Option<Box<Memo>>) {
     // Moved into the entry, not swapped for an empty one that would then be dropped.
     let mut arena = Some(arena);
+    let mut memo = memo;
     let _ = CACHE.try_with(|c| {
         let mut c = c.borrow_mut();
         if let Some(e) = c.entries.get_mut(lease.slot) {
             if e.generation == lease.generation && e.arena.is_none() {
                 e.arena = arena.take();
-                if let Some(old) = std::mem::replace(&mut e.memo, memo.take()) {
-                    subtype::recycle(old);
-                }
+                memo = std::mem::replace(&mut e.memo, memo.take());
             }
         }
     });
+    if arena.is_some() || memo.is_some() {
+        recycle(arena, memo);
+    }
+}
+
+/// What [`give_back`] could not give back (or replaced), to the spares.
+#[cold]
+#[inline(never)]
+fn recycle(arena: Option<Arena>, memo: Option<Box<Memo>>) {
     if let Some(mut arena) = arena {
         arena.recycle();
     }
@@ -296,9 +313,11 @@ mod tests {
     fn header(len: usize) -> Header {
         Header {
             arena: Arena::new(),
-            args: Store::default(),
-            table_len: 0,
-            len,
+            shape: Shape {
+                args: crate::wire::header::Span { start: 0, len: 0 },
+                table_len: 0,
+                len,
+            },
         }
     }
 
@@ -309,7 +328,13 @@ mod tests {
 
     /// `take`, without the answers.
     fn take(bytes: &[u8], limits: Limits) -> Option<(Header, Lease)> {
-        super::take(bytes, limits, &mut None)
+        super::take(bytes, limits).map(|h| {
+            let header = Header {
+                arena: h.arena,
+                shape: h.shape,
+            };
+            (header, h.lease)
+        })
     }
 
     fn entries() -> usize {
@@ -356,7 +381,7 @@ mod tests {
         assert!(admit(msg, LIMITS, &header(7)).is_none());
         give_back(lease, h.arena, None);
         let (h, lease) = take(b"DIDL\x00\x01\x7d\x7f\x00", LIMITS).unwrap();
-        assert_eq!(h.len, 7);
+        assert_eq!(h.shape.len, 7);
         // Lent out: not found again until given back.
         assert!(take(msg, LIMITS).is_none());
         give_back(lease, h.arena, None);

@@ -196,7 +196,8 @@ pub fn header_cache_answers_taken() -> u64 {
 /// Decodes a message argument by argument.
 pub struct IDLDeserialize<'de> {
     core: Core<'de>,
-    args: crate::wire::store::Store<Ref, 8>,
+    /// Where the argument types are in the wire arena, and the header's length.
+    shape: header::Shape,
     next: usize,
     /// The limits that are not tracked in `core` (for `get_config`).
     max_type_len: Option<usize>,
@@ -223,28 +224,27 @@ impl<'de> IDLDeserialize<'de> {
         let cacheable = bytes
             .get(crate::wire::opcode::MAGIC.len())
             .is_some_and(|&n| n != 0);
-        let mut answers = None;
-        let (h, lease) = match cacheable
-            .then(|| header_cache::take(bytes, limits, &mut answers))
+        let (arena, shape, lease, answers) = match cacheable
+            .then(|| header_cache::take(bytes, limits))
             .flatten()
         {
-            Some((h, lease)) => (h, Some(lease)),
+            Some(hit) => (hit.arena, hit.shape, Some(hit.lease), hit.answers),
             None => {
                 let h = header::parse(bytes, limits.max_type_len, limits.max_header_len)?;
                 let lease = cacheable
                     .then(|| header_cache::admit(bytes, limits, &h))
                     .flatten();
-                (h, lease)
+                (h.arena, h.shape, lease, None)
             }
         };
         let mut memo = answers.map_or(LentMemo::none(), LentMemo::with);
         // The header is paid for before the decoder is built, so that nothing can
         // fail between building it and returning it (it is then built in place).
-        let units = h.len.saturating_mul(quota::HEADER_BYTE);
+        let units = shape.len.saturating_mul(quota::HEADER_BYTE);
         let decoding_quota = match config.decoding_quota {
             Some(q) if q < units => {
-                self::core::release(lease, h.arena, &mut memo, true);
-                return Err(Error::limit("Decoding cost exceeds the limit", h.len));
+                self::core::release(lease, arena, &mut memo, true);
+                return Err(Error::limit("Decoding cost exceeds the limit", shape.len));
             }
             q => q.map(|q| q - units),
         };
@@ -256,19 +256,25 @@ impl<'de> IDLDeserialize<'de> {
         Ok(IDLDeserialize {
             core: Core::new(
                 bytes,
-                h.len,
-                h.arena,
+                shape.len,
+                arena,
                 expect::shared_arena(),
-                h.table_len,
+                shape.table_len,
                 config,
                 start,
             ),
-            args: h.args,
+            shape,
             next: 0,
             max_type_len: config.max_type_len,
             max_header_len: config.max_header_len,
             full_error_message: config.full_error_message,
         })
+    }
+
+    /// The type of the next argument on the wire, if there is one.
+    #[inline(always)]
+    fn next_arg(&self) -> Option<Ref> {
+        self.shape.arg(&self.core.wire, self.next)
     }
 
     /// Decodes the next argument as `T`. When the message has no more arguments, a
@@ -289,8 +295,8 @@ impl<'de> IDLDeserialize<'de> {
             }
             None => {
                 // No Candid type of its own: decode at the wire type, untyped.
-                let w = match self.args.get(self.next) {
-                    Some(w) => *w,
+                let w = match self.next_arg() {
+                    Some(w) => w,
                     None => return Err(Error::msg("No more values on the wire")),
                 };
                 let wire = self.core.wire_as_expected();
@@ -321,8 +327,8 @@ impl<'de> IDLDeserialize<'de> {
         self.core.reset_depth();
         let index = self.next;
         self.core.start_stack();
-        let w = match self.args.get(index) {
-            Some(w) => *w,
+        let w = match self.next_arg() {
+            Some(w) => w,
             None => {
                 return match self.core.enode(e) {
                     Node::Opt(_) | Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved) => {
@@ -367,12 +373,12 @@ impl<'de> IDLDeserialize<'de> {
 
     /// True once every argument on the wire has been decoded.
     pub fn is_done(&self) -> bool {
-        self.next >= self.args.len()
+        self.next >= self.shape.args.len as usize
     }
 
     /// Skips the arguments not decoded, then checks no bytes are left over.
     pub fn done(&mut self) -> Result<()> {
-        while let Some(w) = self.args.get(self.next).copied() {
+        while let Some(w) = self.next_arg() {
             let index = self.next;
             self.next += 1;
             self.core.reset_depth();
