@@ -224,20 +224,43 @@ impl<'de> IDLDeserialize<'de> {
         let cacheable = bytes
             .get(crate::wire::opcode::MAGIC.len())
             .is_some_and(|&n| n != 0);
-        let (arena, shape, lease, answers) = match cacheable
-            .then(|| header_cache::take(bytes, limits))
-            .flatten()
-        {
-            Some(hit) => (hit.arena, hit.shape, Some(hit.lease), hit.answers),
-            None => {
-                let h = header::parse(bytes, limits.max_type_len, limits.max_header_len)?;
-                let lease = cacheable
-                    .then(|| header_cache::admit(bytes, limits, &h))
-                    .flatten();
-                (h.arena, h.shape, lease, None)
+        if cacheable {
+            if let Some(hit) = header_cache::take(bytes, limits) {
+                let memo = hit.answers.map_or(LentMemo::none(), LentMemo::with);
+                return Self::build(bytes, config, hit.arena, hit.shape, Some(hit.lease), memo);
             }
-        };
-        let mut memo = answers.map_or(LentMemo::none(), LentMemo::with);
+        }
+        Self::parsed(bytes, config, limits, cacheable)
+    }
+
+    /// A decoder for a header that is not kept (or not yet): parsed, and admitted to
+    /// the cache when `cacheable`.
+    #[inline(never)]
+    fn parsed(
+        bytes: &'de [u8],
+        config: &DecoderConfig,
+        limits: header_cache::Limits,
+        cacheable: bool,
+    ) -> Result<Self> {
+        let h = header::parse(bytes, limits.max_type_len, limits.max_header_len)?;
+        let lease = cacheable
+            .then(|| header_cache::admit(bytes, limits, &h))
+            .flatten();
+        Self::build(bytes, config, h.arena, h.shape, lease, LentMemo::none())
+    }
+
+    /// The decoder for a header, once its units are paid. Inlined into both of its
+    /// callers, so that a kept header's arena moves straight from its entry into
+    /// the decoder, and the decoder is built where it is returned.
+    #[inline(always)]
+    fn build(
+        bytes: &'de [u8],
+        config: &DecoderConfig,
+        arena: header::Arena,
+        shape: header::Shape,
+        lease: Option<header_cache::Lease>,
+        mut memo: LentMemo,
+    ) -> Result<Self> {
         // The header is paid for before the decoder is built, so that nothing can
         // fail between building it and returning it (it is then built in place).
         let units = shape.len.saturating_mul(quota::HEADER_BYTE);
