@@ -401,6 +401,22 @@ impl<'de> IDLDeserialize<'de> {
 
     /// Skips the arguments not decoded, then checks no bytes are left over.
     pub fn done(&mut self) -> Result<()> {
+        if !self.is_done() {
+            self.skip_rest()?;
+        }
+        if self.core.reader.remaining() != 0 {
+            return Err(Error::binary(
+                "Trailing value after finishing deserialization",
+                self.core.offset(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Skips the arguments not decoded: out of line, as most messages have none,
+    /// and measuring the stack for them would give `done` a stack frame.
+    #[inline(never)]
+    fn skip_rest(&mut self) -> Result<()> {
         while let Some(w) = self.next_arg() {
             let index = self.next;
             self.next += 1;
@@ -409,12 +425,6 @@ impl<'de> IDLDeserialize<'de> {
             self.core
                 .skip(w)
                 .map_err(|err| err.at(self.core.offset()).within(PathSegment::Arg(index)))?;
-        }
-        if self.core.reader.remaining() != 0 {
-            return Err(Error::binary(
-                "Trailing value after finishing deserialization",
-                self.core.offset(),
-            ));
         }
         Ok(())
     }
