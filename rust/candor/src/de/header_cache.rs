@@ -101,20 +101,28 @@ pub(crate) struct Lease {
 }
 
 /// A kept header lent to a decoder: its arena moved out of its entry, its shape,
-/// the lease to return the arena on, and the subtype answers earlier decodes of it
-/// kept, if any.
+/// the lease to return the arena on, the subtype answers earlier decodes of it
+/// kept, if any, and the decoding quota left once the header is paid for.
 pub(crate) struct Hit {
     pub arena: Arena,
     pub shape: Shape,
     pub lease: Lease,
     pub answers: Option<Box<Memo>>,
+    pub decoding_quota: Option<usize>,
 }
 
 /// The kept header `bytes` starts with, parsed under `limits`, if there is one and
-/// its arena is not lent out. Inlined, so the arena moves once, from its entry to
-/// where the decoder keeps it.
+/// its arena is not lent out. `pay` is given the header's length first and returns
+/// the decoding quota left after its units, or the error when the quota cannot
+/// pay: then the arena stays in its entry, so that no path but the decoder's
+/// needs it. Inlined, so the arena moves once, from its entry to where the decoder
+/// keeps it.
 #[inline(always)]
-pub(crate) fn take(bytes: &[u8], limits: Limits) -> Option<Hit> {
+pub(crate) fn take(
+    bytes: &[u8],
+    limits: Limits,
+    pay: impl FnOnce(usize) -> crate::Result<Option<usize>>,
+) -> Option<crate::Result<Hit>> {
     // `try_with`: while the thread is torn down the cache may be gone; decode as usual.
     CACHE
         .try_with(|c| {
@@ -132,20 +140,28 @@ pub(crate) fn take(bytes: &[u8], limits: Limits) -> Option<Hit> {
                         .is_some_and(|k| same_bytes(k, &e.key))
             })?;
             let e = c.entries.get_mut(slot)?;
-            let arena = e.arena.take()?;
             e.used = clock;
-            let hit = Hit {
-                arena,
-                shape: e.shape,
-                lease: Lease {
-                    slot,
-                    generation: e.generation,
-                },
-                answers: e.memo.take(),
+            let paid = pay(e.shape.len);
+            let answers = e.memo.is_some();
+            let hit = match paid {
+                // The scan found the arena there.
+                Ok(decoding_quota) => e.arena.take().map(|arena| {
+                    Ok(Hit {
+                        arena,
+                        shape: e.shape,
+                        lease: Lease {
+                            slot,
+                            generation: e.generation,
+                        },
+                        answers: e.memo.take(),
+                        decoding_quota,
+                    })
+                }),
+                Err(err) => Some(Err(err)),
             };
             c.hits += 1;
-            c.answers_taken += u64::from(hit.answers.is_some());
-            Some(hit)
+            c.answers_taken += u64::from(answers);
+            hit
         })
         .ok()
         .flatten()
@@ -328,7 +344,8 @@ mod tests {
 
     /// `take`, without the answers.
     fn take(bytes: &[u8], limits: Limits) -> Option<(Header, Lease)> {
-        super::take(bytes, limits).map(|h| {
+        super::take(bytes, limits, |_| Ok(None)).map(|h| {
+            let h = h.unwrap();
             let header = Header {
                 arena: h.arena,
                 shape: h.shape,

@@ -193,6 +193,17 @@ pub fn header_cache_answers_taken() -> u64 {
     header_cache::answers_taken()
 }
 
+/// The decoding quota left once a header of `len` bytes is paid for (candid
+/// charges it before any value), or the error when `quota` cannot pay.
+#[inline(always)]
+fn pay_header(len: usize, quota: Option<usize>) -> Result<Option<usize>> {
+    let units = len.saturating_mul(quota::HEADER_BYTE);
+    match quota {
+        Some(q) if q < units => Err(Error::limit("Decoding cost exceeds the limit", len)),
+        q => Ok(q.map(|q| q - units)),
+    }
+}
+
 /// Decodes a message argument by argument.
 pub struct IDLDeserialize<'de> {
     core: Core<'de>,
@@ -225,9 +236,18 @@ impl<'de> IDLDeserialize<'de> {
             .get(crate::wire::opcode::MAGIC.len())
             .is_some_and(|&n| n != 0);
         if cacheable {
-            if let Some(hit) = header_cache::take(bytes, limits) {
-                let memo = hit.answers.map_or(LentMemo::none(), LentMemo::with);
-                return Self::build(bytes, config, hit.arena, hit.shape, Some(hit.lease), memo);
+            let pay = |len| pay_header(len, config.decoding_quota);
+            match header_cache::take(bytes, limits, pay) {
+                Some(Ok(hit)) => {
+                    let start = self::core::Start {
+                        lease: Some(hit.lease),
+                        memo: hit.answers.map_or(LentMemo::none(), LentMemo::with),
+                        decoding_quota: hit.decoding_quota,
+                    };
+                    return Ok(Self::build(bytes, config, hit.arena, hit.shape, start));
+                }
+                Some(Err(e)) => return Err(e),
+                None => {}
             }
         }
         Self::parsed(bytes, config, limits, cacheable)
@@ -246,37 +266,35 @@ impl<'de> IDLDeserialize<'de> {
         let lease = cacheable
             .then(|| header_cache::admit(bytes, limits, &h))
             .flatten();
-        Self::build(bytes, config, h.arena, h.shape, lease, LentMemo::none())
-    }
-
-    /// The decoder for a header, once its units are paid. Inlined into both of its
-    /// callers, so that a kept header's arena moves straight from its entry into
-    /// the decoder, and the decoder is built where it is returned.
-    #[inline(always)]
-    fn build(
-        bytes: &'de [u8],
-        config: &DecoderConfig,
-        arena: header::Arena,
-        shape: header::Shape,
-        lease: Option<header_cache::Lease>,
-        mut memo: LentMemo,
-    ) -> Result<Self> {
-        // The header is paid for before the decoder is built, so that nothing can
-        // fail between building it and returning it (it is then built in place).
-        let units = shape.len.saturating_mul(quota::HEADER_BYTE);
-        let decoding_quota = match config.decoding_quota {
-            Some(q) if q < units => {
-                self::core::release(lease, arena, &mut memo, true);
-                return Err(Error::limit("Decoding cost exceeds the limit", shape.len));
+        let mut memo = LentMemo::none();
+        let decoding_quota = match pay_header(h.shape.len, config.decoding_quota) {
+            Ok(q) => q,
+            Err(e) => {
+                self::core::release(lease, h.arena, &mut memo, true);
+                return Err(e);
             }
-            q => q.map(|q| q - units),
         };
         let start = self::core::Start {
             lease,
             memo,
             decoding_quota,
         };
-        Ok(IDLDeserialize {
+        Ok(Self::build(bytes, config, h.arena, h.shape, start))
+    }
+
+    /// The decoder for a header whose units are paid for: nothing can fail between
+    /// building it and returning it, so it is built in place. Inlined into both of
+    /// its callers, so that a kept header's arena moves straight from its entry into
+    /// the decoder.
+    #[inline(always)]
+    fn build(
+        bytes: &'de [u8],
+        config: &DecoderConfig,
+        arena: header::Arena,
+        shape: header::Shape,
+        start: self::core::Start,
+    ) -> Self {
+        IDLDeserialize {
             core: Core::new(
                 bytes,
                 shape.len,
@@ -291,7 +309,7 @@ impl<'de> IDLDeserialize<'de> {
             max_type_len: config.max_type_len,
             max_header_len: config.max_header_len,
             full_error_message: config.full_error_message,
-        })
+        }
     }
 
     /// The type of the next argument on the wire, if there is one.
