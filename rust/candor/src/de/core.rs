@@ -263,27 +263,16 @@ pub(crate) fn stack_addr() -> usize {
 
 impl Drop for Core<'_> {
     fn drop(&mut self) {
-        match self.lease.take() {
-            Some(lease) => {
-                let answers = self.kept_answers();
-                // SAFETY: `wire` is taken once, here, and the core is not used
-                // afterwards.
-                let wire = unsafe { ManuallyDrop::take(&mut self.wire) };
-                super::header_cache::give_back(lease, wire, answers);
+        if let Some(lease) = self.lease.take() {
+            let answers = self.kept_answers();
+            // SAFETY: when the arena went back, `wire` is not used again: this is
+            // the core's drop, and `ManuallyDrop` does not drop it after.
+            if unsafe { super::header_cache::give_back_from(lease, &mut self.wire, answers) } {
+                return;
             }
-            None => drop_parsed(&mut self.wire),
         }
+        super::header_cache::recycle_from(&mut self.wire);
     }
-}
-
-/// A wire arena parsed for one decoder (not kept): its vectors go to the spares
-/// the next parse reuses, and the rest is dropped. Out of line, and by reference,
-/// so that a decoder whose arena is lent does not copy it for this path.
-#[inline(never)]
-fn drop_parsed(wire: &mut ManuallyDrop<Arena>) {
-    wire.recycle();
-    // SAFETY: called once, from the core's `drop`, which does not use `wire` again.
-    unsafe { ManuallyDrop::drop(wire) }
 }
 
 /// Where a decoder's wire arena goes when it is given up before the decoder is

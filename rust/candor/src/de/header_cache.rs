@@ -33,6 +33,7 @@
 use super::subtype::{self, Memo};
 use crate::wire::header::{Arena, Header, Shape};
 use std::cell::RefCell;
+use std::mem::ManuallyDrop;
 
 /// Headers kept per thread.
 pub(crate) const ENTRIES: usize = 8;
@@ -269,37 +270,68 @@ impl Cache {
 /// Gives a lent arena back to its entry, with the subtype answers to keep (`None`
 /// keeps none); if the entry was replaced meanwhile (or the cache is unreachable,
 /// while the thread is torn down), the arena's vectors and the memo are recycled
-/// instead. Inlined into the decoder's drop, with the rare cases out of line, so the
-/// common one is a move into the entry.
-#[inline(always)]
+/// instead.
 pub(crate) fn give_back(lease: Lease, arena: Arena, memo: Option<Box<Memo>>) {
-    // Moved into the entry, not swapped for an empty one that would then be dropped.
-    let mut arena = Some(arena);
-    let mut memo = memo;
-    let _ = CACHE.try_with(|c| {
-        let mut c = c.borrow_mut();
-        if let Some(e) = c.entries.get_mut(lease.slot) {
-            if e.generation == lease.generation && e.arena.is_none() {
-                e.arena = arena.take();
-                memo = std::mem::replace(&mut e.memo, memo.take());
-            }
-        }
-    });
-    if arena.is_some() || memo.is_some() {
-        recycle(arena, memo);
+    let mut arena = ManuallyDrop::new(arena);
+    // SAFETY: `arena` is not used again when it was given back.
+    if !unsafe { give_back_from(lease, &mut arena, memo) } {
+        recycle_from(&mut arena);
     }
 }
 
-/// What [`give_back`] could not give back (or replaced), to the spares.
+/// [`give_back`] from where the decoder keeps its arena, without moving it anywhere
+/// else first: `true` when the arena went back to its entry; `false`, `wire`
+/// untouched, when the caller is to recycle it ([`recycle_from`]). The subtype
+/// answers are kept or recycled either way. Inlined into the decoder's drop, with
+/// the rare cases out of line, so the common one is one move and needs no stack.
+///
+/// # Safety
+///
+/// On `true` the arena has been moved out of `wire`: the caller must not use or
+/// drop `wire` again.
+#[inline(always)]
+pub(crate) unsafe fn give_back_from(
+    lease: Lease,
+    wire: &mut ManuallyDrop<Arena>,
+    memo: Option<Box<Memo>>,
+) -> bool {
+    let mut memo = memo;
+    let given = CACHE
+        .try_with(|c| {
+            let mut c = c.borrow_mut();
+            match c.entries.get_mut(lease.slot) {
+                Some(e) if e.generation == lease.generation && e.arena.is_none() => {
+                    // SAFETY: the caller does not use `wire` again, as this returns
+                    // `true`.
+                    e.arena = Some(unsafe { ManuallyDrop::take(wire) });
+                    memo = std::mem::replace(&mut e.memo, memo.take());
+                    true
+                }
+                _ => false,
+            }
+        })
+        .unwrap_or(false);
+    if let Some(m) = memo {
+        recycle_memo(m);
+    }
+    given
+}
+
+/// A memo [`give_back_from`] could not keep (or replaced), to the spares.
 #[cold]
 #[inline(never)]
-fn recycle(arena: Option<Arena>, memo: Option<Box<Memo>>) {
-    if let Some(mut arena) = arena {
-        arena.recycle();
-    }
-    if let Some(m) = memo {
-        subtype::recycle(m);
-    }
+fn recycle_memo(m: Box<Memo>) {
+    subtype::recycle(m);
+}
+
+/// A wire arena no entry takes: its vectors go to the spares the next parse
+/// reuses, and the rest is dropped. By reference, so that a decoder does not copy
+/// its arena for this path.
+#[inline(never)]
+pub(crate) fn recycle_from(wire: &mut ManuallyDrop<Arena>) {
+    wire.recycle();
+    // SAFETY: every caller hands over an arena it does not use again.
+    unsafe { ManuallyDrop::drop(wire) }
 }
 
 /// Decodes on this thread that took a kept header.
