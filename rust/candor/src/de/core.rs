@@ -252,13 +252,11 @@ impl VecShape {
 
 /// The address of a local of the caller's frame: the current stack position. Stacks
 /// grow downward on every target candor runs on (native, and wasm's shadow stack in
-/// linear memory). The local's address is taken as a number, which the compiler
-/// cannot know in advance, so it keeps the local on the stack without `black_box`
-/// (which would also store and reload the address).
+/// linear memory).
 #[inline(always)]
 pub(crate) fn stack_addr() -> usize {
     let marker = 0u8;
-    std::ptr::addr_of!(marker) as usize
+    std::hint::black_box(&marker) as *const u8 as usize
 }
 
 impl Drop for Core<'_> {

@@ -20,7 +20,9 @@
 //! rotating the same memory.
 //!
 //! The kept arena is lent, not shared: a hit moves it out of its entry into the
-//! decoder, which gives it back when it is dropped (see [`Lease`]). The decoder keeps
+//! decoder, which gives it back when it is dropped (see [`Lease`]). The header's
+//! units are paid before the arena moves: a decode whose quota cannot pay them
+//! fails and leaves the entry as it was. The decoder keeps
 //! reading its own `Arena`, with no extra indirection on the hot path, and a hit
 //! allocates nothing. While an arena is lent, another decode of the same header (a
 //! nested one) misses and parses as usual.
