@@ -455,6 +455,34 @@ mod tests {
         set_enabled(true);
     }
 
+    /// A hit pays for its header before its arena moves: the quota left is
+    /// handed on, and a refusal is returned with the entry as it was (counted as a
+    /// hit, as when the arena was taken and given back).
+    #[test]
+    fn a_hit_pays_first_and_a_refusal_leaves_the_entry() {
+        set_enabled(true);
+        let msg = b"DIDL\x00\x01\x7d\x05";
+        assert!(parsed(msg, 7));
+        let hits = super::hits();
+        let refused = super::take(msg, LIMITS, |len| {
+            Err(crate::Error::limit("Decoding cost exceeds the limit", len))
+        });
+        assert_eq!(
+            refused.map(|r| r.err().map(|e| e.to_string())),
+            Some(Some(
+                "limit exceeded: Decoding cost exceeds the limit at byte offset 7".to_string()
+            ))
+        );
+        assert_eq!(super::hits(), hits + 1);
+        let hit = super::take(msg, LIMITS, |len| Ok(Some(100 - len)))
+            .expect("still kept")
+            .expect("paid");
+        assert_eq!(hit.decoding_quota, Some(93));
+        assert_eq!(hit.shape.len, 7);
+        give_back(hit.lease, hit.arena, None);
+        set_enabled(true);
+    }
+
     #[test]
     fn distinct_headers_stay_within_the_bounds() {
         set_enabled(true);
