@@ -261,20 +261,21 @@ pub(crate) fn stack_addr() -> usize {
 
 impl Drop for Core<'_> {
     fn drop(&mut self) {
-        // SAFETY: `wire` is taken once, here, and the core is not used afterwards.
-        let wire = unsafe { ManuallyDrop::take(&mut self.wire) };
-        release(
-            self.lease.take(),
-            wire,
-            &mut self.memo,
-            self.memo_on_interned,
-        );
+        if let Some(lease) = self.lease.take() {
+            let answers = self.kept_answers();
+            // SAFETY: when the arena went back, `wire` is not used again: this is
+            // the core's drop, and `ManuallyDrop` does not drop it after.
+            if unsafe { super::header_cache::give_back_from(lease, &mut self.wire, answers) } {
+                return;
+            }
+        }
+        super::header_cache::recycle_from(&mut self.wire);
     }
 }
 
-/// Where a decoder's wire arena goes when it ends: back to the header cache entry it
-/// was lent from (with the subtype answers that hold beyond this message, when
-/// `keep_answers`), or to the spares the next parse reuses.
+/// Where a decoder's wire arena goes when it is given up before the decoder is
+/// built: back to the header cache entry it was lent from (with the subtype
+/// answers, when `keep_answers`), or to the spares the next parse reuses.
 pub(super) fn release(
     lease: Option<super::header_cache::Lease>,
     mut wire: Arena,
@@ -312,6 +313,17 @@ pub(super) struct Mark {
 }
 
 impl<'de> Core<'de> {
+    /// The subtype answers to keep with a kept header: those about the thread's
+    /// interned expected types that hold beyond this message.
+    #[inline(always)]
+    fn kept_answers(&mut self) -> Option<Box<super::subtype::Memo>> {
+        if self.memo_on_interned {
+            self.memo.take_answers()
+        } else {
+            None
+        }
+    }
+
     /// The position, the quotas and the depth, to come back to with
     /// [`back_to`](Self::back_to) after an attempt that gave up (direct decoding).
     /// What else a read may change is knowledge, not position: subtype answers and
@@ -942,7 +954,9 @@ mod tests {
             Node::Vec(el) => el.resolved(),
             _ => panic!("not a vector"),
         };
-        let els: Vec<_> = h.args.as_slice().iter().map(|a| el(&h.arena, *a)).collect();
+        let els: Vec<_> = (0..3)
+            .map(|i| el(&h.arena, h.shape.arg(&h.arena, i).unwrap()))
+            .collect();
         let mut c = core(None, None);
         c.wire = std::mem::ManuallyDrop::new(h.arena);
         assert_eq!(c.elem_min_size(els[0]), 16);

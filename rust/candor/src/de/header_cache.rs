@@ -20,7 +20,9 @@
 //! rotating the same memory.
 //!
 //! The kept arena is lent, not shared: a hit moves it out of its entry into the
-//! decoder, which gives it back when it is dropped (see [`Lease`]). The decoder keeps
+//! decoder, which gives it back when it is dropped (see [`Lease`]). The header's
+//! units are paid before the arena moves: a decode whose quota cannot pay them
+//! fails and leaves the entry as it was. The decoder keeps
 //! reading its own `Arena`, with no extra indirection on the hot path, and a hit
 //! allocates nothing. While an arena is lent, another decode of the same header (a
 //! nested one) misses and parses as usual.
@@ -31,9 +33,9 @@
 //! and a header longer than [`MAX_KEY`] is never kept.
 
 use super::subtype::{self, Memo};
-use crate::wire::header::{Arena, Header, Ref};
-use crate::wire::store::Store;
+use crate::wire::header::{Arena, Header, Shape};
 use std::cell::RefCell;
+use std::mem::ManuallyDrop;
 
 /// Headers kept per thread.
 pub(crate) const ENTRIES: usize = 8;
@@ -58,8 +60,7 @@ struct Entry {
     /// The subtype answers decodes of this header found between its wire types and
     /// the thread's interned expected types, lent with the arena.
     memo: Option<Box<Memo>>,
-    args: Store<Ref, 8>,
-    table_len: usize,
+    shape: Shape,
     /// Tells a returned arena whether its entry is still the one it came from.
     generation: u64,
     /// Last use, for replacing the least recently used entry.
@@ -102,16 +103,29 @@ pub(crate) struct Lease {
     generation: u64,
 }
 
+/// A kept header lent to a decoder: its arena moved out of its entry, its shape,
+/// the lease to return the arena on, the subtype answers earlier decodes of it
+/// kept, if any, and the decoding quota left once the header is paid for.
+pub(crate) struct Hit {
+    pub arena: Arena,
+    pub shape: Shape,
+    pub lease: Lease,
+    pub answers: Option<Box<Memo>>,
+    pub decoding_quota: Option<usize>,
+}
+
 /// The kept header `bytes` starts with, parsed under `limits`, if there is one and
-/// its arena is not lent out: the header with its arena moved out, and the lease to
-/// return it on. The subtype answers earlier decodes of it kept, if any, are moved
-/// into `answers` (an out-parameter: returned with the header, they would make
-/// every hit copy a larger value).
+/// its arena is not lent out. `pay` is given the header's length first and returns
+/// the decoding quota left after its units, or the error when the quota cannot
+/// pay: then the arena stays in its entry, so that no path but the decoder's
+/// needs it. Inlined, so the arena moves once, from its entry to where the decoder
+/// keeps it.
+#[inline(always)]
 pub(crate) fn take(
     bytes: &[u8],
     limits: Limits,
-    answers: &mut Option<Box<Memo>>,
-) -> Option<(Header, Lease)> {
+    pay: impl FnOnce(usize) -> crate::Result<Option<usize>>,
+) -> Option<crate::Result<Hit>> {
     // `try_with`: while the thread is torn down the cache may be gone; decode as usual.
     CACHE
         .try_with(|c| {
@@ -129,22 +143,28 @@ pub(crate) fn take(
                         .is_some_and(|k| same_bytes(k, &e.key))
             })?;
             let e = c.entries.get_mut(slot)?;
-            let arena = e.arena.take()?;
             e.used = clock;
-            let header = Header {
-                arena,
-                args: e.args.clone(),
-                table_len: e.table_len,
-                len: e.key.len(),
+            let paid = pay(e.shape.len);
+            let answers = e.memo.is_some();
+            let hit = match paid {
+                // The scan found the arena there.
+                Ok(decoding_quota) => e.arena.take().map(|arena| {
+                    Ok(Hit {
+                        arena,
+                        shape: e.shape,
+                        lease: Lease {
+                            slot,
+                            generation: e.generation,
+                        },
+                        answers: e.memo.take(),
+                        decoding_quota,
+                    })
+                }),
+                Err(err) => Some(Err(err)),
             };
-            let lease = Lease {
-                slot,
-                generation: e.generation,
-            };
-            *answers = e.memo.take();
             c.hits += 1;
-            c.answers_taken += u64::from(answers.is_some());
-            Some((header, lease))
+            c.answers_taken += u64::from(answers);
+            hit
         })
         .ok()
         .flatten()
@@ -156,31 +176,39 @@ pub(crate) fn take(
 /// the header is too long, the cache is off, an entry already holds these bytes (a
 /// nested decode of a header whose arena is out), or every entry is lent.
 pub(crate) fn admit(bytes: &[u8], limits: Limits, header: &Header) -> Option<Lease> {
-    if header.len > MAX_KEY {
+    if header.shape.len > MAX_KEY {
         return None;
     }
-    let key = bytes.get(..header.len)?;
+    let key = bytes.get(..header.shape.len)?;
     CACHE
         .try_with(|c| c.borrow_mut().admit(key, limits, header))
         .ok()
         .flatten()
 }
 
-/// `a == b`, eight bytes at a time, the last eight bytes (overlapping the words
-/// before them) standing for the tail: on wasm, `memcmp` compares byte by byte, and
-/// every hit compares a whole header.
+/// `a == b`, sixteen bytes at a time, the last sixteen bytes (overlapping the
+/// ones before them) standing for the tail: on wasm, `memcmp` compares byte by
+/// byte, and every hit compares a whole header. A header is mostly equal to the
+/// key it is compared with, so each step tests its two words with one branch.
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
-    let (Some(la), Some(lb)) = (a.last_chunk::<8>(), b.last_chunk::<8>()) else {
-        return a == b;
-    };
-    let word = |c: &[u8]| <[u8; 8]>::try_from(c).map_or(0, u64::from_le_bytes);
-    a.chunks_exact(8)
-        .zip(b.chunks_exact(8))
-        .all(|(x, y)| word(x) == word(y))
-        && u64::from_le_bytes(*la) == u64::from_le_bytes(*lb)
+    let word = |c: Option<&[u8; 8]>| c.map_or(0, |c| u64::from_le_bytes(*c));
+    if a.len() < 16 {
+        if a.len() < 8 {
+            return a == b;
+        }
+        return (word(a.first_chunk()) ^ word(b.first_chunk()))
+            | (word(a.last_chunk()) ^ word(b.last_chunk()))
+            == 0;
+    }
+    let pair = |c: &[u8]| <[u8; 16]>::try_from(c).map_or(0, u128::from_le_bytes);
+    a.chunks_exact(16)
+        .zip(b.chunks_exact(16))
+        .all(|(x, y)| pair(x) == pair(y))
+        && a.last_chunk::<16>().map(|c| u128::from_le_bytes(*c))
+            == b.last_chunk::<16>().map(|c| u128::from_le_bytes(*c))
 }
 
 impl Cache {
@@ -207,8 +235,7 @@ impl Cache {
                 limits,
                 arena: None,
                 memo: None,
-                args: Store::default(),
-                table_len: 0,
+                shape: header.shape,
                 generation: 0,
                 used: 0,
             });
@@ -232,8 +259,7 @@ impl Cache {
         e.key.clear();
         e.key.extend_from_slice(key);
         e.limits = limits;
-        e.args = header.args.clone();
-        e.table_len = header.table_len;
+        e.shape = header.shape;
         e.generation = clock;
         e.used = clock;
         Some(Lease {
@@ -247,26 +273,67 @@ impl Cache {
 /// keeps none); if the entry was replaced meanwhile (or the cache is unreachable,
 /// while the thread is torn down), the arena's vectors and the memo are recycled
 /// instead.
-pub(crate) fn give_back(lease: Lease, arena: Arena, mut memo: Option<Box<Memo>>) {
-    // Moved into the entry, not swapped for an empty one that would then be dropped.
-    let mut arena = Some(arena);
-    let _ = CACHE.try_with(|c| {
-        let mut c = c.borrow_mut();
-        if let Some(e) = c.entries.get_mut(lease.slot) {
-            if e.generation == lease.generation && e.arena.is_none() {
-                e.arena = arena.take();
-                if let Some(old) = std::mem::replace(&mut e.memo, memo.take()) {
-                    subtype::recycle(old);
+pub(crate) fn give_back(lease: Lease, arena: Arena, memo: Option<Box<Memo>>) {
+    let mut arena = ManuallyDrop::new(arena);
+    // SAFETY: `arena` is not used again when it was given back.
+    if !unsafe { give_back_from(lease, &mut arena, memo) } {
+        recycle_from(&mut arena);
+    }
+}
+
+/// [`give_back`] from where the decoder keeps its arena, without moving it anywhere
+/// else first: `true` when the arena went back to its entry; `false`, `wire`
+/// untouched, when the caller is to recycle it ([`recycle_from`]). The subtype
+/// answers are kept or recycled either way. Inlined into the decoder's drop, with
+/// the rare cases out of line, so the common one is one move and needs no stack.
+///
+/// # Safety
+///
+/// On `true` the arena has been moved out of `wire`: the caller must not use or
+/// drop `wire` again.
+#[inline(always)]
+pub(crate) unsafe fn give_back_from(
+    lease: Lease,
+    wire: &mut ManuallyDrop<Arena>,
+    memo: Option<Box<Memo>>,
+) -> bool {
+    let mut memo = memo;
+    let given = CACHE
+        .try_with(|c| {
+            let mut c = c.borrow_mut();
+            match c.entries.get_mut(lease.slot) {
+                Some(e) if e.generation == lease.generation && e.arena.is_none() => {
+                    // SAFETY: the caller does not use `wire` again, as this returns
+                    // `true`.
+                    e.arena = Some(unsafe { ManuallyDrop::take(wire) });
+                    memo = std::mem::replace(&mut e.memo, memo.take());
+                    true
                 }
+                _ => false,
             }
-        }
-    });
-    if let Some(mut arena) = arena {
-        arena.recycle();
-    }
+        })
+        .unwrap_or(false);
     if let Some(m) = memo {
-        subtype::recycle(m);
+        recycle_memo(m);
     }
+    given
+}
+
+/// A memo [`give_back_from`] could not keep (or replaced), to the spares.
+#[cold]
+#[inline(never)]
+fn recycle_memo(m: Box<Memo>) {
+    subtype::recycle(m);
+}
+
+/// A wire arena no entry takes: its vectors go to the spares the next parse
+/// reuses, and the rest is dropped. By reference, so that a decoder does not copy
+/// its arena for this path.
+#[inline(never)]
+pub(crate) fn recycle_from(wire: &mut ManuallyDrop<Arena>) {
+    wire.recycle();
+    // SAFETY: every caller hands over an arena it does not use again.
+    unsafe { ManuallyDrop::drop(wire) }
 }
 
 /// Decodes on this thread that took a kept header.
@@ -296,9 +363,11 @@ mod tests {
     fn header(len: usize) -> Header {
         Header {
             arena: Arena::new(),
-            args: Store::default(),
-            table_len: 0,
-            len,
+            shape: Shape {
+                args: crate::wire::header::Span { start: 0, len: 0 },
+                table_len: 0,
+                len,
+            },
         }
     }
 
@@ -309,7 +378,14 @@ mod tests {
 
     /// `take`, without the answers.
     fn take(bytes: &[u8], limits: Limits) -> Option<(Header, Lease)> {
-        super::take(bytes, limits, &mut None)
+        super::take(bytes, limits, |_| Ok(None)).map(|h| {
+            let h = h.unwrap();
+            let header = Header {
+                arena: h.arena,
+                shape: h.shape,
+            };
+            (header, h.lease)
+        })
     }
 
     fn entries() -> usize {
@@ -356,7 +432,7 @@ mod tests {
         assert!(admit(msg, LIMITS, &header(7)).is_none());
         give_back(lease, h.arena, None);
         let (h, lease) = take(b"DIDL\x00\x01\x7d\x7f\x00", LIMITS).unwrap();
-        assert_eq!(h.len, 7);
+        assert_eq!(h.shape.len, 7);
         // Lent out: not found again until given back.
         assert!(take(msg, LIMITS).is_none());
         give_back(lease, h.arena, None);
@@ -376,6 +452,34 @@ mod tests {
         set_enabled(false);
         assert!(!parsed(msg, 7));
         assert!(take(msg, LIMITS).is_none());
+        set_enabled(true);
+    }
+
+    /// A hit pays for its header before its arena moves: the quota left is
+    /// handed on, and a refusal is returned with the entry as it was (counted as a
+    /// hit, as when the arena was taken and given back).
+    #[test]
+    fn a_hit_pays_first_and_a_refusal_leaves_the_entry() {
+        set_enabled(true);
+        let msg = b"DIDL\x00\x01\x7d\x05";
+        assert!(parsed(msg, 7));
+        let hits = super::hits();
+        let refused = super::take(msg, LIMITS, |len| {
+            Err(crate::Error::limit("Decoding cost exceeds the limit", len))
+        });
+        assert_eq!(
+            refused.map(|r| r.err().map(|e| e.to_string())),
+            Some(Some(
+                "limit exceeded: Decoding cost exceeds the limit at byte offset 7".to_string()
+            ))
+        );
+        assert_eq!(super::hits(), hits + 1);
+        let hit = super::take(msg, LIMITS, |len| Ok(Some(100 - len)))
+            .expect("still kept")
+            .expect("paid");
+        assert_eq!(hit.decoding_quota, Some(93));
+        assert_eq!(hit.shape.len, 7);
+        give_back(hit.lease, hit.arena, None);
         set_enabled(true);
     }
 

@@ -193,10 +193,22 @@ pub fn header_cache_answers_taken() -> u64 {
     header_cache::answers_taken()
 }
 
+/// The decoding quota left once a header of `len` bytes is paid for (candid
+/// charges it before any value), or the error when `quota` cannot pay.
+#[inline(always)]
+fn pay_header(len: usize, quota: Option<usize>) -> Result<Option<usize>> {
+    let units = len.saturating_mul(quota::HEADER_BYTE);
+    match quota {
+        Some(q) if q < units => Err(Error::limit("Decoding cost exceeds the limit", len)),
+        q => Ok(q.map(|q| q - units)),
+    }
+}
+
 /// Decodes a message argument by argument.
 pub struct IDLDeserialize<'de> {
     core: Core<'de>,
-    args: crate::wire::store::Store<Ref, 8>,
+    /// Where the argument types are in the wire arena, and the header's length.
+    shape: header::Shape,
     next: usize,
     /// The limits that are not tracked in `core` (for `get_config`).
     max_type_len: Option<usize>,
@@ -223,52 +235,87 @@ impl<'de> IDLDeserialize<'de> {
         let cacheable = bytes
             .get(crate::wire::opcode::MAGIC.len())
             .is_some_and(|&n| n != 0);
-        let mut answers = None;
-        let (h, lease) = match cacheable
-            .then(|| header_cache::take(bytes, limits, &mut answers))
-            .flatten()
-        {
-            Some((h, lease)) => (h, Some(lease)),
-            None => {
-                let h = header::parse(bytes, limits.max_type_len, limits.max_header_len)?;
-                let lease = cacheable
-                    .then(|| header_cache::admit(bytes, limits, &h))
-                    .flatten();
-                (h, lease)
+        if cacheable {
+            let pay = |len| pay_header(len, config.decoding_quota);
+            match header_cache::take(bytes, limits, pay) {
+                Some(Ok(hit)) => {
+                    let start = self::core::Start {
+                        lease: Some(hit.lease),
+                        memo: hit.answers.map_or(LentMemo::none(), LentMemo::with),
+                        decoding_quota: hit.decoding_quota,
+                    };
+                    return Ok(Self::build(bytes, config, hit.arena, hit.shape, start));
+                }
+                Some(Err(e)) => return Err(e),
+                None => {}
             }
-        };
-        let mut memo = answers.map_or(LentMemo::none(), LentMemo::with);
-        // The header is paid for before the decoder is built, so that nothing can
-        // fail between building it and returning it (it is then built in place).
-        let units = h.len.saturating_mul(quota::HEADER_BYTE);
-        let decoding_quota = match config.decoding_quota {
-            Some(q) if q < units => {
+        }
+        Self::parsed(bytes, config, limits, cacheable)
+    }
+
+    /// A decoder for a header that is not kept (or not yet): parsed, and admitted to
+    /// the cache when `cacheable`.
+    #[inline(never)]
+    fn parsed(
+        bytes: &'de [u8],
+        config: &DecoderConfig,
+        limits: header_cache::Limits,
+        cacheable: bool,
+    ) -> Result<Self> {
+        let h = header::parse(bytes, limits.max_type_len, limits.max_header_len)?;
+        let lease = cacheable
+            .then(|| header_cache::admit(bytes, limits, &h))
+            .flatten();
+        let mut memo = LentMemo::none();
+        let decoding_quota = match pay_header(h.shape.len, config.decoding_quota) {
+            Ok(q) => q,
+            Err(e) => {
                 self::core::release(lease, h.arena, &mut memo, true);
-                return Err(Error::limit("Decoding cost exceeds the limit", h.len));
+                return Err(e);
             }
-            q => q.map(|q| q - units),
         };
         let start = self::core::Start {
             lease,
             memo,
             decoding_quota,
         };
-        Ok(IDLDeserialize {
+        Ok(Self::build(bytes, config, h.arena, h.shape, start))
+    }
+
+    /// The decoder for a header whose units are paid for: nothing can fail between
+    /// building it and returning it, so it is built in place. Inlined into both of
+    /// its callers, so that a kept header's arena moves straight from its entry into
+    /// the decoder.
+    #[inline(always)]
+    fn build(
+        bytes: &'de [u8],
+        config: &DecoderConfig,
+        arena: header::Arena,
+        shape: header::Shape,
+        start: self::core::Start,
+    ) -> Self {
+        IDLDeserialize {
             core: Core::new(
                 bytes,
-                h.len,
-                h.arena,
+                shape.len,
+                arena,
                 expect::shared_arena(),
-                h.table_len,
+                shape.table_len,
                 config,
                 start,
             ),
-            args: h.args,
+            shape,
             next: 0,
             max_type_len: config.max_type_len,
             max_header_len: config.max_header_len,
             full_error_message: config.full_error_message,
-        })
+        }
+    }
+
+    /// The type of the next argument on the wire, if there is one.
+    #[inline(always)]
+    fn next_arg(&self) -> Option<Ref> {
+        self.shape.arg(&self.core.wire, self.next)
     }
 
     /// Decodes the next argument as `T`. When the message has no more arguments, a
@@ -289,8 +336,8 @@ impl<'de> IDLDeserialize<'de> {
             }
             None => {
                 // No Candid type of its own: decode at the wire type, untyped.
-                let w = match self.args.get(self.next) {
-                    Some(w) => *w,
+                let w = match self.next_arg() {
+                    Some(w) => w,
                     None => return Err(Error::msg("No more values on the wire")),
                 };
                 let wire = self.core.wire_as_expected();
@@ -321,8 +368,8 @@ impl<'de> IDLDeserialize<'de> {
         self.core.reset_depth();
         let index = self.next;
         self.core.start_stack();
-        let w = match self.args.get(index) {
-            Some(w) => *w,
+        let w = match self.next_arg() {
+            Some(w) => w,
             None => {
                 return match self.core.enode(e) {
                     Node::Opt(_) | Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved) => {
@@ -367,12 +414,28 @@ impl<'de> IDLDeserialize<'de> {
 
     /// True once every argument on the wire has been decoded.
     pub fn is_done(&self) -> bool {
-        self.next >= self.args.len()
+        self.next >= self.shape.args.len as usize
     }
 
     /// Skips the arguments not decoded, then checks no bytes are left over.
     pub fn done(&mut self) -> Result<()> {
-        while let Some(w) = self.args.get(self.next).copied() {
+        if !self.is_done() {
+            self.skip_rest()?;
+        }
+        if self.core.reader.remaining() != 0 {
+            return Err(Error::binary(
+                "Trailing value after finishing deserialization",
+                self.core.offset(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Skips the arguments not decoded: out of line, as most messages have none,
+    /// and measuring the stack for them would give `done` a stack frame.
+    #[inline(never)]
+    fn skip_rest(&mut self) -> Result<()> {
+        while let Some(w) = self.next_arg() {
             let index = self.next;
             self.next += 1;
             self.core.reset_depth();
@@ -380,12 +443,6 @@ impl<'de> IDLDeserialize<'de> {
             self.core
                 .skip(w)
                 .map_err(|err| err.at(self.core.offset()).within(PathSegment::Arg(index)))?;
-        }
-        if self.core.reader.remaining() != 0 {
-            return Err(Error::binary(
-                "Trailing value after finishing deserialization",
-                self.core.offset(),
-            ));
         }
         Ok(())
     }

@@ -312,16 +312,36 @@ pub(crate) const DEFAULT_MAX_TYPE_LEN: usize = 10_000;
 /// Default bound on header bytes (candid 0.10.39).
 pub(crate) const DEFAULT_MAX_HEADER_LEN: usize = 64 * 1024;
 
-/// The parsed header.
+/// The parsed header: its arena and where the rest of it is.
 #[derive(Debug)]
 pub(crate) struct Header {
     pub arena: Arena,
-    /// Argument types, in order.
-    pub args: Store<Ref, 8>,
+    pub shape: Shape,
+}
+
+/// What a header holds besides its arena, in a few words: a decoder copies it
+/// from a kept header (`de::header_cache`) for every message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Shape {
+    /// The argument types, in order: a span of the arena's fields after the table's
+    /// own (each entry's `ty`), so they move with the arena instead of being copied.
+    pub args: Span,
     /// Number of type table entries (a cost unit of func/service checks).
     pub table_len: usize,
     /// Byte length of the header including the magic; values start here.
     pub len: usize,
+}
+
+impl Shape {
+    /// The type of argument `i` of the header whose arena is `arena`.
+    #[inline(always)]
+    pub(crate) fn arg(&self, arena: &Arena, i: usize) -> Option<Ref> {
+        if i < self.args.len as usize {
+            arena.field(self.args.start as usize + i).map(|f| f.ty)
+        } else {
+            None
+        }
+    }
 }
 
 /// Parses the header of `bytes`: the magic, the type table, the argument types.
@@ -354,9 +374,11 @@ pub(crate) fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) ->
     replace_empty(&mut arena, table_len as usize);
     Ok(Header {
         arena,
-        args,
-        table_len: table_len as usize,
-        len: rd.offset(),
+        shape: Shape {
+            args,
+            table_len: table_len as usize,
+            len: rd.offset(),
+        },
     })
 }
 
@@ -545,14 +567,18 @@ impl Table<'_> {
         self.rd.take(n, what)
     }
 
-    /// The argument types, after the table.
-    fn arguments(&mut self) -> Result<Store<Ref, 8>> {
+    /// The argument types, after the table: appended to the arena's fields.
+    fn arguments(&mut self) -> Result<Span> {
+        let at = self.rd.offset();
         let argc = self.count("argument count", "argument types")?;
-        let mut args = Store::new();
-        for _ in 0..argc {
-            args.push(self.type_ref("argument type")?);
+        let len = u32::try_from(argc)
+            .map_err(|_| Error::binary("argument count out of 32-bit range", at))?;
+        let start = self.arena.fields.len() as u32;
+        for id in 0..len {
+            let ty = self.type_ref("argument type")?;
+            self.arena.fields.push(FieldEntry { id, ty });
         }
-        Ok(args)
+        Ok(Span { start, len })
     }
 }
 
