@@ -269,7 +269,8 @@ impl Drop for Core<'_> {
                 return;
             }
         }
-        super::header_cache::recycle_from(&mut self.wire);
+        // SAFETY: as above: nothing uses `wire` after the core's drop.
+        unsafe { super::header_cache::recycle_from(&mut self.wire) };
     }
 }
 

@@ -275,9 +275,10 @@ impl Cache {
 /// instead.
 pub(crate) fn give_back(lease: Lease, arena: Arena, memo: Option<Box<Memo>>) {
     let mut arena = ManuallyDrop::new(arena);
-    // SAFETY: `arena` is not used again when it was given back.
+    // SAFETY: `arena` is not used again when it was given back, nor after it is
+    // recycled.
     if !unsafe { give_back_from(lease, &mut arena, memo) } {
-        recycle_from(&mut arena);
+        unsafe { recycle_from(&mut arena) };
     }
 }
 
@@ -329,10 +330,14 @@ fn recycle_memo(m: Box<Memo>) {
 /// A wire arena no entry takes: its vectors go to the spares the next parse
 /// reuses, and the rest is dropped. By reference, so that a decoder does not copy
 /// its arena for this path.
+///
+/// # Safety
+///
+/// The arena is dropped: the caller must not use or drop `wire` again.
 #[inline(never)]
-pub(crate) fn recycle_from(wire: &mut ManuallyDrop<Arena>) {
+pub(crate) unsafe fn recycle_from(wire: &mut ManuallyDrop<Arena>) {
     wire.recycle();
-    // SAFETY: every caller hands over an arena it does not use again.
+    // SAFETY: the caller does not use `wire` again.
     unsafe { ManuallyDrop::drop(wire) }
 }
 
