@@ -40,6 +40,13 @@ enum Bytes<'a, 'de> {
     Blob(&'de [u8]),
 }
 
+/// Records whose Rust value takes more than this many bytes are handed back in
+/// the `Result` their visitor returned (`De::record`). In a canister a move is a
+/// copy priced by the byte, so for a large struct one move fewer outweighs the
+/// extra test of that result; for smaller ones (and struct variants, which are
+/// moved into their enum anyway) the plain shape is the cheaper one.
+const BIG_VALUE: usize = 128;
+
 /// Texts and blobs up to this many bytes are copied by words (see [`owned_bytes`]).
 const SHORT_COPY: usize = 64;
 
@@ -985,6 +992,16 @@ impl<'de> De<'_, 'de> {
             return Err(self.mismatch());
         };
         let mut access = StructAccess::new(&mut *self.core, wf, ef);
+        if std::mem::size_of::<V::Value>() > BIG_VALUE {
+            // A large struct is returned as the visitor's result came, not taken
+            // out of it and wrapped again around `finish`: each such move is a
+            // copy of the whole struct.
+            let out = v.visit_map(&mut access);
+            if out.is_ok() {
+                access.finish()?;
+            }
+            return out;
+        }
         let out = v.visit_map(&mut access)?;
         access.finish()?;
         Ok(out)
