@@ -26,6 +26,8 @@ pub(crate) const TAG_BLOB: u8 = 6;
 
 pub(crate) const NULL: Ref = Ref::prim(Prim::Null);
 pub(crate) const RESERVED: Ref = Ref::prim(Prim::Reserved);
+const NAT: Ref = Ref::prim(Prim::Nat);
+const INT: Ref = Ref::prim(Prim::Int);
 
 /// One value to decode: its wire type `w` and expected type `e`.
 pub(crate) struct De<'a, 'de> {
@@ -316,11 +318,9 @@ impl<'a, 'de> De<'a, 'de> {
 
     // ---- bignums ---------------------------------------------------------------
 
+    #[inline(always)]
     fn nat<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        if self.nodes() != (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat)) {
-            return Err(self.mismatch());
-        }
+        self.prim(Prim::Nat)?;
         if !self.core.untyped {
             if let Some(x) = self.core.small_nat()? {
                 return v.visit_u64(x);
@@ -334,15 +334,20 @@ impl<'a, 'de> De<'a, 'de> {
     }
 
     fn int<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        if self.core.enode(self.e) != Node::Prim(Prim::Int) {
-            return Err(self.internal("int"));
-        }
-        let wire = self.core.wnode(self.w);
-        let is_nat = match wire {
-            Node::Prim(Prim::Int) => false,
-            Node::Prim(Prim::Nat) => true,
-            _ => return Err(self.mismatch()),
+        // An `int` read from an `int` or a `nat`, both by direct reference, needs
+        // no arena lookup (as `De::prim` checks).
+        let is_nat = if self.e == INT && (self.w == INT || self.w == NAT) {
+            self.w == NAT
+        } else {
+            self.unroll()?;
+            if self.core.enode(self.e) != Node::Prim(Prim::Int) {
+                return Err(self.internal("int"));
+            }
+            match self.core.wnode(self.w) {
+                Node::Prim(Prim::Int) => false,
+                Node::Prim(Prim::Nat) => true,
+                _ => return Err(self.mismatch()),
+            }
         };
         if !self.core.untyped {
             if is_nat {
@@ -534,6 +539,17 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        // `Nat`'s and `Int`'s own `Deserialize` ask for any: an expected `nat` or
+        // `int` by direct reference goes to its read before any arena lookup. The
+        // test is compiled into their visitors' copies only, so other visitors
+        // (`IDLValue`'s above all) do not pay for it.
+        if is_bignum_visitor::<V>() {
+            match self.e {
+                NAT if self.w == NAT => return self.nat(v),
+                INT => return self.int(v),
+                _ => {}
+            }
+        }
         self.unroll()?;
         match self.core.enode(self.e) {
             Node::Prim(p) => match p {
@@ -1128,6 +1144,14 @@ fn unknown_case(id: u32) -> Error {
 /// name is fixed at compile time.)
 fn is_ignored_any<V>() -> bool {
     std::any::type_name::<V>() == std::any::type_name::<serde::de::IgnoredAny>()
+}
+
+/// Whether `V` is the visitor of candor's `Nat` or `Int` (compared as
+/// [`is_ignored_any`] compares, at compile time).
+fn is_bignum_visitor<V>() -> bool {
+    use crate::types::number::{IntVisitor, NatVisitor};
+    let name = std::any::type_name::<V>();
+    name == std::any::type_name::<NatVisitor>() || name == std::any::type_name::<IntVisitor>()
 }
 
 #[cfg(test)]
