@@ -28,6 +28,7 @@ pub(crate) const NULL: Ref = Ref::prim(Prim::Null);
 pub(crate) const RESERVED: Ref = Ref::prim(Prim::Reserved);
 const NAT: Ref = Ref::prim(Prim::Nat);
 const INT: Ref = Ref::prim(Prim::Int);
+const PRINCIPAL: Ref = Ref::prim(Prim::Principal);
 
 /// One value to decode: its wire type `w` and expected type `e`.
 pub(crate) struct De<'a, 'de> {
@@ -409,12 +410,14 @@ impl<'a, 'de> De<'a, 'de> {
     // ---- references ------------------------------------------------------------
 
     fn principal<V: Visitor<'de>>(mut self, v: V, tagged: bool) -> Result<V::Value> {
-        self.unroll()?;
-        if !matches!(
-            self.core.wnode(self.w),
-            Node::Prim(Prim::Principal) | Node::Service(_)
-        ) {
-            return Err(self.mismatch());
+        if self.w != PRINCIPAL {
+            self.unroll()?;
+            if !matches!(
+                self.core.wnode(self.w),
+                Node::Prim(Prim::Principal) | Node::Service(_)
+            ) {
+                return Err(self.mismatch());
+            }
         }
         let bytes = self.core.reader.principal()?;
         self.core.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
@@ -698,6 +701,11 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     }
 
     fn deserialize_bytes<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        // A principal on both sides by direct reference (what `Principal` asks
+        // for) is read with no arena lookup.
+        if self.e == PRINCIPAL && self.w == PRINCIPAL {
+            return self.principal(v, false);
+        }
         match self.bytes()? {
             Bytes::Principal(me) => me.principal(v, false),
             Bytes::Blob(b) => v.visit_borrowed_bytes(b),
