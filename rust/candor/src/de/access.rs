@@ -90,7 +90,7 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                         index: k,
                     };
                     return seed
-                        .deserialize(KeyDe::new(&mut *self.core, k, KEY_AND_VALUE))
+                        .deserialize(KeyDe::<KEY_AND_VALUE>::new(&mut *self.core, k))
                         .map(Some);
                 }
                 Some(Step::Expected {
@@ -123,7 +123,7 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                         index: k,
                     };
                     return seed
-                        .deserialize(KeyDe::new(&mut *self.core, k, KEY_AND_VALUE))
+                        .deserialize(KeyDe::<KEY_AND_VALUE>::new(&mut *self.core, k))
                         .map(Some);
                 }
                 Some(Step::Wire { id, w }) => {
@@ -475,7 +475,7 @@ impl<'a, 'de> de::EnumAccess<'de> for EnumAccess<'a, 'de> {
             let v = seed.deserialize(de::value::StringDeserializer::<Error>::new(label))?;
             return Ok((v, self));
         }
-        let v = seed.deserialize(KeyDe::new(&mut *self.core, k, CASE_AND_PAYLOAD))?;
+        let v = seed.deserialize(KeyDe::<CASE_AND_PAYLOAD>::new(&mut *self.core, k))?;
         Ok((v, self))
     }
 }
