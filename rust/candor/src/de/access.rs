@@ -20,12 +20,12 @@ const KEY_AND_VALUE: usize = quota::KEY + quota::CALL;
 /// (unit, newtype, tuple or struct) must follow.
 const CASE_AND_PAYLOAD: usize = quota::CASE + quota::CALL;
 
-/// Attaches the path segment of a record field to an error leaving it.
+/// Attaches the path segment of expected record field `k` to an error leaving it.
 #[cold]
-fn field_path(core: &Core<'_>, ef: Option<usize>, id: u32, err: Error) -> Error {
-    let seg = match ef.map(|k| core.exp.label(k)) {
-        Some(FieldLabel::Named(n)) => PathSegment::Field(n.to_string()),
-        _ => PathSegment::FieldId(id),
+fn field_path(core: &Core<'_>, k: usize, err: Error) -> Error {
+    let seg = match core.exp.label(k) {
+        FieldLabel::Named(n) => PathSegment::Field(n.to_string()),
+        _ => PathSegment::FieldId(core.exp.field(k).map_or(0, |f| f.id)),
     };
     err.at(core.offset()).within(seg)
 }
@@ -38,14 +38,14 @@ pub(crate) struct StructAccess<'a, 'de> {
     pending: PendingField,
 }
 
-/// A record field between its key and its value.
+/// A record field between its key and its value. Only its types and its index
+/// in the expected arena are kept: its id and label, needed on an error only,
+/// are looked up from the index then.
 #[derive(Clone, Copy)]
 struct PendingField {
     wire: Ref,
     expected: Ref,
-    /// The expected field's index (for the error path), when there is one.
-    index: Option<usize>,
-    id: u32,
+    index: usize,
 }
 
 impl<'a, 'de> StructAccess<'a, 'de> {
@@ -56,8 +56,7 @@ impl<'a, 'de> StructAccess<'a, 'de> {
             pending: PendingField {
                 wire: NULL,
                 expected: RESERVED,
-                index: None,
-                id: 0,
+                index: 0,
             },
         }
     }
@@ -83,14 +82,15 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
             // own, in one charge (`KEY_AND_VALUE`).
             match self.fields.next(&self.core.wire, &self.core.exp) {
                 Some(Step::Both { k, id, w, e }) => {
+                    // The error path finds the id again from `k`.
+                    debug_assert!(self.core.exp.field(k).is_some_and(|f| f.id == id));
                     self.pending = PendingField {
                         wire: w,
                         expected: e,
-                        index: Some(k),
-                        id,
+                        index: k,
                     };
                     return seed
-                        .deserialize(KeyDe::new(&mut *self.core, k, KEY_AND_VALUE))
+                        .deserialize(KeyDe::<KEY_AND_VALUE>::new(&mut *self.core, k))
                         .map(Some);
                 }
                 Some(Step::Expected {
@@ -120,11 +120,10 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                     self.pending = PendingField {
                         wire: NULL,
                         expected: e,
-                        index: Some(k),
-                        id,
+                        index: k,
                     };
                     return seed
-                        .deserialize(KeyDe::new(&mut *self.core, k, KEY_AND_VALUE))
+                        .deserialize(KeyDe::<KEY_AND_VALUE>::new(&mut *self.core, k))
                         .map(Some);
                 }
                 Some(Step::Wire { id, w }) => {
@@ -149,10 +148,9 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
             wire: w,
             expected: e,
             index: k,
-            id,
         } = self.pending;
         seed.deserialize(De::new(&mut *self.core, w, e))
-            .map_err(|err| field_path(self.core, k, id, err))
+            .map_err(|err| field_path(self.core, k, err))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -477,7 +475,7 @@ impl<'a, 'de> de::EnumAccess<'de> for EnumAccess<'a, 'de> {
             let v = seed.deserialize(de::value::StringDeserializer::<Error>::new(label))?;
             return Ok((v, self));
         }
-        let v = seed.deserialize(KeyDe::new(&mut *self.core, k, CASE_AND_PAYLOAD))?;
+        let v = seed.deserialize(KeyDe::<CASE_AND_PAYLOAD>::new(&mut *self.core, k))?;
         Ok((v, self))
     }
 }
@@ -486,6 +484,11 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
     type Error = Error;
 
     fn unit_variant(self) -> Result<()> {
+        // A unit case's payload is `null` by direct reference on both sides when
+        // both sides declare it so: no arena lookup.
+        if self.w == NULL && self.e == NULL {
+            return Ok(());
+        }
         let unit = self.core.wnode(self.w) == Node::Prim(crate::wire::header::Prim::Null)
             && self.core.enode(self.e) == Node::Prim(crate::wire::header::Prim::Null);
         if !unit {

@@ -138,13 +138,21 @@ impl<'de> Direct<'_, 'de> {
         for _ in 0..len {
             let n = match de.core.small_nat().ok()? {
                 Some(x) => Nat::from(x),
-                None => Nat::deserialize(De::new(&mut *de.core, w, e)).ok()?,
+                None => big_nat(de.core)?,
             };
             out.push(n);
         }
         de.core.leave();
         Some(out)
     }
+}
+
+/// A `nat` past `u64` in a vector of `nat`, read by `De::nat`: out of the
+/// element loop, which then holds only the small read.
+#[inline(never)]
+fn big_nat(core: &mut super::core::Core<'_>) -> Option<Nat> {
+    let nat = Ref::prim(Prim::Nat);
+    Nat::deserialize(De::new(core, nat, nat)).ok()
 }
 
 /// Enters a vector's nesting level and reads what comes before its elements, as

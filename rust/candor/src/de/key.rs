@@ -15,23 +15,23 @@ use crate::Result;
 use serde::de::{self, Visitor};
 
 /// The identifier of an expected field or case: its name when it has one (the
-/// visitor matches names), else its numeric id.
-pub(crate) struct KeyDe<'a, 'de> {
+/// visitor matches names), else its numeric id. `EXTRA` is the units the caller
+/// owes at this point, charged together with the key's own: a constant of each
+/// call site, so the key carries only the core and the field.
+pub(crate) struct KeyDe<'a, 'de, const EXTRA: usize> {
     core: &'a mut Core<'de>,
     /// Index of the field in the expected arena.
     field: usize,
-    /// Units the caller owes at this point, charged together with the key's own.
-    extra: usize,
 }
 
-impl<'a, 'de> KeyDe<'a, 'de> {
+impl<'a, 'de, const EXTRA: usize> KeyDe<'a, 'de, EXTRA> {
     #[inline(always)]
-    pub(super) fn new(core: &'a mut Core<'de>, field: usize, extra: usize) -> Self {
-        KeyDe { core, field, extra }
+    pub(super) fn new(core: &'a mut Core<'de>, field: usize) -> Self {
+        KeyDe { core, field }
     }
 }
 
-impl<'de> de::Deserializer<'de> for KeyDe<'_, 'de> {
+impl<'de, const EXTRA: usize> de::Deserializer<'de> for KeyDe<'_, 'de, EXTRA> {
     type Error = Error;
 
     #[inline]
@@ -40,7 +40,7 @@ impl<'de> de::Deserializer<'de> for KeyDe<'_, 'de> {
         // The label is looked up once and lent straight from the arena: the
         // charge's fast test touches only the quota's fields, not the arena.
         let label = core.exp.label(self.field);
-        let cost = self.extra
+        let cost = EXTRA
             + match label {
                 FieldLabel::Named(name) => name.len(),
                 FieldLabel::Id | FieldLabel::Unnamed => quota::ID_LABEL,

@@ -26,12 +26,31 @@ pub(crate) const TAG_BLOB: u8 = 6;
 
 pub(crate) const NULL: Ref = Ref::prim(Prim::Null);
 pub(crate) const RESERVED: Ref = Ref::prim(Prim::Reserved);
+const NAT: Ref = Ref::prim(Prim::Nat);
+const INT: Ref = Ref::prim(Prim::Int);
+const PRINCIPAL: Ref = Ref::prim(Prim::Principal);
 
 /// One value to decode: its wire type `w` and expected type `e`.
+///
+/// The two types are kept packed in one word (`pair`), so a frame is a pair of
+/// scalars, which a call passes in two arguments: every `Deserialize` impl that is
+/// not inlined takes its frame that way rather than through memory.
 pub(crate) struct De<'a, 'de> {
     pub core: &'a mut Core<'de>,
-    pub w: Ref,
-    pub e: Ref,
+    /// The wire type in the low half, the expected type in the high half.
+    pair: u64,
+}
+
+/// A reference as the 32 bits it is made of (its index and var bit).
+#[inline(always)]
+fn ref_bits(r: Ref) -> u64 {
+    u64::from(r.idx()) | if r.is_var() { 1 << 31 } else { 0 }
+}
+
+/// The reference [`ref_bits`] made.
+#[inline(always)]
+fn ref_of(bits: u32) -> Ref {
+    Ref::new(bits & !(1 << 31), bits & (1 << 31) != 0)
 }
 
 /// What `deserialize_bytes` reads: a principal (still to read), or a blob's bytes.
@@ -39,6 +58,13 @@ enum Bytes<'a, 'de> {
     Principal(De<'a, 'de>),
     Blob(&'de [u8]),
 }
+
+/// Records whose Rust value takes more than this many bytes are handed back in
+/// the `Result` their visitor returned (`De::record`). In a canister a move is a
+/// copy priced by the byte, so for a large struct one move fewer outweighs the
+/// extra test of that result; for smaller ones (and struct variants, which are
+/// moved into their enum anyway) the plain shape is the cheaper one.
+const BIG_VALUE: usize = 128;
 
 /// Texts and blobs up to this many bytes are copied by words (see [`owned_bytes`]).
 const SHORT_COPY: usize = 64;
@@ -220,18 +246,38 @@ pub(super) enum SeqBody<'de> {
 impl<'a, 'de> De<'a, 'de> {
     #[inline(always)]
     pub(super) fn new(core: &'a mut Core<'de>, w: Ref, e: Ref) -> Self {
-        De { core, w, e }
+        De {
+            core,
+            pair: ref_bits(w) | ref_bits(e) << 32,
+        }
+    }
+
+    /// The wire type.
+    #[inline(always)]
+    pub(super) fn w(&self) -> Ref {
+        ref_of(self.pair as u32)
+    }
+
+    /// The expected type.
+    #[inline(always)]
+    pub(super) fn e(&self) -> Ref {
+        ref_of((self.pair >> 32) as u32)
+    }
+
+    /// Replaces both types (with their resolved references, say).
+    #[inline(always)]
+    fn set(&mut self, w: Ref, e: Ref) {
+        self.pair = ref_bits(w) | ref_bits(e) << 32;
     }
 
     /// Resolves type references, charging one unit for each that names a table
     /// entry or a recursive Rust type (candid's `unroll_type`).
     #[inline(always)]
     fn unroll(&mut self) -> Result<()> {
-        let c = usize::from(self.w.is_var()) + usize::from(self.e.is_var());
+        let c = usize::from(self.w().is_var()) + usize::from(self.e().is_var());
         if c != 0 {
             self.core.charge(c)?;
-            self.w = self.w.resolved();
-            self.e = self.e.resolved();
+            self.set(self.w().resolved(), self.e().resolved());
         }
         Ok(())
     }
@@ -244,17 +290,16 @@ impl<'a, 'de> De<'a, 'de> {
     /// that reads the frame's references again (a shape check, an error).
     #[inline(always)]
     fn unroll_pair(&mut self, extra: usize) -> Result<(Ref, Ref)> {
-        let c = usize::from(self.w.is_var()) + usize::from(self.e.is_var());
+        let c = usize::from(self.w().is_var()) + usize::from(self.e().is_var());
         self.core.charge2(c, extra)?;
-        Ok((self.w.resolved(), self.e.resolved()))
+        Ok((self.w().resolved(), self.e().resolved()))
     }
 
     #[inline(always)]
     fn unroll_then(&mut self, extra: usize) -> Result<()> {
-        let c = usize::from(self.w.is_var()) + usize::from(self.e.is_var());
+        let c = usize::from(self.w().is_var()) + usize::from(self.e().is_var());
         self.core.charge2(c, extra)?;
-        self.w = self.w.resolved();
-        self.e = self.e.resolved();
+        self.set(self.w().resolved(), self.e().resolved());
         Ok(())
     }
 
@@ -262,8 +307,8 @@ impl<'a, 'de> De<'a, 'de> {
     #[inline(always)]
     fn checked(&self, wf: Span, ef: Span) -> Checked {
         Checked {
-            w: self.w,
-            e: self.e,
+            w: self.w(),
+            e: self.e(),
             wf,
             ef,
         }
@@ -271,15 +316,15 @@ impl<'a, 'de> De<'a, 'de> {
 
     #[inline(always)]
     fn nodes(&self) -> (Node, Node) {
-        (self.core.wnode(self.w), self.core.enode(self.e))
+        (self.core.wnode(self.w()), self.core.enode(self.e()))
     }
 
     /// "expected <e>, found <w>" at the current offset.
     #[cold]
     fn mismatch(&self) -> Error {
         Error::mismatch(
-            describe(&self.core.exp, self.e),
-            describe(&self.core.wire, self.w),
+            describe(&self.core.exp, self.e()),
+            describe(&self.core.wire, self.w()),
             self.core.offset(),
         )
     }
@@ -288,7 +333,7 @@ impl<'a, 'de> De<'a, 'de> {
     fn internal(&self, what: &str) -> Error {
         Error::msg(format!(
             "the Rust type asked for {what} but its Candid type is {}",
-            describe(&self.core.exp, self.e)
+            describe(&self.core.exp, self.e())
         ))
         .at(self.core.offset())
     }
@@ -297,7 +342,7 @@ impl<'a, 'de> De<'a, 'de> {
     fn prim(&mut self, p: Prim) -> Result<()> {
         // Direct references below the primitive count are the primitives themselves
         // (`Arena::node`), so the common case needs no arena lookup at all.
-        if self.w == Ref::prim(p) && self.e == Ref::prim(p) {
+        if self.w() == Ref::prim(p) && self.e() == Ref::prim(p) {
             return Ok(());
         }
         self.unroll()?;
@@ -309,11 +354,9 @@ impl<'a, 'de> De<'a, 'de> {
 
     // ---- bignums ---------------------------------------------------------------
 
+    #[inline(always)]
     fn nat<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        if self.nodes() != (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat)) {
-            return Err(self.mismatch());
-        }
+        self.prim(Prim::Nat)?;
         if !self.core.untyped {
             if let Some(x) = self.core.small_nat()? {
                 return v.visit_u64(x);
@@ -327,15 +370,20 @@ impl<'a, 'de> De<'a, 'de> {
     }
 
     fn int<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        if self.core.enode(self.e) != Node::Prim(Prim::Int) {
-            return Err(self.internal("int"));
-        }
-        let wire = self.core.wnode(self.w);
-        let is_nat = match wire {
-            Node::Prim(Prim::Int) => false,
-            Node::Prim(Prim::Nat) => true,
-            _ => return Err(self.mismatch()),
+        // An `int` read from an `int` or a `nat`, both by direct reference, needs
+        // no arena lookup (as `De::prim` checks).
+        let is_nat = if self.e() == INT && (self.w() == INT || self.w() == NAT) {
+            self.w() == NAT
+        } else {
+            self.unroll()?;
+            if self.core.enode(self.e()) != Node::Prim(Prim::Int) {
+                return Err(self.internal("int"));
+            }
+            match self.core.wnode(self.w()) {
+                Node::Prim(Prim::Int) => false,
+                Node::Prim(Prim::Nat) => true,
+                _ => return Err(self.mismatch()),
+            }
         };
         if !self.core.untyped {
             if is_nat {
@@ -372,15 +420,15 @@ impl<'a, 'de> De<'a, 'de> {
     #[inline(always)]
     fn bytes(mut self) -> Result<Bytes<'a, 'de>> {
         self.unroll()?;
-        if self.core.blob_ok != (self.w, self.e) {
-            match self.core.enode(self.e) {
+        if self.core.blob_ok != (self.w(), self.e()) {
+            match self.core.enode(self.e()) {
                 Node::Prim(Prim::Principal) => return Ok(Bytes::Principal(self)),
                 Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
-                    match self.core.wnode(self.w) {
+                    match self.core.wnode(self.w()) {
                         Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
                         _ => return Err(self.mismatch()),
                     }
-                    self.core.blob_ok = (self.w, self.e);
+                    self.core.blob_ok = (self.w(), self.e());
                 }
                 _ => {
                     return Err(Error::subtype("bytes only takes principal or vec nat8")
@@ -397,12 +445,14 @@ impl<'a, 'de> De<'a, 'de> {
     // ---- references ------------------------------------------------------------
 
     fn principal<V: Visitor<'de>>(mut self, v: V, tagged: bool) -> Result<V::Value> {
-        self.unroll()?;
-        if !matches!(
-            self.core.wnode(self.w),
-            Node::Prim(Prim::Principal) | Node::Service(_)
-        ) {
-            return Err(self.mismatch());
+        if self.w() != PRINCIPAL {
+            self.unroll()?;
+            if !matches!(
+                self.core.wnode(self.w()),
+                Node::Prim(Prim::Principal) | Node::Service(_)
+            ) {
+                return Err(self.mismatch());
+            }
         }
         let bytes = self.core.reader.principal()?;
         self.core.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
@@ -420,7 +470,7 @@ impl<'a, 'de> De<'a, 'de> {
     fn check_reference(&mut self) -> Result<()> {
         self.unroll()?;
         self.core.charge(self.core.table_len)?;
-        if self.core.subtype(self.w, self.e) {
+        if self.core.subtype(self.w(), self.e()) {
             Ok(())
         } else {
             Err(self.mismatch())
@@ -527,8 +577,19 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        // `Nat`'s and `Int`'s own `Deserialize` ask for any: an expected `nat` or
+        // `int` by direct reference goes to its read before any arena lookup. The
+        // test is compiled into their visitors' copies only, so other visitors
+        // (`IDLValue`'s above all) do not pay for it.
+        if is_bignum_visitor::<V>() {
+            match self.e() {
+                NAT if self.w() == NAT => return self.nat(v),
+                INT => return self.int(v),
+                _ => {}
+            }
+        }
         self.unroll()?;
-        match self.core.enode(self.e) {
+        match self.core.enode(self.e()) {
             Node::Prim(p) => match p {
                 Prim::Int => self.int(v),
                 Prim::Nat => self.nat(v),
@@ -546,13 +607,13 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                 Prim::Text => self.deserialize_str(v),
                 Prim::Null => self.deserialize_unit(v),
                 Prim::Reserved => {
-                    if self.core.wnode(self.w) != Node::Prim(Prim::Reserved) {
-                        self.core.skip(self.w)?;
+                    if self.core.wnode(self.w()) != Node::Prim(Prim::Reserved) {
+                        self.core.skip(self.w())?;
                     }
                     self.core.charge(quota::CALL)?;
                     v.visit_bytes(&[TAG_RESERVED])
                 }
-                Prim::Empty => Err(if self.core.wnode(self.w) == Node::Prim(Prim::Empty) {
+                Prim::Empty => Err(if self.core.wnode(self.w()) == Node::Prim(Prim::Empty) {
                     fault::empty_value(self.core.offset())
                 } else {
                     self.mismatch()
@@ -561,7 +622,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
             },
             Node::Opt(_) => self.deserialize_option(v),
             Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
-                match self.core.wnode(self.w) {
+                match self.core.wnode(self.w()) {
                     Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
                     _ => return Err(self.mismatch()),
                 }
@@ -588,10 +649,10 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     /// charge the units candid charges for the same value.
     fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         if is_ignored_any::<V>() {
-            self.core.skip(self.w)?;
+            self.core.skip(self.w())?;
             return v.visit_unit();
         }
-        let w = self.w;
+        let w = self.w();
         self.core
             .at_wire_type(|core| de::Deserializer::deserialize_any(De::new(core, w, w), v))
     }
@@ -611,12 +672,12 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn deserialize_i128<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.unroll()?;
-        if self.core.enode(self.e) != Node::Prim(Prim::Int) {
+        if self.core.enode(self.e()) != Node::Prim(Prim::Int) {
             return Err(self.internal("i128"));
         }
         self.core.charge(quota::BIG_FLAT)?;
         let at = self.core.offset();
-        let value = match self.core.wnode(self.w) {
+        let value = match self.core.wnode(self.w()) {
             Node::Prim(Prim::Int) => self
                 .core
                 .reader
@@ -671,10 +732,15 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     /// [`owned_text`]).
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        v.visit_string(owned_string(self.core, self.w, self.e)?)
+        v.visit_string(owned_string(self.core, self.w(), self.e())?)
     }
 
     fn deserialize_bytes<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        // A principal on both sides by direct reference (what `Principal` asks
+        // for) is read with no arena lookup.
+        if self.e() == PRINCIPAL && self.w() == PRINCIPAL {
+            return self.principal(v, false);
+        }
         match self.bytes()? {
             Bytes::Principal(me) => me.principal(v, false),
             Bytes::Blob(b) => v.visit_borrowed_bytes(b),
@@ -707,7 +773,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                 }
             }
             _ => {
-                let w = self.w;
+                let w = self.w();
                 self.some(w, e_in.resolved(), v)
             }
         }
@@ -807,7 +873,8 @@ impl<'de> De<'_, 'de> {
     ) -> Result<V::Value> {
         match self.seq_begin(tuple_len, cost)? {
             SeqBody::Fixed { p, data, at } => {
-                De::new(&mut *self.core, self.w, self.e).prim_vec(p, data, at, v)
+                let (w, e) = (self.w(), self.e());
+                De::new(&mut *self.core, w, e).prim_vec(p, data, at, v)
             }
             SeqBody::Elems {
                 len,
@@ -849,7 +916,7 @@ impl<'de> De<'_, 'de> {
         let shape = if kept.w == w && kept.e == e {
             kept
         } else {
-            (self.w, self.e) = (w, e);
+            self.set(w, e);
             match self.nodes() {
                 (Node::Vec(w_el), Node::Vec(e_el)) => {
                     let shape = self.vec_shape(w_el.resolved(), e_el);
@@ -907,8 +974,8 @@ impl<'de> De<'_, 'de> {
             _ => (VecKind::Elems, self.core.elem_min_size(w_el)),
         };
         VecShape {
-            w: self.w,
-            e: self.e,
+            w: self.w(),
+            e: self.e(),
             w_el,
             e_el,
             min,
@@ -928,7 +995,7 @@ impl<'de> De<'_, 'de> {
                 if !is_tuple(&self.core.wire, wf) {
                     return Err(Error::subtype(format!(
                         "{} is not a tuple type",
-                        describe(&self.core.wire, self.w)
+                        describe(&self.core.wire, self.w())
                     ))
                     .at(self.core.offset()));
                 }
@@ -985,6 +1052,16 @@ impl<'de> De<'_, 'de> {
             return Err(self.mismatch());
         };
         let mut access = StructAccess::new(&mut *self.core, wf, ef);
+        if std::mem::size_of::<V::Value>() > BIG_VALUE {
+            // A large struct is returned as the visitor's result came, not taken
+            // out of it and wrapped again around `finish`: each such move is a
+            // copy of the whole struct.
+            let out = v.visit_map(&mut access);
+            if out.is_ok() {
+                access.finish()?;
+            }
+            return out;
+        }
         let out = v.visit_map(&mut access)?;
         access.finish()?;
         Ok(out)
@@ -1005,7 +1082,7 @@ impl<'de> De<'_, 'de> {
                 }
             }
             None => {
-                (self.w, self.e) = (w, e);
+                self.set(w, e);
                 let (Node::Variant(wf), Node::Variant(ef)) = self.nodes() else {
                     return Err(self.mismatch());
                 };
@@ -1113,8 +1190,33 @@ fn is_ignored_any<V>() -> bool {
     std::any::type_name::<V>() == std::any::type_name::<serde::de::IgnoredAny>()
 }
 
+/// Whether `V` is the visitor of candor's `Nat` or `Int` (compared as
+/// [`is_ignored_any`] compares, at compile time).
+fn is_bignum_visitor<V>() -> bool {
+    use crate::types::number::{IntVisitor, NatVisitor};
+    let name = std::any::type_name::<V>();
+    name == std::any::type_name::<NatVisitor>() || name == std::any::type_name::<IntVisitor>()
+}
+
 #[cfg(test)]
 mod tests {
+    /// A frame gives back the references it was made with, var bit included, at
+    /// both ends of the index range.
+    #[test]
+    fn frames_keep_both_references() {
+        use super::{ref_bits, ref_of, Ref};
+        for idx in [0u32, 1, 17, 18, 12_345, (1 << 31) - 1] {
+            for var in [false, true] {
+                let r = Ref::new(idx, var);
+                assert_eq!(ref_of(ref_bits(r) as u32), r);
+                let other = Ref::new(idx / 2, !var);
+                let pair = ref_bits(r) | ref_bits(other) << 32;
+                assert_eq!(ref_of(pair as u32), r);
+                assert_eq!(ref_of((pair >> 32) as u32), other);
+            }
+        }
+    }
+
     /// Every length, either side of each branch of the word copy, copies exactly.
     #[test]
     fn owned_copies_are_exact() {

@@ -540,7 +540,7 @@ impl serde::Serialize for Int {
     }
 }
 
-struct NatVisitor;
+pub(crate) struct NatVisitor;
 impl<'de> Visitor<'de> for NatVisitor {
     type Value = Nat;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -576,7 +576,7 @@ impl<'de> Deserialize<'de> for Nat {
     }
 }
 
-struct IntVisitor;
+pub(crate) struct IntVisitor;
 impl<'de> Visitor<'de> for IntVisitor {
     type Value = Int;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

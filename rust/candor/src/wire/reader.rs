@@ -225,7 +225,32 @@ impl<'de> Reader<'de> {
     }
 
     /// A principal's bytes: flag byte 1, a length of at most 29, the bytes.
+    /// The flag and the length (one LEB128 byte, as any length up to 29 is) are
+    /// tested together; anything else, and a principal cut short, takes
+    /// [`principal_any`](Self::principal_any), which reads and fails as always.
+    #[inline]
     pub(crate) fn principal(&mut self) -> Result<&'de [u8]> {
+        let input: &'de [u8] = self.input;
+        if let Some(&[1, n]) = input
+            .get(self.pos..)
+            .and_then(|rest| rest.first_chunk::<2>())
+        {
+            let start = self.pos + 2;
+            let end = start + n as usize;
+            if n <= 29 {
+                if let Some(bytes) = input.get(start..end) {
+                    self.pos = end;
+                    return Ok(bytes);
+                }
+            }
+        }
+        self.principal_any()
+    }
+
+    /// [`principal`](Self::principal) for any input: each part read and checked in
+    /// turn, each failure at the offset of the part that failed.
+    #[inline(never)]
+    fn principal_any(&mut self) -> Result<&'de [u8]> {
         let at = self.pos;
         match self.byte("principal flag")? {
             1 => {}
@@ -292,6 +317,34 @@ mod tests {
             Reader::new(&[], 0).len(1).is_err(),
             "an empty input has no length"
         );
+    }
+
+    /// `principal` reads, accepts and rejects every flag, length and cut as the
+    /// general reader `principal_any` does: same bytes or error, same position,
+    /// from the start of the input and from inside it.
+    #[test]
+    fn principal_is_principal_any() {
+        let body: Vec<u8> = (0..40u8).collect();
+        for flag in [0u8, 1, 2, 0xff] {
+            for len in (0u8..=31).chain([0x80, 0x81, 0x9d, 0xff]) {
+                let mut message = vec![7, flag, len];
+                if len >= 0x80 {
+                    message.push(0);
+                }
+                message.extend_from_slice(&body);
+                for cut in 0..message.len() {
+                    for start in [0, 1] {
+                        let input = &message[..cut];
+                        let mut fast = Reader::new(input, start);
+                        let ours = fast.principal().map_err(|e| e.to_string());
+                        let mut any = Reader::new(input, start);
+                        let theirs = any.principal_any().map_err(|e| e.to_string());
+                        assert_eq!(ours, theirs, "{flag} {len} {cut} {start}");
+                        assert_eq!(fast.offset(), any.offset(), "{flag} {len} {cut} {start}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,114 @@
+//! Principals read by `Principal`'s own `Deserialize` (`deserialize_bytes`): a
+//! principal on both sides by direct reference is read with no arena lookup
+//! (spec/decoder.md, the row "A principal's read by direct reference"). Values,
+//! units and errors are candid's, on that path and off it.
+
+use candor::Principal;
+use pretty_assertions::assert_eq;
+use serde_bytes::ByteBuf;
+
+#[derive(candor::CandidType, candid::CandidType, serde::Deserialize, PartialEq, Debug, Clone)]
+struct Ids {
+    owner: Principal,
+    controllers: Vec<Principal>,
+    maybe: Option<Principal>,
+}
+
+fn sample(i: u8) -> Ids {
+    let p = |k: u8| Principal::from_slice(&[k; 10][..(k as usize % 10)]);
+    Ids {
+        owner: p(i),
+        controllers: vec![p(i + 1), Principal::from_slice(&[i; 29])],
+        maybe: Some(p(i + 2)),
+    }
+}
+
+/// Decodes `T` with candor and candid under `quota`: both succeed with the same
+/// value and quota left, or both fail.
+fn both<T>(bytes: &[u8], quota: usize) -> Option<T>
+where
+    T: candor::CandidType
+        + candid::CandidType
+        + for<'de> serde::Deserialize<'de>
+        + PartialEq
+        + std::fmt::Debug,
+{
+    let mut config = candor::DecoderConfig::new();
+    config.set_decoding_quota(quota);
+    let ours = candor::de::IDLDeserialize::new_with_config(bytes, &config).and_then(|mut de| {
+        let v: T = de.get_value()?;
+        de.done()?;
+        Ok((v, de.get_config().decoding_quota))
+    });
+    let mut config = candid::de::DecoderConfig::new();
+    config.set_decoding_quota(quota);
+    let theirs = candid::de::IDLDeserialize::new_with_config(bytes, &config).and_then(|mut de| {
+        let v: T = de.get_value()?;
+        de.done()?;
+        Ok((v, de.get_config().decoding_quota))
+    });
+    match (ours, theirs) {
+        (Ok(ours), Ok(theirs)) => {
+            assert_eq!(ours, theirs, "at quota {quota}");
+            Some(ours.0)
+        }
+        (Err(_), Err(_)) => None,
+        (ours, theirs) => panic!(
+            "at quota {quota}: candor {:?}, candid {:?}",
+            ours.map(|_| ()),
+            theirs.map(|_| ())
+        ),
+    }
+}
+
+/// Takes the path: principals of several lengths, alone, in a vector and in an
+/// option, with candid's values and units, and the quota running out at the same
+/// unit.
+#[test]
+fn principal_fields_decode_and_cost_as_candid() {
+    for i in [0u8, 3, 9] {
+        let v = sample(i);
+        let bytes = candor::encode_one(&v).unwrap();
+        assert_eq!(both::<Ids>(&bytes, 1_000_000), Some(v));
+        for quota in 0..200 {
+            both::<Ids>(&bytes, quota);
+        }
+    }
+}
+
+/// Does not fire where it must not: a `service` on the wire read as a
+/// `Principal`, a `vec nat8` on the wire read as a `Principal` and a principal
+/// read as a `ByteBuf` (both rejected, as candid does), a blob read as borrowed
+/// bytes, and a cut principal (an error at a byte offset).
+#[test]
+fn principal_reads_off_the_path() {
+    let id = Principal::from_slice(&[1, 2, 3]);
+    let service = candor::IDLArgs::new(&[candor::IDLValue::Service(id)])
+        .to_bytes()
+        .unwrap();
+    let ours = candor::decode_one::<Principal>(&service).map_err(|e| e.to_string());
+    let theirs = candid::decode_one::<Principal>(&service).map_err(|e| e.to_string());
+    assert_eq!(ours.is_ok(), theirs.is_ok(), "{ours:?} {theirs:?}");
+    if let Ok(p) = ours {
+        assert_eq!(p, id);
+    }
+
+    let blob = candor::encode_one(ByteBuf::from(vec![1u8, 2, 3])).unwrap();
+    assert!(candor::decode_one::<Principal>(&blob).is_err());
+    assert!(candid::decode_one::<Principal>(&blob).is_err());
+
+    let principal = candor::encode_one(id).unwrap();
+    assert_eq!(both::<ByteBuf>(&principal, 1_000_000), None);
+    let bytes: &[u8] = candor::decode_one::<&serde_bytes::Bytes>(&blob)
+        .map(|b| &b[..])
+        .unwrap();
+    assert_eq!(bytes, [1, 2, 3]);
+
+    for cut in 1..principal.len() {
+        let ours = candor::decode_one::<Principal>(&principal[..cut]).unwrap_err();
+        assert!(candid::decode_one::<Principal>(&principal[..cut]).is_err());
+        if cut >= principal.len() - 4 {
+            assert!(ours.to_string().contains("byte offset"), "{ours}");
+        }
+    }
+}
