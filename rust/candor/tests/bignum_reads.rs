@@ -3,6 +3,8 @@
 //! (spec/decoder.md, the row "A bignum's read by direct reference"). Values,
 //! units and errors are candid's, on that path and off it.
 
+mod common;
+
 use candor::{Int, Nat};
 use pretty_assertions::assert_eq;
 
@@ -65,39 +67,13 @@ fn sample(i: u64) -> Numbers {
 }
 
 /// Decodes `T` from `bytes` with candor and `U` (the same type with candid's
-/// numbers) with candid, under `quota`: both must succeed or both fail, and leave
-/// the same quota.
+/// numbers) with candid, under `quota` (see [`common::decode_both`]).
 fn both<T, U>(bytes: &[u8], quota: usize) -> Option<T>
 where
     T: candor::CandidType + for<'de> serde::Deserialize<'de>,
     U: candid::CandidType + for<'de> serde::Deserialize<'de>,
 {
-    let mut config = candor::DecoderConfig::new();
-    config.set_decoding_quota(quota);
-    let ours = candor::de::IDLDeserialize::new_with_config(bytes, &config).and_then(|mut de| {
-        let v: T = de.get_value()?;
-        de.done()?;
-        Ok((v, de.get_config().decoding_quota))
-    });
-    let mut config = candid::de::DecoderConfig::new();
-    config.set_decoding_quota(quota);
-    let theirs = candid::de::IDLDeserialize::new_with_config(bytes, &config).and_then(|mut de| {
-        let _: U = de.get_value()?;
-        de.done()?;
-        Ok(de.get_config().decoding_quota)
-    });
-    match (ours, theirs) {
-        (Ok((v, left)), Ok(their_left)) => {
-            assert_eq!(left, their_left, "quota left at {quota}");
-            Some(v)
-        }
-        (Err(_), Err(_)) => None,
-        (ours, theirs) => panic!(
-            "at quota {quota}: candor {:?}, candid {:?}",
-            ours.map(|_| ()),
-            theirs.map(|_| ())
-        ),
-    }
+    common::decode_both::<T, U>(bytes, quota).map(|(v, _)| v)
 }
 
 /// Takes the path: values and units as candid, and the quota runs out at the same

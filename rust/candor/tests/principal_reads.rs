@@ -3,6 +3,8 @@
 //! (spec/decoder.md, the row "A principal's read by direct reference"). Values,
 //! units and errors are candid's, on that path and off it.
 
+mod common;
+
 use candor::Principal;
 use pretty_assertions::assert_eq;
 use serde_bytes::ByteBuf;
@@ -24,7 +26,7 @@ fn sample(i: u8) -> Ids {
 }
 
 /// Decodes `T` with candor and candid under `quota`: both succeed with the same
-/// value and quota left, or both fail.
+/// value and quota left, or both fail (see [`common::decode_both`]).
 fn both<T>(bytes: &[u8], quota: usize) -> Option<T>
 where
     T: candor::CandidType
@@ -33,32 +35,10 @@ where
         + PartialEq
         + std::fmt::Debug,
 {
-    let mut config = candor::DecoderConfig::new();
-    config.set_decoding_quota(quota);
-    let ours = candor::de::IDLDeserialize::new_with_config(bytes, &config).and_then(|mut de| {
-        let v: T = de.get_value()?;
-        de.done()?;
-        Ok((v, de.get_config().decoding_quota))
-    });
-    let mut config = candid::de::DecoderConfig::new();
-    config.set_decoding_quota(quota);
-    let theirs = candid::de::IDLDeserialize::new_with_config(bytes, &config).and_then(|mut de| {
-        let v: T = de.get_value()?;
-        de.done()?;
-        Ok((v, de.get_config().decoding_quota))
-    });
-    match (ours, theirs) {
-        (Ok(ours), Ok(theirs)) => {
-            assert_eq!(ours, theirs, "at quota {quota}");
-            Some(ours.0)
-        }
-        (Err(_), Err(_)) => None,
-        (ours, theirs) => panic!(
-            "at quota {quota}: candor {:?}, candid {:?}",
-            ours.map(|_| ()),
-            theirs.map(|_| ())
-        ),
-    }
+    common::decode_both::<T, T>(bytes, quota).map(|(ours, theirs)| {
+        assert_eq!(ours, theirs, "at quota {quota}");
+        ours
+    })
 }
 
 /// Takes the path: principals of several lengths, alone, in a vector and in an

@@ -1,7 +1,8 @@
 //! Fixtures shared by several test binaries (each includes this file with
 //! `mod common;`): the recursive list that the round-trip, stack and golden-bytes
-//! tests all use, the hostile nested-`opt` message, a thread with a chosen stack, and
-//! the conversion of candor's types and values to candid's for the differential tests.
+//! tests all use, the hostile nested-`opt` message, a thread with a chosen stack, the
+//! conversion of candor's types and values to candid's for the differential tests,
+//! and one decode by both crates under the same quota.
 //!
 //! Every binary compiles this whole file but uses only part of it.
 #![allow(dead_code)]
@@ -47,4 +48,41 @@ pub fn with_stack<T: Send + 'static>(bytes: usize, f: impl FnOnce() -> T + Send 
         .expect("spawn")
         .join()
         .expect("the test thread panicked")
+}
+
+/// Decodes `bytes` as `T` with candor and as `U` (the same type, spelled with
+/// candid's types where they differ) with candid, each under a decoding quota of
+/// `quota`: both must succeed and leave the same quota, or both fail. `Some` holds
+/// the two values; `None` means both failed.
+pub fn decode_both<T, U>(bytes: &[u8], quota: usize) -> Option<(T, U)>
+where
+    T: candor::CandidType + for<'de> serde::Deserialize<'de>,
+    U: candid::CandidType + for<'de> serde::Deserialize<'de>,
+{
+    let mut config = candor::DecoderConfig::new();
+    config.set_decoding_quota(quota);
+    let ours = candor::de::IDLDeserialize::new_with_config(bytes, &config).and_then(|mut de| {
+        let v: T = de.get_value()?;
+        de.done()?;
+        Ok((v, de.get_config().decoding_quota))
+    });
+    let mut config = candid::de::DecoderConfig::new();
+    config.set_decoding_quota(quota);
+    let theirs = candid::de::IDLDeserialize::new_with_config(bytes, &config).and_then(|mut de| {
+        let v: U = de.get_value()?;
+        de.done()?;
+        Ok((v, de.get_config().decoding_quota))
+    });
+    match (ours, theirs) {
+        (Ok((ours, left)), Ok((theirs, their_left))) => {
+            assert_eq!(left, their_left, "quota left at {quota}");
+            Some((ours, theirs))
+        }
+        (Err(_), Err(_)) => None,
+        (ours, theirs) => panic!(
+            "at quota {quota}: candor {:?}, candid {:?}",
+            ours.map(|_| ()),
+            theirs.map(|_| ())
+        ),
+    }
 }
