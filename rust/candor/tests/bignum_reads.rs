@@ -8,50 +8,40 @@ mod common;
 use candor::{Int, Nat};
 use pretty_assertions::assert_eq;
 
-mod ours {
-    use candor::{Int, Nat};
+/// The test records, spelled with one crate's `CandidType`, `Nat` and `Int`: once
+/// with candor's (the records decoded) and once with candid's (to compare units
+/// with candid).
+macro_rules! records {
+    ($lib:ident) => {
+        use $lib::{Int, Nat};
 
-    #[derive(candor::CandidType, serde::Deserialize, PartialEq, Debug, Clone)]
-    pub struct Numbers {
-        pub small: Nat,
-        pub big: Nat,
-        pub signed: Int,
-        pub negative: Int,
-        pub count: u64,
-    }
+        #[derive($lib::CandidType, serde::Deserialize, PartialEq, Debug, Clone)]
+        pub struct Numbers {
+            pub small: Nat,
+            pub big: Nat,
+            pub signed: Int,
+            pub negative: Int,
+            pub count: u64,
+        }
 
-    /// The same record with every `Int` a `nat`.
-    #[derive(candor::CandidType, serde::Deserialize, PartialEq, Debug, Clone)]
-    pub struct NatsOnly {
-        pub small: Nat,
-        pub big: Nat,
-        pub signed: Nat,
-        pub negative: Nat,
-        pub count: u64,
-    }
+        /// The same record with every `Int` a `nat`.
+        #[derive($lib::CandidType, serde::Deserialize, PartialEq, Debug, Clone)]
+        pub struct NatsOnly {
+            pub small: Nat,
+            pub big: Nat,
+            pub signed: Nat,
+            pub negative: Nat,
+            pub count: u64,
+        }
+    };
 }
 
-/// The same records with candid's numbers, to compare units with candid.
+mod ours {
+    records!(candor);
+}
+
 mod theirs {
-    use candid::{Int, Nat};
-
-    #[derive(candid::CandidType, serde::Deserialize, PartialEq, Debug, Clone)]
-    pub struct Numbers {
-        pub small: Nat,
-        pub big: Nat,
-        pub signed: Int,
-        pub negative: Int,
-        pub count: u64,
-    }
-
-    #[derive(candid::CandidType, serde::Deserialize, PartialEq, Debug, Clone)]
-    pub struct NatsOnly {
-        pub small: Nat,
-        pub big: Nat,
-        pub signed: Nat,
-        pub negative: Nat,
-        pub count: u64,
-    }
+    records!(candid);
 }
 
 use ours::{NatsOnly, Numbers};
