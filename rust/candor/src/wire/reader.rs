@@ -10,6 +10,9 @@ use super::leb::{self, LebError};
 use crate::error::{fault, Error};
 use crate::Result;
 
+/// The most bytes a principal has on the wire (the spec's bound, as candid reads it).
+const PRINCIPAL_MAX_LEN: usize = 29;
+
 /// A position in a borrowed message.
 pub(crate) struct Reader<'de> {
     input: &'de [u8],
@@ -237,7 +240,7 @@ impl<'de> Reader<'de> {
         {
             let start = self.pos + 2;
             let end = start + n as usize;
-            if n <= 29 {
+            if usize::from(n) <= PRINCIPAL_MAX_LEN {
                 if let Some(bytes) = input.get(start..end) {
                     self.pos = end;
                     return Ok(bytes);
@@ -259,7 +262,7 @@ impl<'de> Reader<'de> {
         }
         let at = self.pos;
         let n = self.leb("principal length")?;
-        if n > 29 {
+        if n > PRINCIPAL_MAX_LEN as u64 {
             return Err(Error::binary("principal is longer than 29 bytes", at));
         }
         self.take(n as usize, "principal")
