@@ -145,7 +145,8 @@ pub(crate) fn take(
             let e = c.entries.get_mut(slot)?;
             e.used = clock;
             let paid = pay(e.shape.len);
-            let answers = e.memo.is_some();
+            // Answers are taken with the arena, so a refused payment takes none.
+            let answers = paid.is_ok() && e.memo.is_some();
             let hit = match paid {
                 // The scan found the arena there.
                 Ok(decoding_quota) => e.arena.take().map(|arena| {
@@ -461,14 +462,18 @@ mod tests {
     }
 
     /// A hit pays for its header before its arena moves: the quota left is
-    /// handed on, and a refusal is returned with the entry as it was (counted as a
-    /// hit, as when the arena was taken and given back).
+    /// handed on, and a refusal is returned with the entry as it was, its kept
+    /// answers included (counted as a hit, as when the arena was taken and given
+    /// back, but not as answers taken).
     #[test]
     fn a_hit_pays_first_and_a_refusal_leaves_the_entry() {
         set_enabled(true);
         let msg = b"DIDL\x00\x01\x7d\x05";
         assert!(parsed(msg, 7));
+        let (h, lease) = take(msg, LIMITS).expect("kept");
+        give_back(lease, h.arena, Some(Box::default()));
         let hits = super::hits();
+        let answers = super::answers_taken();
         let refused = super::take(msg, LIMITS, |len| {
             Err(crate::Error::limit("Decoding cost exceeds the limit", len))
         });
@@ -479,11 +484,14 @@ mod tests {
             ))
         );
         assert_eq!(super::hits(), hits + 1);
+        assert_eq!(super::answers_taken(), answers);
         let hit = super::take(msg, LIMITS, |len| Ok(Some(100 - len)))
             .expect("still kept")
             .expect("paid");
         assert_eq!(hit.decoding_quota, Some(93));
         assert_eq!(hit.shape.len, 7);
+        assert!(hit.answers.is_some());
+        assert_eq!(super::answers_taken(), answers + 1);
         give_back(hit.lease, hit.arena, None);
         set_enabled(true);
     }
