@@ -1,13 +1,15 @@
 //! The IC's instruction cost model, loaded from `spec/ic_cost_table.csv`.
 //!
 //! The table is data rather than code so that the spec file is the single source of truth: the
-//! runner compiles it in, and a change of the replica's costs is a one-line diff there.
+//! runner compiles it in, and a change of the replica's costs is a one-line diff there. The
+//! crate reaches it through the symlink `ic_cost_table.csv` at its root, which `cargo package`
+//! stores as a file, so the published crate builds on its own.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use wasmparser::Operator;
 
-const TABLE: &str = include_str!("../../../spec/ic_cost_table.csv");
+const TABLE: &str = include_str!("../ic_cost_table.csv");
 
 /// Static operator costs and system API overheads.
 #[derive(Debug, Clone)]
