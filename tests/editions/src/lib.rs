@@ -34,7 +34,9 @@ pub struct Account {
 /// A config with both quotas, as a canister endpoint would set.
 pub fn config() -> DecoderConfig {
     let mut config = DecoderConfig::new();
-    config.set_decoding_quota(1_000_000).set_skipping_quota(10_000);
+    config
+        .set_decoding_quota(1_000_000)
+        .set_skipping_quota(10_000);
     config
 }
 
