@@ -280,6 +280,10 @@ impl Cache {
 /// candid's may: `Decode!(&bytes, T)` as the last expression of a function whose
 /// local `bytes` it reads is a temporary dropped after that local (before edition
 /// 2024), which a decoder with such a destructor makes a borrow error.
+///
+/// `repr(C)` with the arena first: the arena then sits where the decoder's field
+/// does, as it did when the decoder held it directly.
+#[repr(C)]
 pub(crate) struct LentArena {
     /// Taken out by `Drop` (to go back to its entry or the spares) without leaving
     /// an empty arena behind to build and drop.
