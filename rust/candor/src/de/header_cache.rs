@@ -36,6 +36,7 @@ use super::subtype::{self, LentMemo, Memo};
 use crate::wire::header::{Arena, Header, Shape};
 use std::cell::RefCell;
 use std::mem::ManuallyDrop;
+use std::num::NonZeroU64;
 
 /// Headers kept per thread.
 pub(crate) const ENTRIES: usize = 8;
@@ -62,7 +63,8 @@ struct Entry {
     memo: Option<Box<Memo>>,
     shape: Shape,
     /// Tells a returned arena whether its entry is still the one it came from.
-    generation: u64,
+    /// Never zero, so that an `Option<Lease>` needs no tag of its own.
+    generation: NonZeroU64,
     /// Last use, for replacing the least recently used entry.
     used: u64,
 }
@@ -100,7 +102,7 @@ thread_local! {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Lease {
     slot: usize,
-    generation: u64,
+    generation: NonZeroU64,
 }
 
 /// A kept header lent to a decoder: its arena moved out of its entry, its shape,
@@ -237,7 +239,7 @@ impl Cache {
                 arena: None,
                 memo: None,
                 shape: header.shape,
-                generation: 0,
+                generation: NonZeroU64::MIN,
                 used: 0,
             });
             self.entries.len() - 1
@@ -250,6 +252,7 @@ impl Cache {
                 .map(|(i, _)| i)?
         };
         let clock = self.clock;
+        let generation = NonZeroU64::new(clock)?;
         let e = self.entries.get_mut(slot)?;
         if let Some(mut old) = e.arena.take() {
             old.recycle();
@@ -261,12 +264,9 @@ impl Cache {
         e.key.extend_from_slice(key);
         e.limits = limits;
         e.shape = header.shape;
-        e.generation = clock;
+        e.generation = generation;
         e.used = clock;
-        Some(Lease {
-            slot,
-            generation: clock,
-        })
+        Some(Lease { slot, generation })
     }
 }
 
