@@ -5,13 +5,13 @@
 //! the `De` frame handed to each value (`value.rs`), so no flag can outlive the value
 //! that set it.
 
+use super::header_cache::LentArena;
 use super::quota;
 use super::subtype::{LentMemo, Sides};
 use crate::error::{fault, Error};
 use crate::wire::header::{Arena, Node, Ref, Span, PRIM_COUNT};
 use crate::wire::reader::Reader;
 use crate::Result;
-use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
 /// Nesting levels between two measures of the stack (see [`Core::enter`]).
@@ -27,9 +27,9 @@ pub(crate) const SHORT_TEXT: usize = 32;
 pub(crate) struct Core<'de> {
     /// The message's bytes and the position in them: every read goes through it.
     pub reader: Reader<'de>,
-    /// Taken out by `Drop` (to go back to the header cache or the spares) without
-    /// leaving an empty arena behind to build and drop.
-    pub wire: ManuallyDrop<Arena>,
+    /// The wire types, with the subtype memo and where both go back when the
+    /// decode ends (the field's `Drop`: the core has none, see [`LentArena`]).
+    pub wire: LentArena,
     pub exp: Rc<Arena>,
     /// Number of wire type table entries: the cost of a func/service subtype check.
     pub table_len: usize,
@@ -67,15 +67,8 @@ pub(crate) struct Core<'de> {
     /// below it the decode may use (see [`stack_addr`]).
     stack_base: usize,
     max_stack: usize,
-    memo: LentMemo,
-    /// True while the memo's answers are about the thread's interned expected types
-    /// (not a run-time type's private arena or the wire types): only then are they
-    /// kept with a kept header for the next message.
-    memo_on_interned: bool,
     /// What few decodes need, made on first use (see [`Rare`]).
     rare: Option<Box<Rare>>,
-    /// Set when `wire` is lent by the header cache: where it goes back on drop.
-    pub lease: Option<super::header_cache::Lease>,
     /// The last (wire, expected) pair checked as a variant on both sides, and as a
     /// tuple record on both sides (see [`Checked`]).
     pub(super) variant_ok: Checked,
@@ -259,21 +252,6 @@ pub(crate) fn stack_addr() -> usize {
     std::hint::black_box(&marker) as *const u8 as usize
 }
 
-impl Drop for Core<'_> {
-    fn drop(&mut self) {
-        if let Some(lease) = self.lease.take() {
-            let answers = self.kept_answers();
-            // SAFETY: when the arena went back, `wire` is not used again: this is
-            // the core's drop, and `ManuallyDrop` does not drop it after.
-            if unsafe { super::header_cache::give_back_from(lease, &mut self.wire, answers) } {
-                return;
-            }
-        }
-        // SAFETY: as above: nothing uses `wire` after the core's drop.
-        unsafe { super::header_cache::recycle_from(&mut self.wire) };
-    }
-}
-
 /// Where a decoder's wire arena goes when it is given up before the decoder is
 /// built: back to the header cache entry it was lent from (with the subtype
 /// answers, when `keep_answers`), or to the spares the next parse reuses.
@@ -314,17 +292,6 @@ pub(super) struct Mark {
 }
 
 impl<'de> Core<'de> {
-    /// The subtype answers to keep with a kept header: those about the thread's
-    /// interned expected types that hold beyond this message.
-    #[inline(always)]
-    fn kept_answers(&mut self) -> Option<Box<super::subtype::Memo>> {
-        if self.memo_on_interned {
-            self.memo.take_answers()
-        } else {
-            None
-        }
-    }
-
     /// The position, the quotas and the depth, to come back to with
     /// [`back_to`](Self::back_to) after an attempt that gave up (direct decoding).
     /// What else a read may change is knowledge, not position: subtype answers and
@@ -362,7 +329,7 @@ impl<'de> Core<'de> {
     ) -> Self {
         Core {
             reader: Reader::new(input, pos),
-            wire: ManuallyDrop::new(wire),
+            wire: LentArena::new(wire, start.lease, start.memo),
             exp,
             table_len,
             quota_left: start.decoding_quota.unwrap_or(usize::MAX),
@@ -378,10 +345,7 @@ impl<'de> Core<'de> {
             max_depth: config.max_depth,
             stack_base: stack_addr(),
             max_stack: config.max_stack,
-            memo: start.memo,
-            memo_on_interned: true,
             rare: None,
-            lease: start.lease,
             variant_ok: Checked::NONE,
             tuple_ok: Checked::NONE,
             blob_ok: (Checked::NONE.w, Checked::NONE.e),
@@ -694,10 +658,10 @@ impl<'de> Core<'de> {
     /// to the next: the interned types keep their indices as they grow.
     pub(super) fn expected_replaced(&mut self, interned: bool) {
         self.forget_checked();
-        if !(interned && self.memo_on_interned) {
-            self.memo.clear();
+        if !(interned && self.wire.memo_on_interned) {
+            self.wire.memo.clear();
         }
-        self.memo_on_interned = interned;
+        self.wire.memo_on_interned = interned;
     }
 
     /// The wire types as an arena of expected types (the same references), shared.
@@ -720,12 +684,12 @@ impl<'de> Core<'de> {
         let exp = std::mem::replace(&mut self.exp, wire);
         let untyped = self.untyped;
         self.set_untyped(true);
-        let memo = std::mem::replace(&mut self.memo, LentMemo::none());
+        let memo = std::mem::replace(&mut self.wire.memo, LentMemo::none());
         let result = f(self);
         self.forget_checked();
         self.exp = exp;
         self.set_untyped(untyped);
-        self.memo = memo;
+        self.wire.memo = memo;
         result
     }
 
@@ -745,11 +709,12 @@ impl<'de> Core<'de> {
         if w == e && w.idx() < PRIM_COUNT {
             return true;
         }
+        let (wire, memo) = self.wire.with_memo();
         let sides = Sides {
-            wire: &self.wire,
+            wire,
             exp: &self.exp,
         };
-        self.memo.get().check(sides, w, e)
+        memo.get().check(sides, w, e)
     }
 
     /// The fewest bytes an element of wire type `el` takes ([`super::skip::min_size`]),
@@ -959,7 +924,7 @@ mod tests {
             .map(|i| el(&h.arena, h.shape.arg(&h.arena, i).unwrap()))
             .collect();
         let mut c = core(None, None);
-        c.wire = std::mem::ManuallyDrop::new(h.arena);
+        c.wire = crate::de::header_cache::LentArena::new(h.arena, None, LentMemo::none());
         assert_eq!(c.elem_min_size(els[0]), 16);
         assert_eq!(c.min_memo, (els[0], 16));
         assert_eq!(c.elem_min_size(els[0]), 16);

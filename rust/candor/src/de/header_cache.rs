@@ -32,10 +32,11 @@
 //! least recently used entry that is not lent out (nothing is kept when all are),
 //! and a header longer than [`MAX_KEY`] is never kept.
 
-use super::subtype::{self, Memo};
+use super::subtype::{self, LentMemo, Memo};
 use crate::wire::header::{Arena, Header, Shape};
 use std::cell::RefCell;
 use std::mem::ManuallyDrop;
+use std::num::NonZeroU64;
 
 /// Headers kept per thread.
 pub(crate) const ENTRIES: usize = 8;
@@ -62,7 +63,8 @@ struct Entry {
     memo: Option<Box<Memo>>,
     shape: Shape,
     /// Tells a returned arena whether its entry is still the one it came from.
-    generation: u64,
+    /// Never zero, so that an `Option<Lease>` needs no tag of its own.
+    generation: NonZeroU64,
     /// Last use, for replacing the least recently used entry.
     used: u64,
 }
@@ -100,7 +102,7 @@ thread_local! {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Lease {
     slot: usize,
-    generation: u64,
+    generation: NonZeroU64,
 }
 
 /// A kept header lent to a decoder: its arena moved out of its entry, its shape,
@@ -237,7 +239,7 @@ impl Cache {
                 arena: None,
                 memo: None,
                 shape: header.shape,
-                generation: 0,
+                generation: NonZeroU64::MIN,
                 used: 0,
             });
             self.entries.len() - 1
@@ -250,6 +252,7 @@ impl Cache {
                 .map(|(i, _)| i)?
         };
         let clock = self.clock;
+        let generation = NonZeroU64::new(clock)?;
         let e = self.entries.get_mut(slot)?;
         if let Some(mut old) = e.arena.take() {
             old.recycle();
@@ -261,12 +264,82 @@ impl Cache {
         e.key.extend_from_slice(key);
         e.limits = limits;
         e.shape = header.shape;
-        e.generation = clock;
+        e.generation = generation;
         e.used = clock;
-        Some(Lease {
-            slot,
-            generation: clock,
-        })
+        Some(Lease { slot, generation })
+    }
+}
+
+/// A decoder's wire arena, with where it goes when the decoder is dropped: back to
+/// the entry it was lent from (`lease`), with the subtype answers found about it
+/// when they hold beyond the message, or else to the spares the next parse reuses.
+///
+/// The giving back is this field's `Drop`, not the decoder's: this holds nothing
+/// borrowed from the input, so the decoder (`Core<'de>`, `IDLDeserialize<'de>`)
+/// has no destructor that needs the input alive, and may be dropped after it, as
+/// candid's may: `Decode!(&bytes, T)` as the last expression of a function whose
+/// local `bytes` it reads is a temporary dropped after that local (before edition
+/// 2024), which a decoder with such a destructor makes a borrow error.
+///
+/// `repr(C)` with the arena first: the arena then sits where the decoder's field
+/// does, as it did when the decoder held it directly.
+#[repr(C)]
+pub(crate) struct LentArena {
+    /// Taken out by `Drop` (to go back to its entry or the spares) without leaving
+    /// an empty arena behind to build and drop.
+    arena: ManuallyDrop<Arena>,
+    /// Set when the arena is lent by the cache: where it goes back.
+    pub lease: Option<Lease>,
+    /// The subtype memo of the decode: its answers go back with the arena.
+    pub memo: LentMemo,
+    /// True while the memo's answers are about the thread's interned expected types
+    /// (not a run-time type's private arena or the wire types): only then are they
+    /// kept with the arena for the next message.
+    pub memo_on_interned: bool,
+}
+
+impl LentArena {
+    #[inline(always)]
+    pub(crate) fn new(arena: Arena, lease: Option<Lease>, memo: LentMemo) -> Self {
+        LentArena {
+            arena: ManuallyDrop::new(arena),
+            lease,
+            memo,
+            memo_on_interned: true,
+        }
+    }
+
+    /// The arena and the memo, borrowed apart, for a subtype check.
+    #[inline(always)]
+    pub(crate) fn with_memo(&mut self) -> (&Arena, &mut LentMemo) {
+        (&self.arena, &mut self.memo)
+    }
+}
+
+impl std::ops::Deref for LentArena {
+    type Target = Arena;
+    #[inline(always)]
+    fn deref(&self) -> &Arena {
+        &self.arena
+    }
+}
+
+impl Drop for LentArena {
+    fn drop(&mut self) {
+        if let Some(lease) = self.lease.take() {
+            let answers = if self.memo_on_interned {
+                self.memo.take_answers()
+            } else {
+                None
+            };
+            // SAFETY: when the arena went back, `arena` is not used again: this is
+            // its holder's drop, and `ManuallyDrop` does not drop it after.
+            if unsafe { give_back_from(lease, &mut self.arena, answers) } {
+                return;
+            }
+        }
+        // SAFETY: as above: nothing uses `arena` after its holder's drop.
+        unsafe { recycle_from(&mut self.arena) };
     }
 }
 

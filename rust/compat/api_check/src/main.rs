@@ -11,7 +11,14 @@
 //! cargo run -p candid_api_check                   # document both crates, compare
 //! cargo run -p candid_api_check -- --extra        # also print what only candor has
 //! cargo run -p candid_api_check -- --list candid  # print one side's entries
+//! cargo run -p candid_api_check -- --newest       # against the newest candid 0.10.x
 //! ```
+//!
+//! `--newest` asks the registry (through cargo) for the newest candid 0.10.x and
+//! compares with it instead: its version with the compat crate's, and its API item
+//! by item, with the same list of kept differences. It needs the network and its
+//! answer changes when candid publishes, so CI does not run it; it is the first step
+//! of following a new candid release (`rust/compat/candid/README.md`).
 //!
 //! rustdoc's JSON output is unstable: it is switched on with `RUSTC_BOOTSTRAP=1` for
 //! the documentation builds only, in their own target directory under
@@ -19,6 +26,7 @@
 
 mod allow;
 mod api;
+mod compare;
 mod docs;
 mod rustdoc;
 
@@ -27,11 +35,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: candid-api-check [--extra] [--list candid|compat] [--no-doc]
+usage: candid-api-check [--extra] [--list candid|compat] [--no-doc] [--newest]
 
   --extra         also print the entries only the compat crate has
   --list SIDE     print one side's entries and exit
   --no-doc        reuse the JSON of the last run (target/api-check)
+  --newest        compare with the newest candid 0.10.x on the registry (network)
+                  instead of 0.10.39; fails when the compat crate's version is older
 ";
 
 fn main() -> ExitCode {
@@ -49,11 +59,13 @@ fn run() -> Result<bool, String> {
     let mut extra = false;
     let mut list = None;
     let mut build = true;
+    let mut newest = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--extra" => extra = true,
             "--no-doc" => build = false,
+            "--newest" => newest = true,
             "--list" => list = Some(args.next().ok_or("--list needs candid or compat")?),
             "-h" | "--help" => {
                 print!("{USAGE}");
@@ -65,11 +77,23 @@ fn run() -> Result<bool, String> {
 
     let root = repo_root();
     let work = root.join("target/api-check");
+    let newest_version = match (newest, build) {
+        (true, true) => Some(docs::document_newest(&work)?),
+        (true, false) => Some(docs::newest_version(&work)?),
+        (false, true) => {
+            docs::document_reference(&work)?;
+            None
+        }
+        (false, false) => None,
+    };
     if build {
-        docs::document_reference(&work)?;
         docs::document_compat(&root, &work)?;
     }
-    let reference = docs::load(&docs::reference_dir(&work))?;
+    let reference_dir = match newest_version {
+        Some(_) => docs::newest_dir(&work),
+        None => docs::reference_dir(&work),
+    };
+    let reference = docs::load(&reference_dir)?;
     let compat = docs::load(&docs::compat_dir(&work))?;
     let ours = api::entries(&compat, compat.get("candid").ok_or("no compat JSON")?);
     let theirs = api::entries(&reference, reference.get("candid").ok_or("no candid JSON")?);
@@ -85,24 +109,37 @@ fn run() -> Result<bool, String> {
     let text = std::fs::read_to_string(&differences)
         .map_err(|e| format!("cannot read {}: {e}", differences.display()))?;
     let allowed = allow::Allowed::parse(&text)?;
+    let report = compare::compare(&theirs, &ours, &allowed);
 
-    // An extra `?Sized` on a parameter of ours only admits more types: the entry
-    // counts as present when it differs from candid's by that alone.
-    let loosened: BTreeSet<String> = ours.iter().map(|e| without_maybe_sized(e)).collect();
-    let missing: Vec<&String> = theirs
-        .difference(&ours)
-        .filter(|e| e.contains("?Sized") || !loosened.contains(e.as_str()))
-        .collect();
-    let (explained, unexplained): (Vec<&String>, Vec<&String>) =
-        missing.iter().partition(|e| allowed.covers(e));
-    let stale = allowed.unused(&missing);
-
+    let mut up_to_date = true;
+    let label = match &newest_version {
+        Some(version) => {
+            let manifest = root.join("rust/compat/candid/Cargo.toml");
+            let manifest = std::fs::read_to_string(&manifest)
+                .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
+            let ours = compare::package_version(&manifest)
+                .ok_or("rust/compat/candid/Cargo.toml has no package version")?;
+            let order = compare::order_versions(&ours, version)
+                .ok_or_else(|| format!("cannot compare versions {ours} and {version}"))?;
+            up_to_date = order != std::cmp::Ordering::Less;
+            println!(
+                "newest candid 0.10.x on the registry: {version}; compat crate: {ours}{}",
+                if up_to_date {
+                    ""
+                } else {
+                    " (behind: see rust/compat/candid/README.md)"
+                }
+            );
+            format!("candid {version}")
+        }
+        None => "candid 0.10.39".to_string(),
+    };
     println!(
-        "candid 0.10.39: {} entries; compat crate: {}; missing: {} ({} listed in spec/differences.md)",
+        "{label}: {} entries; compat crate: {}; missing: {} ({} listed in spec/differences.md)",
         theirs.len(),
         ours.len(),
-        missing.len(),
-        explained.len()
+        report.missing.len(),
+        report.explained.len()
     );
     if extra {
         println!("\nonly in the compat crate:");
@@ -110,26 +147,19 @@ fn run() -> Result<bool, String> {
             println!("  {e}");
         }
     }
-    if !unexplained.is_empty() {
+    if !report.unexplained.is_empty() {
         println!("\nmissing from the compat crate, not listed as a difference:");
-        for e in &unexplained {
+        for e in &report.unexplained {
             println!("  {e}");
         }
     }
-    if !stale.is_empty() {
+    if !report.stale.is_empty() {
         println!("\nlisted in spec/differences.md but no longer missing (remove them):");
-        for p in &stale {
+        for p in &report.stale {
             println!("  {p}");
         }
     }
-    Ok(unexplained.is_empty() && stale.is_empty())
-}
-
-fn without_maybe_sized(entry: &str) -> String {
-    entry
-        .replace(": ?Sized + ", ": ")
-        .replace(" + ?Sized", "")
-        .replace(": ?Sized", "")
+    Ok(up_to_date && report.clean())
 }
 
 fn print_all(entries: &BTreeSet<String>) -> bool {
