@@ -256,7 +256,8 @@ fn a_kept_header_is_held_to_the_new_bound() {
 /// Lengths a header claims are not trusted: a future type's blob, a method name, a
 /// field count or an argument count of 2^62 in a message of a few bytes is rejected
 /// by both, without reserving what it claims (a reservation of 2^62 bytes aborts the
-/// process, so finishing the test is the check; `header_alloc` counts the bytes).
+/// process, so finishing the test is the check; `tests/header_alloc.rs` measures
+/// the largest allocation).
 #[test]
 fn claimed_header_lengths_are_not_trusted() {
     let huge = leb(1 << 62);
@@ -764,7 +765,8 @@ fn refuted_pairs_are_not_explored_again_when_decoding() {
         let m = diamond_message(DIAMOND_LEVELS, &wire_leaf);
         let opt_e: candor::types::Type = T::Opt(et.clone()).into();
         for expected in [&opt_e, &et, &wt] {
-            let ours = candor::IDLArgs::from_bytes_with_types(&m, &env, &[expected.clone()]);
+            let ours =
+                candor::IDLArgs::from_bytes_with_types(&m, &env, std::slice::from_ref(expected));
             let theirs =
                 candid::IDLArgs::from_bytes_with_types(&m, &cenv, &[to_candid::ty(expected)]);
             assert_eq!(
