@@ -921,7 +921,8 @@ struct Seen<'a> {
     /// The expected side as a table (`None`: at the wire types).
     expected: Option<&'a Table>,
     typed: bool,
-    /// The typed target is a Rust tuple.
+    /// The typed target is a Rust tuple and the first wire argument a record with more
+    /// fields than it.
     tuple: bool,
 }
 
@@ -980,11 +981,12 @@ fn d8_bytes_from_text(s: &Seen, ours: &Answer, theirs: &Answer) -> bool {
 /// charges nothing for it, while candor skips it (1 skipping unit and 50 decoding
 /// units a field); and when the rest is missing from the message candid never sees
 /// the message is short, while candor does (malformed: the spec's value has every
-/// field).
+/// field). With a following argument candid reads it from the wrong place (any
+/// error).
 fn d7_tuple_extra(s: &Seen, ours: &Answer, theirs: &Answer) -> bool {
     s.tuple
         && match (ours, theirs) {
-            (Ok(_), Err((_, e))) => e.contains("Trailing value"),
+            (Ok(_), Err(_)) => true,
             (Err((Some(ErrorKind::Binary), e)), Ok(_)) => e.contains("unexpected end of input"),
             (Ok(o), Ok(t)) => {
                 let ds = o.skipping.saturating_sub(t.skipping);
@@ -1001,6 +1003,15 @@ fn d7_tuple_extra(s: &Seen, ours: &Answer, theirs: &Answer) -> bool {
 /// either side whose answers differ.
 fn pending_opt_future(s: &Seen) -> bool {
     s.any_table(|e| matches!(e, Entry::Future(..))) || header_has_future(s.bytes)
+}
+
+/// Area `opt` (another helper is fixing it): an error that escapes a value under the
+/// special `opt` rule instead of making it `null` (e.g. an empty `vec nat` at
+/// `opt blob`): candor's subtype error names an `opt` on its path, candid accepts.
+fn pending_opt_escape(s: &Seen, ours: &Answer, theirs: &Answer) -> bool {
+    s.expected_has_opt()
+        && matches!((ours, theirs), (Err((Some(ErrorKind::Subtype | ErrorKind::Custom), e)), Ok(_))
+            if e.contains("→ ?") || e.contains(" to opt "))
 }
 
 /// Whether the type table of `bytes` (a mutated message's, perhaps) has a future
@@ -1119,6 +1130,8 @@ fn judge(
         "d8_bytes_from_text"
     } else if pending_opt_future(s) {
         "pending_opt_future"
+    } else if pending_opt_escape(s, ours, theirs) {
+        "pending_opt_escape"
     } else if pending_safe_bomb(ours, theirs) {
         "pending_safe_bomb"
     } else {
@@ -1219,11 +1232,21 @@ fn run(seed: u64, tally: &mut Tally) -> Option<String> {
     let typed = rng.pct(35);
     let target = &TARGETS[rng.below(TARGETS.len())];
     // The wire table: random, or a typed target's table mutated.
+    let fields = |t: &Table| match t.args.first() {
+        Some(R::I(i)) => match &t.entries[*i] {
+            Entry::Record(fs) => fs.len(),
+            _ => 0,
+        },
+        _ => 0,
+    };
+    let mut tuple = false;
     let wire = if typed {
         let mut t = Table::parse(&(target.sample)());
+        let own = fields(&t);
         for _ in 0..rng.below(3) {
             t.mutate(&mut rng);
         }
+        tuple = target.name.starts_with('(') && fields(&t) > own;
         t
     } else {
         Table::random(&mut rng)
@@ -1245,7 +1268,7 @@ fn run(seed: u64, tally: &mut Tally) -> Option<String> {
             wire: &wire,
             expected: None,
             typed: true,
-            tuple: target.name.starts_with('('),
+            tuple,
         };
         let (fo, ft) = ((target.ours)(&bytes, FULL), (target.theirs)(&bytes, FULL));
         let class = match judge(&s, &fo, &ft, tally) {
