@@ -782,29 +782,9 @@ fn refuted_pairs_are_not_explored_again_when_decoding() {
     }
 }
 
-/// The same check through `types::subtype`. candor's checker keeps no memo of
-/// refuted pairs: each failed `opt` probe is explored again on every path, so the
-/// work doubles with each level (measured in a debug build: 4 levels 0.3 ms, 8 levels
-/// 10 ms, 12 levels 0.2 s, 16 levels 3.3 s; candid 2.7 ms at 16 and ends at 60).
-#[test]
-#[ignore = "pending: types (types::subtype has no memo of refuted pairs)"]
-fn refuted_pairs_are_not_explored_again_by_types_subtype() {
-    for (wire_leaf, exp_leaf, holds) in diamond_cases() {
-        let (env, wt, et) = diamonds(DIAMOND_LEVELS, &wire_leaf, &exp_leaf);
-        let ours = candor::types::subtype::subtype_with_config(
-            candor::types::subtype::OptReport::Silence,
-            &mut Default::default(),
-            &env,
-            &wt,
-            &et,
-        );
-        assert_eq!(
-            ours.is_ok(),
-            holds,
-            "{wire_leaf:?} <: {exp_leaf:?}: {ours:?}"
-        );
-    }
-}
+// The same check through `types::subtype` is in `tests/subtype_work.rs`, counted in
+// allocations (candor's checker has no memo of refuted pairs yet: pending, area
+// `types`; at 60 levels it would not end).
 
 // ---- opt backtracking over a long argument queue ------------------------------------
 
