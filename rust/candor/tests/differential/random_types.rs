@@ -1195,11 +1195,22 @@ fn judge_quota(
 struct Tally {
     cases: usize,
     skipped: std::collections::BTreeMap<&'static str, usize>,
+    /// Per path (`typed`, `wire`, `expected`): (both accepted, both rejected) under
+    /// the full quota.
+    agreed: std::collections::BTreeMap<&'static str, (usize, usize)>,
 }
 
 impl Tally {
     fn skip(&mut self, class: &'static str) {
         *self.skipped.entry(class).or_default() += 1;
+    }
+    fn agreed(&mut self, path: &'static str, ours: &Answer, theirs: &Answer) {
+        let e = self.agreed.entry(path).or_default();
+        match (ours, theirs) {
+            (Ok(_), Ok(_)) => e.0 += 1,
+            (Err(_), Err(_)) => e.1 += 1,
+            _ => {}
+        }
     }
 }
 
@@ -1271,6 +1282,7 @@ fn run(seed: u64, tally: &mut Tally) -> Option<String> {
             tuple,
         };
         let (fo, ft) = ((target.ours)(&bytes, FULL), (target.theirs)(&bytes, FULL));
+        tally.agreed("typed", &fo, &ft);
         let class = match judge(&s, &fo, &ft, tally) {
             Ok(class) => class,
             Err(d) => return Some(describe(&format!("at {} under {FULL:?}", target.name), d)),
@@ -1291,6 +1303,7 @@ fn run(seed: u64, tally: &mut Tally) -> Option<String> {
         tuple: false,
     };
     let (o, t) = idl_both(&bytes, &TypeEnv::new(), None, quotas[1]);
+    tally.agreed("wire", &o, &t);
     if let Err(d) = judge(&s, &o, &t, tally) {
         return Some(describe("as IDLValue", d));
     }
@@ -1322,6 +1335,7 @@ fn run(seed: u64, tally: &mut Tally) -> Option<String> {
         ))
     };
     let (fo, ft) = idl_both(&bytes, &env, Some(&types), FULL);
+    tally.agreed("expected", &fo, &ft);
     let class = match judge(&s, &fo, &ft, tally) {
         Ok(class) => class,
         Err(d) => return at(FULL, d),
@@ -1375,8 +1389,9 @@ fn explore() {
         }
     }
     println!(
-        "start {start:x}: {} cases, {found} unexplained, skipped {:?}",
-        tally.cases, tally.skipped
+        "start {start:x}: {} cases, {found} unexplained, skipped {:?}, \
+         (both accept, both reject) {:?}",
+        tally.cases, tally.skipped, tally.agreed
     );
 }
 
