@@ -1,7 +1,8 @@
 //! The differential fuzzer over random TYPES: random wire type tables (recursive
 //! entries, future opcodes, `opt`/`vec`/`record`/`variant` nesting, `reserved` and
 //! `empty`, `func` and `service`), random values of them, some with mutated bytes,
-//! decoded by candor and candid 0.10.39 under random decoding and skipping quotas at
+//! decoded by candor and candid 0.10.39 under random decoding and skipping quotas
+//! (and, a quarter of the time, a random `set_max_header_len`) at
 //!
 //! * random expected types related to the wire type (the table mutated: fields and
 //!   cases added and removed, `nat`/`int` swapped, `opt` wrapped and unwrapped,
@@ -718,6 +719,8 @@ type Answer = Result<Got, (Option<ErrorKind>, String)>;
 struct Quota {
     decoding: usize,
     skipping: usize,
+    /// `set_max_header_len`, when set.
+    header: Option<usize>,
 }
 
 fn configs(q: Quota) -> (candor::DecoderConfig, candid::DecoderConfig) {
@@ -727,6 +730,10 @@ fn configs(q: Quota) -> (candor::DecoderConfig, candid::DecoderConfig) {
     let mut t = candid::DecoderConfig::new();
     t.set_decoding_quota(q.decoding)
         .set_skipping_quota(q.skipping);
+    if let Some(n) = q.header {
+        o.set_max_header_len(n);
+        t.set_max_header_len(n);
+    }
     (o, t)
 }
 
@@ -842,6 +849,9 @@ macro_rules! rust_types {
             pub fn $name(bytes: &[u8], q: super::Quota) -> super::Answer {
                 let mut config = $k::DecoderConfig::new();
                 config.set_decoding_quota(q.decoding).set_skipping_quota(q.skipping);
+                if let Some(n) = q.header {
+                    config.set_max_header_len(n);
+                }
                 drop($k::ser::IDLBuilder::new());
                 $k::utils::decode_args_with_config_debug::<($t,)>(bytes, &config)
                     .map_err(|e| (super::kind_of(&e), format!("{e:#}")))
@@ -1017,6 +1027,17 @@ fn pending_opt_escape(s: &Seen, ours: &Answer, theirs: &Answer) -> bool {
 /// Whether the type table of `bytes` (a mutated message's, perhaps) has a future
 /// opcode before anything in it fails to parse.
 fn header_has_future(bytes: &[u8]) -> bool {
+    scan_header(bytes).0
+}
+
+/// The byte length of the header of `bytes` (magic included), when it parses.
+fn header_len(bytes: &[u8]) -> Option<usize> {
+    scan_header(bytes).1
+}
+
+/// Reads the header of `bytes` leniently: whether a future opcode comes before
+/// anything fails to parse, and the header's length when all of it parses.
+fn scan_header(bytes: &[u8]) -> (bool, Option<usize>) {
     fn scan(rd: &mut &[u8]) -> Option<bool> {
         let u = |rd: &mut &[u8]| leb128::read::unsigned(rd).ok();
         let s = |rd: &mut &[u8]| leb128::read::signed(rd).ok();
@@ -1052,14 +1073,22 @@ fn header_has_future(bytes: &[u8]) -> bool {
                     }
                 }
                 op if op < -24 => return Some(true),
-                _ => return Some(false),
+                _ => return None,
             }
+        }
+        for _ in 0..u(rd)?.min(1 << 16) {
+            s(rd)?;
         }
         Some(false)
     }
-    bytes
-        .get(4..)
-        .is_some_and(|mut rd| scan(&mut rd) == Some(true))
+    let Some(mut rd) = bytes.get(4..) else {
+        return (false, None);
+    };
+    match scan(&mut rd) {
+        Some(true) => (true, None),
+        Some(false) => (false, Some(bytes.len() - rd.len())),
+        None => (false, None),
+    }
 }
 
 /// Area `safe` (another helper; found by this fuzzer, reported): on the `IDLValue`
@@ -1175,8 +1204,12 @@ fn judge_quota(
     theirs: &Answer,
     tally: &mut Tally,
 ) -> Result<(), String> {
-    let fits =
-        |a: &Answer| matches!(a, Ok(g) if g.decoding <= q.decoding && g.skipping <= q.skipping);
+    let header_fits = q
+        .header
+        .is_none_or(|n| header_len(s.bytes).is_some_and(|len| len <= n));
+    let fits = |a: &Answer| {
+        header_fits && matches!(a, Ok(g) if g.decoding <= q.decoding && g.skipping <= q.skipping)
+    };
     match full {
         (Ok(fo), Ok(ft), Some(class))
             if ours.is_ok() == fits(full.0)
@@ -1228,12 +1261,14 @@ fn quota(rng: &mut Rng) -> Quota {
             1 => rng.below(5000),
             _ => 100_000,
         },
+        header: rng.pct(25).then(|| 4 + rng.below(60)),
     }
 }
 
 const FULL: Quota = Quota {
     decoding: 20_000_000,
     skipping: 100_000,
+    header: None,
 };
 
 /// Runs the case of `seed`; returns a description of an unexplained difference.
