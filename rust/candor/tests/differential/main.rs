@@ -3,9 +3,14 @@
 //! (`decode`), the quota units each charges (`cost`), and hostile or malformed input
 //! (`hostile`). One test binary, so the zoo is compiled once.
 
+mod changes;
 mod cost;
 mod decode;
 mod encode;
 mod header_cache;
 mod hostile;
+mod random_types;
+#[path = "../common/to_candid.rs"]
+#[allow(dead_code)]
+mod to_candid;
 mod zoo;
