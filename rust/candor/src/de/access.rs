@@ -415,6 +415,151 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
     }
 }
 
+/// A map whose wire entries are records other than `record { 0 : K; 1 : V }`
+/// (`De::loose_map`): key and value come from fields 0 and 1 (`null` when
+/// missing), and the entry's other fields, `rest`, are skipped after its value.
+/// Apart from `MapAccess` so that the common map's read has no such step.
+pub(crate) struct LooseMapAccess<'a, 'de> {
+    core: &'a mut Core<'de>,
+    len: usize,
+    done: usize,
+    wire: (Ref, Ref),
+    exp: (Ref, Ref),
+    rest: Span,
+}
+
+impl<'a, 'de> LooseMapAccess<'a, 'de> {
+    pub(super) fn new(
+        core: &'a mut Core<'de>,
+        len: usize,
+        wire: (Ref, Ref),
+        exp: (Ref, Ref),
+        rest: Span,
+    ) -> Self {
+        LooseMapAccess {
+            core,
+            len,
+            done: 0,
+            wire,
+            exp,
+            rest,
+        }
+    }
+
+    /// Skips the fields of an entry past its key and value.
+    fn skip_rest(&mut self) -> Result<()> {
+        for k in self.rest.range() {
+            if let Some(f) = self.core.wire.field(k) {
+                self.core.skip(f.ty)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Skips entries the visitor did not read.
+    pub(super) fn finish(&mut self) -> Result<()> {
+        while self.done < self.len {
+            self.done += 1;
+            self.core.skip(self.wire.0)?;
+            self.core.skip(self.wire.1)?;
+            self.skip_rest()?;
+        }
+        Ok(())
+    }
+}
+
+impl<'de> de::MapAccess<'de> for LooseMapAccess<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        self.core.charge(2 * quota::KEY)?;
+        if self.done >= self.len {
+            return Ok(None);
+        }
+        let i = self.done;
+        self.done += 1;
+        seed.deserialize(De::new(&mut *self.core, self.wire.0, self.exp.0))
+            .map(Some)
+            .map_err(|err| err.at(self.core.offset()).within(PathSegment::Index(i)))
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.core.charge(quota::ELEMENT)?;
+        let i = self.done.saturating_sub(1);
+        let out = seed
+            .deserialize(De::new(&mut *self.core, self.wire.1, self.exp.1))
+            .map_err(|err| err.at(self.core.offset()).within(PathSegment::Index(i)))?;
+        self.skip_rest()?;
+        Ok(out)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.len - self.done)
+    }
+}
+
+/// A Rust tuple read from a wire record that is not a tuple (ids with gaps, or
+/// not from 0): fields merged by id as for a struct (`StructAccess`), so the
+/// tuple's elements are the wire fields 0..n; wire fields that are not elements
+/// are skipped, and an element missing on the wire must be optional and reads as
+/// `null`. This is the spec's record rule; candid refuses such records
+/// (`spec/differences.md` D12). Apart from `TupleAccess`, which pairs by position.
+pub(crate) struct LooseTupleAccess<'a, 'de> {
+    core: &'a mut Core<'de>,
+    fields: FieldMerge,
+}
+
+impl<'a, 'de> LooseTupleAccess<'a, 'de> {
+    pub(super) fn new(core: &'a mut Core<'de>, wf: Span, ef: Span) -> Self {
+        LooseTupleAccess {
+            core,
+            fields: FieldMerge::new(wf, ef),
+        }
+    }
+
+    /// Skips the wire fields after the last element the visitor read.
+    pub(super) fn finish(&mut self) -> Result<()> {
+        for k in self.fields.wire_left() {
+            if let Some(f) = self.core.wire.field(k) {
+                self.core.skip(f.ty)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for LooseTupleAccess<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        self.core.charge(quota::ELEMENT)?;
+        loop {
+            let (id, w, e) = match self.fields.next(&self.core.wire, &self.core.exp) {
+                Some(Step::Both { id, w, e, .. }) => (id, w, e),
+                Some(Step::Expected { id, e, .. }) => {
+                    let e = e.resolved();
+                    if !super::subtype::is_optional(&self.core.exp, e) {
+                        return Err(Error::subtype(format!("field {id} is not optional field"))
+                            .at(self.core.offset()));
+                    }
+                    (id, NULL, e)
+                }
+                Some(Step::Wire { id, w }) => {
+                    self.core
+                        .skip(w)
+                        .map_err(|err| err.within(PathSegment::FieldId(id)))?;
+                    continue;
+                }
+                None => return Ok(None),
+            };
+            return match seed.deserialize(De::new(&mut *self.core, w, e)) {
+                Ok(x) => Ok(Some(x)),
+                Err(err) => Err(element_path(self.core, PathSegment::FieldId(id), err)),
+            };
+        }
+    }
+}
+
 /// A variant: the case was chosen by the caller from the wire index.
 pub(crate) struct EnumAccess<'a, 'de> {
     core: &'a mut Core<'de>,

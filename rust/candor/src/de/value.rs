@@ -5,7 +5,9 @@
 //! same serde call (see `spec/limits.md`), so a canister's quota accepts and rejects
 //! the same messages after switching.
 
-use super::access::{EnumAccess, MapAccess, StructAccess, TupleAccess, VecAccess};
+use super::access::{
+    EnumAccess, LooseMapAccess, LooseTupleAccess, MapAccess, StructAccess, TupleAccess, VecAccess,
+};
 use super::core::{CaseMemo, Checked, Core, VecKind, VecShape};
 use super::describe::describe;
 use super::primvec;
@@ -17,6 +19,23 @@ use crate::wire::header::{Arena, FieldEntry, Node, Prim, Ref, Span};
 use crate::wire::leb;
 use crate::Result;
 use serde::de::{self, Visitor};
+
+thread_local! {
+    static LOOSE_READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts a value read by one of the spec's coercions that candid refuses
+/// (`spec/differences.md` D12: a blob from an empty vector, a map from other
+/// entries, a tuple from a record that is not one).
+#[cold]
+fn count_loose_read() {
+    LOOSE_READS.with(|n| n.set(n.get().wrapping_add(1)));
+}
+
+/// How many values this thread read by those coercions (see `count_loose_read`).
+pub(crate) fn loose_reads() -> u64 {
+    LOOSE_READS.with(std::cell::Cell::get)
+}
 
 /// Tag of the `visit_bytes` protocol (shared with candid) for principals, reserved
 /// and blobs reached through `deserialize_any`.
@@ -241,6 +260,9 @@ pub(super) enum SeqBody<'de> {
     /// A tuple record, now the kept tuple pair (`Core::tuple_ok`): its field spans
     /// and first two element types are read from there.
     Tuple,
+    /// A tuple expected and a record on the wire whose ids are not 0..n: its
+    /// fields `wf` are merged with the tuple's `ef` by id (`LooseTupleAccess`).
+    Loose { wf: Span, ef: Span },
 }
 
 impl<'a, 'de> De<'a, 'de> {
@@ -426,7 +448,10 @@ impl<'a, 'de> De<'a, 'de> {
                 Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
                     match self.core.wnode(self.w()) {
                         Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
-                        _ => return Err(self.mismatch()),
+                        _ => {
+                            self.empty_vec_as_blob()?;
+                            return Ok(Bytes::Blob(&[]));
+                        }
                     }
                     self.core.blob_ok = (self.w(), self.e());
                 }
@@ -440,6 +465,30 @@ impl<'a, 'de> De<'a, 'de> {
         // `len` is at most the bytes left in the input: one more cannot overflow.
         self.core.charge(len + quota::CALL)?;
         Ok(Bytes::Blob(self.core.reader.take(len, "blob")?))
+    }
+
+    /// A blob expected and a vector of another element type on the wire: the
+    /// spec coerces a vector element by element, so an empty one is the empty
+    /// blob, whatever its element type. Any other value is the mismatch. (candid
+    /// reads blobs only from blobs, so it gives `null` inside an `opt`, and an
+    /// error outside one; `spec/differences.md` D12.) Charged as the empty blob.
+    #[cold]
+    #[inline(never)]
+    fn empty_vec_as_blob(&mut self) -> Result<()> {
+        let Node::Vec(el) = self.core.wnode(self.w()) else {
+            return Err(self.mismatch());
+        };
+        let at = self.core.offset();
+        let min = self.core.elem_min_size(el.resolved());
+        if self.core.reader.len(min)? != 0 {
+            return Err(Error::mismatch(
+                describe(&self.core.exp, self.e()),
+                describe(&self.core.wire, self.w()),
+                at,
+            ));
+        }
+        count_loose_read();
+        self.core.charge(quota::CALL)
     }
 
     // ---- references ------------------------------------------------------------
@@ -624,7 +673,10 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
             Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
                 match self.core.wnode(self.w()) {
                     Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
-                    _ => return Err(self.mismatch()),
+                    _ => {
+                        self.empty_vec_as_blob()?;
+                        return v.visit_byte_buf(vec![TAG_BLOB]);
+                    }
                 }
                 let len = self.core.reader.len(1)?;
                 self.core.charge(len.saturating_add(quota::CALL))?;
@@ -902,6 +954,7 @@ impl<'de> De<'_, 'de> {
                 access.finish()?;
                 Ok(out)
             }
+            SeqBody::Loose { wf, ef } => loose_tuple(self.core, wf, ef, v),
         }
     }
 
@@ -1000,11 +1053,8 @@ impl<'de> De<'_, 'de> {
                     return Err(self.mismatch());
                 }
                 if !is_tuple(&self.core.wire, wf) {
-                    return Err(Error::subtype(format!(
-                        "{} is not a tuple type",
-                        describe(&self.core.wire, self.w())
-                    ))
-                    .at(self.core.offset()));
+                    // Merged by id instead, out of the kept tuple pairs.
+                    return Ok(SeqBody::Loose { wf, ef });
                 }
                 let first = [0, 1].map(|i| TupleAccess::pair(self.core, wf, ef, i));
                 self.core.tuple_ok = self.checked(wf, ef);
@@ -1030,7 +1080,7 @@ impl<'de> De<'_, 'de> {
         let (Some((wk, wv)), Some((ek, ev))) =
             (pair(&self.core.wire, w_el), pair(&self.core.exp, e_el))
         else {
-            return Err(Error::subtype("expect a key-value pair").at(self.core.offset()));
+            return self.loose_map(v, w_el, pair(&self.core.exp, e_el));
         };
         let min = self.core.elem_min_size(w_el.resolved());
         let len = self.core.reader.len(min)?;
@@ -1048,6 +1098,60 @@ impl<'de> De<'_, 'de> {
                 .charge(len.saturating_mul(quota::FAST_MAP_ENTRY))?;
         }
         let mut access = MapAccess::new(&mut *self.core, len, (wk, wv), (ek, ev), text_keys, fast);
+        let out = v.visit_map(&mut access)?;
+        access.finish()?;
+        Ok(out)
+    }
+
+    /// A map whose wire entries are not exactly `record { 0 : K; 1 : V }`: by the
+    /// spec's record rule an entry's key and value are its fields 0 and 1 (a
+    /// missing one reads as `null`) and its other fields are skipped; entries
+    /// that are not records at all coerce only when there are none. candid
+    /// refuses all of these (`null` inside an `opt`; `spec/differences.md` D12).
+    #[cold]
+    #[inline(never)]
+    fn loose_map<V: Visitor<'de>>(
+        &mut self,
+        v: V,
+        w_el: Ref,
+        exp: Option<(Ref, Ref)>,
+    ) -> Result<V::Value> {
+        let Some(exp) = exp else {
+            return Err(Error::subtype("expect a key-value pair").at(self.core.offset()));
+        };
+        let w_el = w_el.resolved();
+        let at = self.core.offset();
+        let min = self.core.elem_min_size(w_el);
+        let len = self.core.reader.len(min)?;
+        let (wire, rest) = match self.core.wnode(w_el) {
+            Node::Record(fields) => {
+                let find = |id: u32| {
+                    self.core
+                        .wire
+                        .fields(fields)
+                        .iter()
+                        .find(|f| f.id == id)
+                        .map_or(NULL, |f| f.ty)
+                };
+                let (wk, wv) = (find(0), find(1));
+                let kept = self
+                    .core
+                    .wire
+                    .fields(fields)
+                    .iter()
+                    .take_while(|f| f.id <= 1)
+                    .count() as u32;
+                let rest = Span {
+                    start: fields.start + kept,
+                    len: fields.len - kept,
+                };
+                ((wk, wv), rest)
+            }
+            _ if len == 0 => ((NULL, NULL), Span { start: 0, len: 0 }),
+            _ => return Err(Error::subtype("expect a key-value pair").at(at)),
+        };
+        count_loose_read();
+        let mut access = LooseMapAccess::new(&mut *self.core, len, wire, exp, rest);
         let out = v.visit_map(&mut access)?;
         access.finish()?;
         Ok(out)
@@ -1101,6 +1205,23 @@ impl<'de> De<'_, 'de> {
         };
         v.visit_enum(EnumAccess::new(&mut *self.core, case.k, case.w, case.e))
     }
+}
+
+/// A tuple read from a record that is not one (`SeqBody::Loose`): out of line,
+/// so the sequence read holds only the common paths.
+#[cold]
+#[inline(never)]
+fn loose_tuple<'de, V: Visitor<'de>>(
+    core: &mut Core<'de>,
+    wf: Span,
+    ef: Span,
+    v: V,
+) -> Result<V::Value> {
+    count_loose_read();
+    let mut access = LooseTupleAccess::new(core, wf, ef);
+    let out = v.visit_seq(&mut access)?;
+    access.finish()?;
+    Ok(out)
 }
 
 /// [`case_of`] at a checked variant pair `(w, e)` whose case spans are `spans`,
