@@ -433,6 +433,23 @@ fn expects() -> Vec<Expect> {
         expect!("opt opt u8", Option<Option<u8>>),
         expect!("opt opt ByteBuf", Option<Option<ByteBuf>>),
         expect!("opt Vec<String>", Option<Vec<String>>),
+        expect!("opt Vec<u16>", Option<Vec<u16>>),
+        expect!("opt Vec<bool>", Option<Vec<bool>>),
+        expect!(
+            "opt Vec<Nat>",
+            Option<Vec<candor::Nat>>,
+            Option<Vec<candid::Nat>>
+        ),
+        expect!(
+            "opt Vec<Int>",
+            Option<Vec<candor::Int>>,
+            Option<Vec<candid::Int>>
+        ),
+        expect!(
+            "opt Vec<Principal>",
+            Option<Vec<candor::Principal>>,
+            Option<Vec<candid::Principal>>
+        ),
         expect!("opt Vec<()>", Option<Vec<()>>),
         expect!("opt Vec<Option<u8>>", Option<Vec<Option<u8>>>),
         expect!("opt Vec<Vec<u8>>", Option<Vec<Vec<u8>>>),
