@@ -183,7 +183,7 @@ pub fn direct_decodes() -> u64 {
 /// those decodes where candid fails.
 #[doc(hidden)]
 pub fn spec_only_reads() -> u64 {
-    value::loose_reads()
+    value::spec_only_reads()
 }
 
 /// How many decodes on this thread took a kept header instead of parsing: for tests

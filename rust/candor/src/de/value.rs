@@ -5,9 +5,7 @@
 //! same serde call (see `spec/limits.md`), so a canister's quota accepts and rejects
 //! the same messages after switching.
 
-use super::access::{
-    EnumAccess, LooseMapAccess, LooseTupleAccess, MapAccess, StructAccess, TupleAccess, VecAccess,
-};
+use super::access::{EnumAccess, MapAccess, StructAccess, TupleAccess, VecAccess};
 use super::core::{CaseMemo, Checked, Core, VecKind, VecShape};
 use super::describe::describe;
 use super::primvec;
@@ -21,20 +19,18 @@ use crate::Result;
 use serde::de::{self, Visitor};
 
 thread_local! {
-    static LOOSE_READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static SPEC_ONLY_READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// Counts a value read by one of the spec's coercions that candid refuses
-/// (`spec/differences.md` D12: a blob from an empty vector, a map from other
-/// entries, a tuple from a record that is not one).
-#[cold]
-fn count_loose_read() {
-    LOOSE_READS.with(|n| n.set(n.get().wrapping_add(1)));
+/// Counts a value read by a coercion of the spec that candid refuses
+/// (`spec/differences.md` D12: a blob from an empty vector of another type).
+fn count_spec_only_read() {
+    SPEC_ONLY_READS.with(|n| n.set(n.get().wrapping_add(1)));
 }
 
-/// How many values this thread read by those coercions (see `count_loose_read`).
-pub(crate) fn loose_reads() -> u64 {
-    LOOSE_READS.with(std::cell::Cell::get)
+/// How many values this thread read by such coercions.
+pub(crate) fn spec_only_reads() -> u64 {
+    SPEC_ONLY_READS.with(std::cell::Cell::get)
 }
 
 /// Tag of the `visit_bytes` protocol (shared with candid) for principals, reserved
@@ -260,9 +256,6 @@ pub(super) enum SeqBody<'de> {
     /// A tuple record, now the kept tuple pair (`Core::tuple_ok`): its field spans
     /// and first two element types are read from there.
     Tuple,
-    /// A tuple expected and a record on the wire whose ids are not 0..n: its
-    /// fields `wf` are merged with the tuple's `ef` by id (`LooseTupleAccess`).
-    Loose { wf: Span, ef: Span },
 }
 
 impl<'a, 'de> De<'a, 'de> {
@@ -448,10 +441,7 @@ impl<'a, 'de> De<'a, 'de> {
                 Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
                     match self.core.wnode(self.w()) {
                         Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
-                        _ => {
-                            self.empty_vec_as_blob()?;
-                            return Ok(Bytes::Blob(&[]));
-                        }
+                        _ => return self.blob_from_other(),
                     }
                     self.core.blob_ok = (self.w(), self.e());
                 }
@@ -467,13 +457,30 @@ impl<'a, 'de> De<'a, 'de> {
         Ok(Bytes::Blob(self.core.reader.take(len, "blob")?))
     }
 
+    /// [`bytes`](Self::bytes) of a blob expected and something else on the wire:
+    /// the empty blob from an empty vector (see
+    /// [`empty_vec_as_blob`](Self::empty_vec_as_blob)), else the mismatch.
+    #[cold]
+    #[inline(never)]
+    fn blob_from_other(&mut self) -> Result<Bytes<'a, 'de>> {
+        self.empty_vec_as_blob()?;
+        Ok(Bytes::Blob(&[]))
+    }
+
+    /// `deserialize_any`'s blob (an `IDLValue`) from something else on the wire,
+    /// as [`blob_from_other`](Self::blob_from_other).
+    #[cold]
+    #[inline(never)]
+    fn tagged_blob_from_other<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
+        self.empty_vec_as_blob()?;
+        v.visit_byte_buf(vec![TAG_BLOB])
+    }
+
     /// A blob expected and a vector of another element type on the wire: the
     /// spec coerces a vector element by element, so an empty one is the empty
     /// blob, whatever its element type. Any other value is the mismatch. (candid
     /// reads blobs only from blobs, so it gives `null` inside an `opt`, and an
     /// error outside one; `spec/differences.md` D12.) Charged as the empty blob.
-    #[cold]
-    #[inline(never)]
     fn empty_vec_as_blob(&mut self) -> Result<()> {
         let Node::Vec(el) = self.core.wnode(self.w()) else {
             return Err(self.mismatch());
@@ -487,8 +494,21 @@ impl<'a, 'de> De<'a, 'de> {
                 at,
             ));
         }
-        count_loose_read();
+        count_spec_only_read();
         self.core.charge(quota::CALL)
+    }
+
+    /// A future type expected: only ever a wire type read at itself (no expected
+    /// type names one). An old decoder skips what it does not understand, and the
+    /// visitor sees `null`, as in candid; the bytes are charged as decoded.
+    #[cold]
+    #[inline(never)]
+    fn future<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
+        if self.core.wnode(self.w()) != Node::Future {
+            return Err(self.mismatch());
+        }
+        self.core.read_future()?;
+        v.visit_unit()
     }
 
     // ---- references ------------------------------------------------------------
@@ -673,10 +693,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
             Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
                 match self.core.wnode(self.w()) {
                     Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
-                    _ => {
-                        self.empty_vec_as_blob()?;
-                        return v.visit_byte_buf(vec![TAG_BLOB]);
-                    }
+                    _ => return self.tagged_blob_from_other(v),
                 }
                 let len = self.core.reader.len(1)?;
                 self.core.charge(len.saturating_add(quota::CALL))?;
@@ -691,14 +708,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
             Node::Variant(_) => self.deserialize_enum("_", &[], v),
             Node::Service(_) => self.service(v),
             Node::Func(_) => self.func(v),
-            // Only at its wire type (no expected type names a future one): an
-            // old decoder skips what it does not understand, and the visitor sees
-            // `null`, as in candid.
-            Node::Future if self.core.wnode(self.w()) == Node::Future => {
-                self.core.read_future()?;
-                v.visit_unit()
-            }
-            Node::Future => Err(self.mismatch()),
+            Node::Future => self.future(v),
         }
     }
 
@@ -954,7 +964,6 @@ impl<'de> De<'_, 'de> {
                 access.finish()?;
                 Ok(out)
             }
-            SeqBody::Loose { wf, ef } => loose_tuple(self.core, wf, ef, v),
         }
     }
 
@@ -1053,8 +1062,11 @@ impl<'de> De<'_, 'de> {
                     return Err(self.mismatch());
                 }
                 if !is_tuple(&self.core.wire, wf) {
-                    // Merged by id instead, out of the kept tuple pairs.
-                    return Ok(SeqBody::Loose { wf, ef });
+                    return Err(Error::subtype(format!(
+                        "{} is not a tuple type",
+                        describe(&self.core.wire, self.w())
+                    ))
+                    .at(self.core.offset()));
                 }
                 let first = [0, 1].map(|i| TupleAccess::pair(self.core, wf, ef, i));
                 self.core.tuple_ok = self.checked(wf, ef);
@@ -1080,7 +1092,7 @@ impl<'de> De<'_, 'de> {
         let (Some((wk, wv)), Some((ek, ev))) =
             (pair(&self.core.wire, w_el), pair(&self.core.exp, e_el))
         else {
-            return self.loose_map(v, w_el, pair(&self.core.exp, e_el));
+            return Err(Error::subtype("expect a key-value pair").at(self.core.offset()));
         };
         let min = self.core.elem_min_size(w_el.resolved());
         let len = self.core.reader.len(min)?;
@@ -1098,60 +1110,6 @@ impl<'de> De<'_, 'de> {
                 .charge(len.saturating_mul(quota::FAST_MAP_ENTRY))?;
         }
         let mut access = MapAccess::new(&mut *self.core, len, (wk, wv), (ek, ev), text_keys, fast);
-        let out = v.visit_map(&mut access)?;
-        access.finish()?;
-        Ok(out)
-    }
-
-    /// A map whose wire entries are not exactly `record { 0 : K; 1 : V }`: by the
-    /// spec's record rule an entry's key and value are its fields 0 and 1 (a
-    /// missing one reads as `null`) and its other fields are skipped; entries
-    /// that are not records at all coerce only when there are none. candid
-    /// refuses all of these (`null` inside an `opt`; `spec/differences.md` D12).
-    #[cold]
-    #[inline(never)]
-    fn loose_map<V: Visitor<'de>>(
-        &mut self,
-        v: V,
-        w_el: Ref,
-        exp: Option<(Ref, Ref)>,
-    ) -> Result<V::Value> {
-        let Some(exp) = exp else {
-            return Err(Error::subtype("expect a key-value pair").at(self.core.offset()));
-        };
-        let w_el = w_el.resolved();
-        let at = self.core.offset();
-        let min = self.core.elem_min_size(w_el);
-        let len = self.core.reader.len(min)?;
-        let (wire, rest) = match self.core.wnode(w_el) {
-            Node::Record(fields) => {
-                let find = |id: u32| {
-                    self.core
-                        .wire
-                        .fields(fields)
-                        .iter()
-                        .find(|f| f.id == id)
-                        .map_or(NULL, |f| f.ty)
-                };
-                let (wk, wv) = (find(0), find(1));
-                let kept = self
-                    .core
-                    .wire
-                    .fields(fields)
-                    .iter()
-                    .take_while(|f| f.id <= 1)
-                    .count() as u32;
-                let rest = Span {
-                    start: fields.start + kept,
-                    len: fields.len - kept,
-                };
-                ((wk, wv), rest)
-            }
-            _ if len == 0 => ((NULL, NULL), Span { start: 0, len: 0 }),
-            _ => return Err(Error::subtype("expect a key-value pair").at(at)),
-        };
-        count_loose_read();
-        let mut access = LooseMapAccess::new(&mut *self.core, len, wire, exp, rest);
         let out = v.visit_map(&mut access)?;
         access.finish()?;
         Ok(out)
@@ -1205,23 +1163,6 @@ impl<'de> De<'_, 'de> {
         };
         v.visit_enum(EnumAccess::new(&mut *self.core, case.k, case.w, case.e))
     }
-}
-
-/// A tuple read from a record that is not one (`SeqBody::Loose`): out of line,
-/// so the sequence read holds only the common paths.
-#[cold]
-#[inline(never)]
-fn loose_tuple<'de, V: Visitor<'de>>(
-    core: &mut Core<'de>,
-    wf: Span,
-    ef: Span,
-    v: V,
-) -> Result<V::Value> {
-    count_loose_read();
-    let mut access = LooseTupleAccess::new(core, wf, ef);
-    let out = v.visit_seq(&mut access)?;
-    access.finish()?;
-    Ok(out)
 }
 
 /// [`case_of`] at a checked variant pair `(w, e)` whose case spans are `spans`,
@@ -1292,7 +1233,7 @@ fn check_array_len(core: &Core<'_>, expected: Option<usize>, len: usize) -> Resu
     }
 }
 
-fn is_tuple(arena: &Arena, fields: Span) -> bool {
+pub(super) fn is_tuple(arena: &Arena, fields: Span) -> bool {
     // Both arenas keep field ids strictly increasing (the header parser rejects
     // anything else; the interner sorts and rejects collisions), so the ids are
     // 0..n exactly when the last one is n - 1: one test, not a walk per value.
