@@ -178,6 +178,14 @@ pub fn direct_decodes() -> u64 {
     direct::decoded()
 }
 
+/// How many values this thread read by the spec's coercions that candid refuses
+/// (`spec/differences.md` D12): for the differential tests, which accept exactly
+/// those decodes where candid fails.
+#[doc(hidden)]
+pub fn spec_only_reads() -> u64 {
+    value::spec_only_reads()
+}
+
 /// How many decodes on this thread took a kept header instead of parsing: for tests
 /// and benchmarks that check the cache fires.
 #[doc(hidden)]

@@ -79,7 +79,23 @@ impl Meter for Skipped {
     }
 }
 
+/// Work that is decoding, not skipping: charged 1× on the decoding quota.
+struct Decoded;
+
+impl Meter for Decoded {
+    fn charge(&mut self, core: &mut Core<'_>, units: usize) -> Result<()> {
+        core.charge(units)
+    }
+}
+
 impl<'de> Core<'de> {
+    /// Reads a value of a future type as a value in its own right (a visitor
+    /// asked for it at its wire type): candid hands such a value over as `null`
+    /// and charges its bytes as decoding, not as skipping.
+    pub(super) fn read_future(&mut self) -> Result<()> {
+        self.skip_future(&mut Decoded)
+    }
+
     /// Skips one value of wire type `w`, charged as skipped work.
     pub(crate) fn skip(&mut self, w: Ref) -> Result<()> {
         self.enter()?;
