@@ -13,6 +13,7 @@
 //! it added. Depth is bounded ([`MAX_DEPTH`]), so a hostile type ends in an error, not
 //! a stack overflow.
 
+use super::internal::{elide_args, elide_large};
 use super::{Field, FuncMode, Type, TypeEnv, TypeInner};
 use crate::{Error, Result};
 use std::collections::HashSet;
@@ -149,7 +150,13 @@ fn equal_at(gamma: &mut Gamma, env: &TypeEnv, t1: &Type, t2: &Type, depth: usize
         }
         return res;
     }
-    let differ = || Error::subtype(format!("{t1} is not equal to {t2}"));
+    let differ = || {
+        Error::subtype(format!(
+            "{} is not equal to {}",
+            elide_large(t1),
+            elide_large(t2)
+        ))
+    };
     match (t1.as_ref(), t2.as_ref()) {
         (Opt(a), Opt(b)) | (Vec(a), Vec(b)) => equal_at(gamma, env, a, b, depth + 1),
         (Record(f1), Record(f2)) | (Variant(f1), Variant(f2)) => {
@@ -186,11 +193,22 @@ fn equal_at(gamma: &mut Gamma, env: &TypeEnv, t1: &Type, t2: &Type, depth: usize
             Ok(())
         }
         (Class(a1, s1), Class(a2, s2)) => {
+            let init = |e: Option<Error>| {
+                let lists = format!(
+                    "Mismatch in init args: {} and {}",
+                    elide_args(a1),
+                    elide_args(a2)
+                );
+                Error::subtype(match e {
+                    Some(e) => format!("{lists}: {}", e.message()),
+                    None => lists,
+                })
+            };
             if a1.len() != a2.len() {
-                return Err(differ());
+                return Err(init(None));
             }
             for (x, y) in a1.iter().zip(a2) {
-                equal_at(gamma, env, x, y, depth + 1)?;
+                equal_at(gamma, env, x, y, depth + 1).map_err(|e| init(Some(e)))?;
             }
             equal_at(gamma, env, s1, s2, depth + 1)
         }
@@ -302,10 +320,14 @@ impl Checker<'_> {
             (_, Opt(_)) => match self.report {
                 OptReport::Silence => {}
                 OptReport::Warning => eprintln!(
-                    "WARNING: {t1} <: {t2} due to special subtyping rules involving optional types/fields"
+                    "WARNING: {} <: {} due to special subtyping rules involving optional types/fields",
+                    elide_large(t1),
+                    elide_large(t2)
                 ),
                 OptReport::Error => self.fail(format!(
-                    "{t1} <: {t2} only through the special opt rule (the data would decode as null)"
+                    "{} <: {} only through the special opt rule (the data would decode as null)",
+                    elide_large(t1),
+                    elide_large(t2)
                 )),
             },
             (Vec(a), Vec(b)) => self.sub(a, b, depth + 1),
@@ -363,7 +385,11 @@ impl Checker<'_> {
             }
             (Class(_, t), _) => self.sub(t, t2, depth + 1),
             (_, Class(_, t)) => self.sub(t1, t, depth + 1),
-            _ => self.fail(format!("{t1} is not a subtype of {t2}")),
+            _ => self.fail(format!(
+                "{} is not a subtype of {}",
+                elide_large(t1),
+                elide_large(t2)
+            )),
         }
     }
 
@@ -381,7 +407,8 @@ impl Checker<'_> {
                 None if is_optional(self.traced(&g.ty).as_ref()) => {}
                 None => self.fail(format!(
                     "new type is missing required field {} (type {}), which is expected by the old type and is not optional",
-                    g.id, g.ty
+                    g.id,
+                    elide_large(&g.ty)
                 )),
             }
         }
