@@ -252,3 +252,30 @@ child_test!(deep_types_annotate_values, {
     assert!(v.annotate_type(true, &env, &a).is_err());
     let _ = TypeContainer::new();
 });
+
+child_test!(deep_types_encode_to_an_error, {
+    let env = TypeEnv::new();
+    let a = deep(DEEP, nat());
+    let args = candor::IDLArgs::new(&[candor::IDLValue::Null]);
+    assert!(args.to_bytes_with_types(&env, &[a.clone()]).is_err());
+    let mut ts = candor::ser::TypeSerialize::new();
+    assert!(ts.push_type(&a).is_err());
+});
+
+child_test!(deep_values_annotate_to_an_error, {
+    // As deep as the decoder's default depth bound allows a decoded value to be.
+    let depth = candor::de::DEFAULT_MAX_DEPTH as usize + 100;
+    let mut ty = nat();
+    let mut v = candor::IDLValue::Nat(5u8.into());
+    for _ in 0..depth {
+        ty = t(TypeInner::Opt(ty));
+        v = candor::IDLValue::Opt(Box::new(v));
+    }
+    let env = TypeEnv::new();
+    let _ = v.annotate_type(false, &env, &ty);
+    let _ = v.annotate_type(true, &env, &ty);
+    // Taken apart from the outside in: a value this deep drops recursively.
+    while let candor::IDLValue::Opt(inner) = v {
+        v = *inner;
+    }
+});

@@ -9,6 +9,7 @@
 
 use super::quota;
 use crate::fasthash::FastMap;
+use crate::types::walk::StackMark;
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::header::{Arena, FieldEntry, FieldLabel, FuncEntry, Node, Prim, Ref, Span};
 use crate::wire::store::Store;
@@ -37,15 +38,10 @@ struct Interner {
     /// `arena` does not force `Rc::make_mut` to copy the whole arena. Made on first
     /// need.
     placeholder: Option<Rc<Arena>>,
-    /// Where the stack was when the current interning began.
-    stack_base: usize,
+    /// Where the stack was when the current interning began: flattening recurses
+    /// once per level of a type, which a caller of `get_value_with_type` chooses.
+    stack: StackMark,
 }
-
-/// Stack an interning may use below the frame where it began: flattening recurses
-/// once per level of a type, which a caller of `get_value_with_type` chooses, and
-/// frames in debug builds are large enough that the depth bound alone would not
-/// keep a 2 MiB thread from overflowing.
-const MAX_INTERN_STACK: usize = 256 << 10;
 
 thread_local! {
     static INTERNER: RefCell<Interner> = RefCell::new(Interner {
@@ -122,15 +118,11 @@ impl Interner {
     }
 
     fn intern(&mut self, t: &Type, env: Option<&TypeEnv>) -> Result<Ref> {
-        self.stack_base = super::core::stack_addr();
+        self.stack = StackMark::here();
         let mut vars: HashMap<String, u32> = HashMap::new();
         // A failed interning may have left fields behind.
         self.scratch.clear();
         self.flatten(t, env, &mut vars, 0)
-    }
-
-    fn stack_exhausted(&self) -> bool {
-        self.stack_base.saturating_sub(super::core::stack_addr()) > MAX_INTERN_STACK
     }
 
     fn push(&mut self, node: Node) -> u32 {
@@ -151,7 +143,7 @@ impl Interner {
         vars: &mut HashMap<String, u32>,
         depth: usize,
     ) -> Result<Ref> {
-        if depth > quota::MAX_EXPECTED_DEPTH || self.stack_exhausted() {
+        if depth > quota::MAX_EXPECTED_DEPTH || self.stack.exhausted() {
             return Err(Error::msg("expected type nests too deeply"));
         }
         if let Some(p) = prim_of(t.as_ref()) {

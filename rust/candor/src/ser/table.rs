@@ -10,6 +10,7 @@
 
 use crate::fasthash::FastMap;
 use crate::types::internal::{env_clear, find_type};
+use crate::types::walk::StackMark;
 use crate::types::{is_primitive, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::{leb, opcode};
 use crate::{Error, Result};
@@ -33,6 +34,10 @@ pub struct TypeSerialize {
     args: Vec<Type>,
     /// What [`serialize`](Self::serialize) wrote, for candid's two-step interface.
     result: Vec<u8>,
+    /// Where the stack was when the current argument type's walk began: the walk
+    /// recurses once per level of the type, which a caller of
+    /// `to_bytes_with_types` or `value_arg_with_type` chooses.
+    stack: StackMark,
 }
 
 impl TypeSerialize {
@@ -44,6 +49,7 @@ impl TypeSerialize {
     /// Adds one argument type.
     pub fn push_type(&mut self, t: &Type) -> Result<()> {
         self.args.push(t.clone());
+        self.stack = StackMark::here();
         self.build_type(t)
     }
 
@@ -70,6 +76,9 @@ impl TypeSerialize {
         if let Some(&idx) = self.index.get(t) {
             self.by_ptr.insert(Rc::as_ptr(&t.0), (t.clone(), idx));
             return Ok(());
+        }
+        if self.stack.exhausted() {
+            return Err(Error::msg("type nests too deeply to encode"));
         }
         let actual = match t.as_ref() {
             TypeInner::Var(id) => self.env.rec_find_type(id)?.clone(),

@@ -365,3 +365,27 @@ impl Drop for PrintDepth {
         PRINT_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
     }
 }
+
+/// Stack a recursive walk over a caller's type may use below the frame where it
+/// began (interning an expected type, building a type table): past it the walk
+/// stops with an error. Frames in debug builds are an order of magnitude larger
+/// than in release builds, so a depth bound alone cannot promise the stack holds.
+pub(crate) const MAX_WALK_STACK: usize = 256 << 10;
+
+/// Where a walk's stack began, to measure what it has used since.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct StackMark(usize);
+
+impl StackMark {
+    /// The current position of the stack.
+    #[inline(never)]
+    pub(crate) fn here() -> Self {
+        let marker = 0u8;
+        StackMark(std::hint::black_box(&marker) as *const u8 as usize)
+    }
+    /// True once the stack has grown more than [`MAX_WALK_STACK`] past this mark.
+    #[inline(never)]
+    pub(crate) fn exhausted(self) -> bool {
+        self.0.saturating_sub(Self::here().0) > MAX_WALK_STACK
+    }
+}
