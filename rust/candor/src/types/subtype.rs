@@ -193,22 +193,19 @@ fn equal_at(gamma: &mut Gamma, env: &TypeEnv, t1: &Type, t2: &Type, depth: usize
             Ok(())
         }
         (Class(a1, s1), Class(a2, s2)) => {
-            let init = |e: Option<Error>| {
-                let lists = format!(
+            // candid's words; both lists within its budget (`elide_args`).
+            let init = || {
+                Error::subtype(format!(
                     "Mismatch in init args: {} and {}",
                     elide_args(a1),
                     elide_args(a2)
-                );
-                Error::subtype(match e {
-                    Some(e) => format!("{lists}: {}", e.message()),
-                    None => lists,
-                })
+                ))
             };
             if a1.len() != a2.len() {
-                return Err(init(None));
+                return Err(init());
             }
             for (x, y) in a1.iter().zip(a2) {
-                equal_at(gamma, env, x, y, depth + 1).map_err(|e| init(Some(e)))?;
+                equal_at(gamma, env, x, y, depth + 1).map_err(|_| init())?;
             }
             equal_at(gamma, env, s1, s2, depth + 1)
         }
