@@ -257,7 +257,9 @@ child_test!(deep_types_encode_to_an_error, {
     let env = TypeEnv::new();
     let a = deep(DEEP, nat());
     let args = candor::IDLArgs::new(&[candor::IDLValue::Null]);
-    assert!(args.to_bytes_with_types(&env, std::slice::from_ref(&a)).is_err());
+    assert!(args
+        .to_bytes_with_types(&env, std::slice::from_ref(&a))
+        .is_err());
     let mut ts = candor::ser::TypeSerialize::new();
     assert!(ts.push_type(&a).is_err());
 });

@@ -10,7 +10,7 @@
 
 use crate::fasthash::FastMap;
 use crate::types::internal::{env_clear, find_type};
-use crate::types::walk::StackMark;
+use crate::types::walk::{StackMark, MAX_WALK_STACK};
 use crate::types::{is_primitive, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::{leb, opcode};
 use crate::{Error, Result};
@@ -36,7 +36,10 @@ pub struct TypeSerialize {
     result: Vec<u8>,
     /// Where the stack was when the current argument type's walk began: the walk
     /// recurses once per level of the type, which a caller of
-    /// `to_bytes_with_types` or `value_arg_with_type` chooses.
+    /// `to_bytes_with_types` or `value_arg_with_type` chooses. It is bounded by the
+    /// stack it has used, not by what is left: each level looks its type up by
+    /// structure, which costs the depth below it, so a large stack should not let
+    /// a hostile type run as deep as it fits.
     stack: StackMark,
 }
 
@@ -77,7 +80,7 @@ impl TypeSerialize {
             self.by_ptr.insert(Rc::as_ptr(&t.0), (t.clone(), idx));
             return Ok(());
         }
-        if self.stack.exhausted() {
+        if self.stack.used_more_than(MAX_WALK_STACK) {
             return Err(Error::msg("type nests too deeply to encode"));
         }
         let actual = match t.as_ref() {

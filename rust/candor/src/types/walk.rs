@@ -367,10 +367,16 @@ impl Drop for PrintDepth {
 }
 
 /// Stack a recursive walk over a caller's type may use below the frame where it
-/// began (interning an expected type, building a type table): past it the walk
-/// stops with an error. Frames in debug builds are an order of magnitude larger
-/// than in release builds, so a depth bound alone cannot promise the stack holds.
+/// began (interning an expected type, building a type table, annotating a value)
+/// where the stack left cannot be measured (wasm): past it the walk stops with an
+/// error. Frames in debug builds are an order of magnitude larger than in release
+/// builds, so a depth bound alone cannot promise the stack holds.
 pub(crate) const MAX_WALK_STACK: usize = 256 << 10;
+
+/// Stack a walk leaves unused where the stack left can be measured (native
+/// targets): the thread's whole stack is usable, so a legitimately deep type on a
+/// large stack is walked, and a hostile one on a small stack is refused.
+pub(crate) const MIN_STACK_LEFT: usize = 64 << 10;
 
 /// Where a walk's stack began, to measure what it has used since.
 #[derive(Clone, Copy, Default)]
@@ -383,9 +389,22 @@ impl StackMark {
         let marker = 0u8;
         StackMark(std::hint::black_box(&marker) as *const u8 as usize)
     }
-    /// True once the stack has grown more than [`MAX_WALK_STACK`] past this mark.
+    /// True once the walk is about to run out of stack: less than
+    /// [`MIN_STACK_LEFT`] left where that can be measured, else more than
+    /// [`MAX_WALK_STACK`] used since this mark.
     #[inline(never)]
     pub(crate) fn exhausted(self) -> bool {
-        self.0.saturating_sub(Self::here().0) > MAX_WALK_STACK
+        #[cfg(not(target_family = "wasm"))]
+        if let Some(left) = stacker::remaining_stack() {
+            return left < MIN_STACK_LEFT;
+        }
+        self.used_more_than(MAX_WALK_STACK)
+    }
+    /// True once the stack has grown more than `bytes` past this mark, on every
+    /// target: for walks whose levels cost more the deeper they are, which a
+    /// large stack should not let run as deep as it can.
+    #[inline(never)]
+    pub(crate) fn used_more_than(self, bytes: usize) -> bool {
+        self.0.saturating_sub(Self::here().0) > bytes
     }
 }
