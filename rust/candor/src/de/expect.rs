@@ -9,7 +9,7 @@
 
 use super::quota;
 use crate::fasthash::FastMap;
-use crate::types::walk::StackMark;
+use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::header::{Arena, FieldEntry, FieldLabel, FuncEntry, Node, Prim, Ref, Span};
 use crate::wire::store::Store;
@@ -143,7 +143,9 @@ impl Interner {
         vars: &mut HashMap<String, u32>,
         depth: usize,
     ) -> Result<Ref> {
-        if depth > quota::MAX_EXPECTED_DEPTH || self.stack.exhausted() {
+        if depth > quota::MAX_EXPECTED_DEPTH
+            || (depth % STACK_CHECK_EVERY == 0 && self.stack.exhausted())
+        {
             return Err(Error::msg("expected type nests too deeply"));
         }
         if let Some(p) = prim_of(t.as_ref()) {

@@ -274,8 +274,13 @@ impl Function {
 pub struct Type(pub Rc<TypeInner>);
 
 impl Drop for Type {
+    /// A shared type only loses an owner (the common case, checked inline); the
+    /// last owner takes the tree apart without deep recursion.
+    #[inline]
     fn drop(&mut self) {
-        super::walk::dismantle(self);
+        if Rc::strong_count(&self.0) == 1 {
+            super::walk::dismantle(self);
+        }
     }
 }
 

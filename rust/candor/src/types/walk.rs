@@ -66,10 +66,68 @@ fn push_types<'a>(stack: &mut Vec<Cmp<'a>>, a: &'a [Type], b: &'a [Type]) {
     }
 }
 
+/// Levels walked by plain recursion before a walk moves to its heap stack: most
+/// types are shallower, and recursion is cheaper than a stack on the heap.
+const SHALLOW: u32 = 32;
+
 /// The derived order of `TypeInner` (variant first, then fields in declaration
 /// order, lists lexicographically), one shared subtree counting as equal to itself
 /// without being walked.
 pub(super) fn compare(a: &TypeInner, b: &TypeInner) -> Ordering {
+    compare_within(a, b, SHALLOW)
+}
+
+/// [`compare`] by recursion for `budget` levels, then on a heap stack.
+fn compare_within(a: &TypeInner, b: &TypeInner, budget: u32) -> Ordering {
+    use TypeInner::*;
+    if std::ptr::eq(a, b) {
+        return Ordering::Equal;
+    }
+    let rank = rank(a).cmp(&rank(b));
+    if rank != Ordering::Equal {
+        return rank;
+    }
+    let Some(budget) = budget.checked_sub(1) else {
+        return compare_deep(a, b);
+    };
+    let types = |x: &[Type], y: &[Type]| {
+        x.iter()
+            .zip(y)
+            .map(|(s, t)| compare_within(s, t, budget))
+            .find(|o| *o != Ordering::Equal)
+            .unwrap_or_else(|| x.len().cmp(&y.len()))
+    };
+    match (a, b) {
+        (Knot(x), Knot(y)) => x.cmp(y),
+        (Var(x), Var(y)) => x.cmp(y),
+        (Opt(x), Opt(y)) | (Vec(x), Vec(y)) => compare_within(x, y, budget),
+        (Record(x), Record(y)) | (Variant(x), Variant(y)) => x
+            .iter()
+            .zip(y)
+            .map(|(f, g)| {
+                f.id.cmp(&g.id)
+                    .then_with(|| compare_within(&f.ty, &g.ty, budget))
+            })
+            .find(|o| *o != Ordering::Equal)
+            .unwrap_or_else(|| x.len().cmp(&y.len())),
+        (Func(x), Func(y)) => x
+            .modes
+            .cmp(&y.modes)
+            .then_with(|| types(&x.args, &y.args))
+            .then_with(|| types(&x.rets, &y.rets)),
+        (Service(x), Service(y)) => x
+            .iter()
+            .zip(y)
+            .map(|((n, s), (m, t))| n.cmp(m).then_with(|| compare_within(s, t, budget)))
+            .find(|o| *o != Ordering::Equal)
+            .unwrap_or_else(|| x.len().cmp(&y.len())),
+        (Class(x, s), Class(y, t)) => types(x, y).then_with(|| compare_within(s, t, budget)),
+        _ => Ordering::Equal,
+    }
+}
+
+/// [`compare`] on a heap stack, however deep the types.
+fn compare_deep(a: &TypeInner, b: &TypeInner) -> Ordering {
     use TypeInner::*;
     let mut stack: std::vec::Vec<Cmp<'_>> = std::vec::Vec::new();
     let (mut a, mut b) = (a, b);
@@ -141,8 +199,63 @@ pub(super) fn compare(a: &TypeInner, b: &TypeInner) -> Ordering {
 }
 
 /// Feeds `t` to `state` in a pre-order walk: equal types (as [`compare`] sees them)
-/// feed equal sequences.
+/// feed equal sequences. Each node feeds its rank, its own data (a knot's id, a
+/// name, lengths, labels and method names, the labels last to first), then its
+/// children in order; the recursive and the heap-stack walks feed the same.
 pub(super) fn hash<H: Hasher>(t: &TypeInner, state: &mut H) {
+    hash_within(t, state, SHALLOW);
+}
+
+/// [`hash`] by recursion for `budget` levels, then on a heap stack.
+fn hash_within<H: Hasher>(t: &TypeInner, state: &mut H, budget: u32) {
+    use TypeInner::*;
+    let Some(budget) = budget.checked_sub(1) else {
+        return hash_deep(t, state);
+    };
+    state.write_u8(rank(t));
+    match t {
+        Knot(id) => id.hash(state),
+        Var(name) => name.hash(state),
+        Opt(x) | Vec(x) => hash_within(x, state, budget),
+        Record(fs) | Variant(fs) => {
+            state.write_usize(fs.len());
+            for f in fs.iter().rev() {
+                f.id.hash(state);
+            }
+            for f in fs {
+                hash_within(&f.ty, state, budget);
+            }
+        }
+        Func(f) => {
+            f.modes.hash(state);
+            state.write_usize(f.args.len());
+            state.write_usize(f.rets.len());
+            for t in f.args.iter().chain(&f.rets) {
+                hash_within(t, state, budget);
+            }
+        }
+        Service(ms) => {
+            state.write_usize(ms.len());
+            for (name, _) in ms.iter().rev() {
+                name.hash(state);
+            }
+            for (_, t) in ms {
+                hash_within(t, state, budget);
+            }
+        }
+        Class(args, body) => {
+            state.write_usize(args.len());
+            for t in args {
+                hash_within(t, state, budget);
+            }
+            hash_within(body, state, budget);
+        }
+        _ => {}
+    }
+}
+
+/// [`hash`] on a heap stack, however deep the type.
+fn hash_deep<H: Hasher>(t: &TypeInner, state: &mut H) {
     use TypeInner::*;
     let mut stack: std::vec::Vec<&TypeInner> = vec![t];
     while let Some(t) = stack.pop() {
@@ -209,10 +322,16 @@ fn has_children(t: &TypeInner) -> bool {
     )
 }
 
-/// Drops the last owner's tree of a type one node at a time: each node whose last
-/// owner is this walk gives up its children to the walk's stack before it is freed,
-/// so no drop recurses more than one level. Nodes still shared elsewhere only lose
-/// one owner, as with a plain drop.
+thread_local! {
+    /// Levels of type trees being dropped by plain recursion on this thread.
+    static DROP_DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Drops the last owner's tree of a type without recursing once per level: the
+/// first [`SHALLOW`] levels drop by plain recursion (most types end there), deeper
+/// ones one node at a time, each node whose last owner is this walk giving up its
+/// children to the walk's heap stack before it is freed. Nodes still shared
+/// elsewhere only lose one owner, as with a plain drop.
 pub(super) fn dismantle(t: &mut Type) {
     let Some(inner) = Rc::get_mut(&mut t.0) else {
         return;
@@ -220,7 +339,15 @@ pub(super) fn dismantle(t: &mut Type) {
     if !has_children(inner) {
         return;
     }
-    let mut stack = Vec::new();
+    let level = DROP_DEPTH.try_with(std::cell::Cell::get).unwrap_or(SHALLOW);
+    if level < SHALLOW {
+        let taken = std::mem::replace(inner, TypeInner::Null);
+        let _ = DROP_DEPTH.try_with(|d| d.set(level + 1));
+        drop(taken);
+        let _ = DROP_DEPTH.try_with(|d| d.set(level));
+        return;
+    }
+    let mut stack = std::vec::Vec::new();
     take_children(inner, &mut stack);
     while let Some(mut child) = stack.pop() {
         if let Some(inner) = Rc::get_mut(&mut child.0) {
@@ -376,7 +503,13 @@ pub(crate) const MAX_WALK_STACK: usize = 256 << 10;
 /// Stack a walk leaves unused where the stack left can be measured (native
 /// targets): the thread's whole stack is usable, so a legitimately deep type on a
 /// large stack is walked, and a hostile one on a small stack is refused.
+#[cfg(not(target_family = "wasm"))]
 pub(crate) const MIN_STACK_LEFT: usize = 64 << 10;
+
+/// Levels a recursive walk may descend between two measures of its stack: a
+/// measure is an out-of-line call, and this many frames (tens of KiB in debug
+/// builds) fit well inside the margins above.
+pub(crate) const STACK_CHECK_EVERY: usize = 16;
 
 /// Where a walk's stack began, to measure what it has used since.
 #[derive(Clone, Copy, Default)]

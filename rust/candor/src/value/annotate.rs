@@ -4,7 +4,7 @@
 use super::pretty::label_string;
 use super::{IDLField, IDLValue, VariantValue};
 use crate::types::internal::{elide_large, find_type};
-use crate::types::walk::StackMark;
+use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
 use crate::types::{Field, Type, TypeEnv, TypeInner};
 use crate::{Error, Int, Nat, Result};
 
@@ -57,7 +57,9 @@ impl IDLValue {
     }
 
     fn annotate(&self, from_parser: bool, env: &TypeEnv, t: &Type, level: Level) -> Result<Self> {
-        if level.depth > MAX_DEPTH || level.stack.exhausted() {
+        if level.depth > MAX_DEPTH
+            || (level.depth % STACK_CHECK_EVERY == 0 && level.stack.exhausted())
+        {
             return Err(Error::msg(format!(
                 "Recursion limit exceeded at depth {}",
                 level.depth
