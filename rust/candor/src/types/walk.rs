@@ -14,6 +14,7 @@ use std::rc::Rc;
 
 /// The position of a variant in the declaration of [`TypeInner`], which is what a
 /// derived `Ord` compares first.
+#[inline(always)]
 fn rank(t: &TypeInner) -> u8 {
     use TypeInner::*;
     match t {
@@ -73,6 +74,7 @@ const SHALLOW: u32 = 32;
 /// The derived order of `TypeInner` (variant first, then fields in declaration
 /// order, lists lexicographically), one shared subtree counting as equal to itself
 /// without being walked.
+#[inline]
 pub(super) fn compare(a: &TypeInner, b: &TypeInner) -> Ordering {
     compare_within(a, b, SHALLOW)
 }
@@ -83,47 +85,65 @@ fn compare_within(a: &TypeInner, b: &TypeInner, budget: u32) -> Ordering {
     if std::ptr::eq(a, b) {
         return Ordering::Equal;
     }
-    let rank = rank(a).cmp(&rank(b));
-    if rank != Ordering::Equal {
-        return rank;
+    // Telling two variants apart is a compare of tags; their order is looked up
+    // only when they differ.
+    if std::mem::discriminant(a) != std::mem::discriminant(b) {
+        return rank(a).cmp(&rank(b));
     }
     let Some(budget) = budget.checked_sub(1) else {
         return compare_deep(a, b);
-    };
-    let types = |x: &[Type], y: &[Type]| {
-        x.iter()
-            .zip(y)
-            .map(|(s, t)| compare_within(s, t, budget))
-            .find(|o| *o != Ordering::Equal)
-            .unwrap_or_else(|| x.len().cmp(&y.len()))
     };
     match (a, b) {
         (Knot(x), Knot(y)) => x.cmp(y),
         (Var(x), Var(y)) => x.cmp(y),
         (Opt(x), Opt(y)) | (Vec(x), Vec(y)) => compare_within(x, y, budget),
-        (Record(x), Record(y)) | (Variant(x), Variant(y)) => x
-            .iter()
-            .zip(y)
-            .map(|(f, g)| {
-                f.id.cmp(&g.id)
-                    .then_with(|| compare_within(&f.ty, &g.ty, budget))
-            })
-            .find(|o| *o != Ordering::Equal)
-            .unwrap_or_else(|| x.len().cmp(&y.len())),
+        (Record(x), Record(y)) | (Variant(x), Variant(y)) => {
+            for (f, g) in x.iter().zip(y) {
+                let o = f.id.cmp(&g.id);
+                if o != Ordering::Equal {
+                    return o;
+                }
+                let o = compare_within(&f.ty, &g.ty, budget);
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            x.len().cmp(&y.len())
+        }
         (Func(x), Func(y)) => x
             .modes
             .cmp(&y.modes)
-            .then_with(|| types(&x.args, &y.args))
-            .then_with(|| types(&x.rets, &y.rets)),
-        (Service(x), Service(y)) => x
-            .iter()
-            .zip(y)
-            .map(|((n, s), (m, t))| n.cmp(m).then_with(|| compare_within(s, t, budget)))
-            .find(|o| *o != Ordering::Equal)
-            .unwrap_or_else(|| x.len().cmp(&y.len())),
-        (Class(x, s), Class(y, t)) => types(x, y).then_with(|| compare_within(s, t, budget)),
+            .then_with(|| compare_list(&x.args, &y.args, budget))
+            .then_with(|| compare_list(&x.rets, &y.rets, budget)),
+        (Service(x), Service(y)) => {
+            for ((n, s), (m, t)) in x.iter().zip(y) {
+                let o = n.cmp(m);
+                if o != Ordering::Equal {
+                    return o;
+                }
+                let o = compare_within(s, t, budget);
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            x.len().cmp(&y.len())
+        }
+        (Class(x, s), Class(y, t)) => {
+            compare_list(x, y, budget).then_with(|| compare_within(s, t, budget))
+        }
         _ => Ordering::Equal,
     }
+}
+
+/// Two lists of types, lexicographically, by [`compare_within`].
+fn compare_list(x: &[Type], y: &[Type], budget: u32) -> Ordering {
+    for (s, t) in x.iter().zip(y) {
+        let o = compare_within(s, t, budget);
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    x.len().cmp(&y.len())
 }
 
 /// [`compare`] on a heap stack, however deep the types.
