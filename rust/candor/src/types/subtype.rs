@@ -12,11 +12,16 @@
 //! related while their definitions are examined; a failed examination withdraws what
 //! it added. Depth is bounded ([`MAX_DEPTH`]), so a hostile type ends in an error, not
 //! a stack overflow.
+//!
+//! Pairs found unrelated are remembered for the rest of the check ([`Memo`]), as
+//! candid does: assumptions only ever let more pairs hold, so a pair that fails while
+//! some are in force fails without them too, and a recursive type reached along many
+//! paths (each `opt` probing it again) is examined once, not once per path.
 
 use super::internal::{elide_args, elide_large};
 use super::{Field, FuncMode, Type, TypeEnv, TypeInner};
 use crate::{Error, Result};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// Pairs `(t1, t2)` assumed (or proven) to satisfy `t1 <: t2`.
@@ -24,6 +29,26 @@ pub type Gamma = HashSet<(Type, Type)>;
 
 /// How deep a comparison may nest before it gives up with an error.
 pub const MAX_DEPTH: usize = 512;
+
+/// What one check learns beside `gamma`, shared by the check and all its probes.
+///
+/// `refuted` holds the pairs of names whose examination failed, each with the first
+/// reason found (its path relative to the pair). Sound whatever was assumed at the
+/// time: the rules are monotone in `gamma` (more assumptions, more pairs hold, the
+/// opt rule included, whose probes only choose between holding outright and holding
+/// through the rule), so a failure under assumptions is a failure under none; one
+/// found under an assumption later withdrawn stays true. A failure caused by the
+/// depth bound says nothing about the types, so it is not recorded (`overflows`).
+///
+/// `log` lists the pairs added to `gamma` during probes, so a failed probe withdraws
+/// them without copying `gamma` first.
+#[derive(Default)]
+struct Memo {
+    refuted: HashMap<(Type, Type), Incompatibility>,
+    overflows: usize,
+    log: Vec<(Type, Type)>,
+    probes: usize,
+}
 
 /// What to do when a check holds only through the special opt rule.
 #[derive(Debug, Copy, Clone)]
@@ -87,6 +112,7 @@ pub fn subtype_with_config(
         env,
         report,
         gamma,
+        memo: &mut Memo::default(),
         errors: &mut errors,
         path: Vec::new(),
         first_only: true,
@@ -110,6 +136,7 @@ pub fn subtype_check_all(
         env,
         report: OptReport::Warning,
         gamma,
+        memo: &mut Memo::default(),
         errors: &mut errors,
         path: Vec::new(),
         first_only: false,
@@ -217,6 +244,7 @@ struct Checker<'a> {
     env: &'a TypeEnv,
     report: OptReport,
     gamma: &'a mut Gamma,
+    memo: &'a mut Memo,
     errors: &'a mut Vec<Incompatibility>,
     path: Vec<String>,
     /// Stop at the first error (`subtype`) rather than collect all (`check_all`).
@@ -255,24 +283,36 @@ impl Checker<'_> {
         self.path.pop();
     }
 
-    /// Does `t1 <: t2` hold? A probe: no errors recorded, gamma left as it was.
+    /// Does `t1 <: t2` hold? A probe: no errors recorded, and when it fails, gamma is
+    /// left as it was (what it proved may rest on an assumption that failed).
     /// It keeps the caller's `report`, as candid's does: under `OptReport::Error` a
     /// probe that holds only through the special opt rule does not hold.
     fn holds(&mut self, t1: &Type, t2: &Type, depth: usize) -> bool {
         let mut errors = Vec::new();
-        let snapshot = self.gamma.clone();
+        let mark = self.memo.log.len();
+        self.memo.probes += 1;
         let mut probe = Checker {
             env: self.env,
             report: self.report,
             gamma: self.gamma,
+            memo: self.memo,
             errors: &mut errors,
             path: Vec::new(),
             first_only: true,
         };
         probe.sub(t1, t2, depth);
+        self.memo.probes -= 1;
         let ok = errors.is_empty();
         if !ok {
-            *self.gamma = snapshot;
+            // Every pair logged since `mark` was absent from gamma at the mark, and
+            // none present then has been removed since (only the frame that adds a
+            // pair removes it, and those frames outside the probe are still open).
+            for pair in self.memo.log.drain(mark..) {
+                self.gamma.remove(&pair);
+            }
+        }
+        if self.memo.probes == 0 {
+            self.memo.log.clear();
         }
         ok
     }
@@ -283,6 +323,7 @@ impl Checker<'_> {
             return;
         }
         if depth > MAX_DEPTH {
+            self.memo.overflows += 1;
             self.fail("recursion limit exceeded".to_string());
             return;
         }
@@ -291,6 +332,17 @@ impl Checker<'_> {
         }
         if matches!(t1.as_ref(), Var(_) | Knot(_)) || matches!(t2.as_ref(), Var(_) | Knot(_)) {
             let key = (t1.clone(), t2.clone());
+            // `subtype_check_all` lists every reason at every place, so its own
+            // walk examines a refuted pair again; its probes use the memo.
+            if self.first_only {
+                if let Some(known) = self.memo.refuted.get(&key) {
+                    let mut path = self.path.clone();
+                    path.extend(known.path.iter().cloned());
+                    let message = known.message.clone();
+                    self.errors.push(Incompatibility { path, message });
+                    return;
+                }
+            }
             if self.gamma.contains(&key) {
                 return;
             }
@@ -302,10 +354,24 @@ impl Checker<'_> {
                 }
             };
             self.gamma.insert(key.clone());
-            let before = self.errors.len();
+            if self.memo.probes > 0 {
+                self.memo.log.push(key.clone());
+            }
+            let (before, overflows) = (self.errors.len(), self.memo.overflows);
             self.sub(&a, &b, depth + 1);
-            if self.errors.len() > before {
+            if let Some(first) = self.errors.get(before) {
+                let reason = Incompatibility {
+                    path: first
+                        .path
+                        .get(self.path.len()..)
+                        .unwrap_or_default()
+                        .to_vec(),
+                    message: first.message.clone(),
+                };
                 self.gamma.remove(&key);
+                if self.memo.overflows == overflows {
+                    self.memo.refuted.insert(key, reason);
+                }
             }
             return;
         }
