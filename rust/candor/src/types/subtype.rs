@@ -9,8 +9,8 @@
 //! `null`, `reserved` or `opt`, reported as the caller asks).
 //!
 //! Recursive types are compared co-inductively: `gamma` holds the pairs assumed to be
-//! related while their definitions are examined; a failed examination withdraws what
-//! it added. Depth is bounded ([`MAX_DEPTH`]), so a hostile type ends in an error, not
+//! related while their definitions are examined; a failed examination withdraws its
+//! pair and every pair added since, which may have been proved from it. Depth is bounded ([`MAX_DEPTH`]), so a hostile type ends in an error, not
 //! a stack overflow.
 //!
 //! Pairs found unrelated are remembered for the rest of the check ([`Memo`]), as
@@ -40,14 +40,16 @@ pub const MAX_DEPTH: usize = 512;
 /// found under an assumption later withdrawn stays true. A failure caused by the
 /// depth bound says nothing about the types, so it is not recorded (`overflows`).
 ///
-/// `log` lists the pairs added to `gamma` during probes, so a failed probe withdraws
-/// them without copying `gamma` first.
+/// `log` lists the pairs added to `gamma` in order. A pair proved after another was
+/// assumed may rest on it, so when an examination fails, every pair added since its
+/// own goes too (candid's order and extent, so later probes meet the same `gamma`).
+/// Pairs proved before it, or in a probe that failed elsewhere, stay: they rest only
+/// on pairs still assumed or proved.
 #[derive(Default)]
 struct Memo {
     refuted: HashMap<(Type, Type), Incompatibility>,
     overflows: usize,
     log: Vec<(Type, Type)>,
-    probes: usize,
 }
 
 /// What to do when a check holds only through the special opt rule.
@@ -283,14 +285,12 @@ impl Checker<'_> {
         self.path.pop();
     }
 
-    /// Does `t1 <: t2` hold? A probe: no errors recorded, and when it fails, gamma is
-    /// left as it was (what it proved may rest on an assumption that failed).
+    /// Does `t1 <: t2` hold? A probe: no errors recorded; what it proves stays in
+    /// gamma as a check's does ([`Memo`] says why that is sound).
     /// It keeps the caller's `report`, as candid's does: under `OptReport::Error` a
     /// probe that holds only through the special opt rule does not hold.
     fn holds(&mut self, t1: &Type, t2: &Type, depth: usize) -> bool {
         let mut errors = Vec::new();
-        let mark = self.memo.log.len();
-        self.memo.probes += 1;
         let mut probe = Checker {
             env: self.env,
             report: self.report,
@@ -301,20 +301,7 @@ impl Checker<'_> {
             first_only: true,
         };
         probe.sub(t1, t2, depth);
-        self.memo.probes -= 1;
-        let ok = errors.is_empty();
-        if !ok {
-            // Every pair logged since `mark` was absent from gamma at the mark, and
-            // none present then has been removed since (only the frame that adds a
-            // pair removes it, and those frames outside the probe are still open).
-            for pair in self.memo.log.drain(mark..) {
-                self.gamma.remove(&pair);
-            }
-        }
-        if self.memo.probes == 0 {
-            self.memo.log.clear();
-        }
-        ok
+        errors.is_empty()
     }
 
     fn sub(&mut self, t1: &Type, t2: &Type, depth: usize) {
@@ -353,10 +340,9 @@ impl Checker<'_> {
                     return;
                 }
             };
+            let mark = self.memo.log.len();
             self.gamma.insert(key.clone());
-            if self.memo.probes > 0 {
-                self.memo.log.push(key.clone());
-            }
+            self.memo.log.push(key.clone());
             let (before, overflows) = (self.errors.len(), self.memo.overflows);
             self.sub(&a, &b, depth + 1);
             if let Some(first) = self.errors.get(before) {
@@ -368,7 +354,9 @@ impl Checker<'_> {
                         .to_vec(),
                     message: first.message.clone(),
                 };
-                self.gamma.remove(&key);
+                for pair in self.memo.log.drain(mark..) {
+                    self.gamma.remove(&pair);
+                }
                 if self.memo.overflows == overflows {
                     self.memo.refuted.insert(key, reason);
                 }
