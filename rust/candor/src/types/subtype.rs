@@ -40,6 +40,10 @@ pub const MAX_DEPTH: usize = 512;
 /// found under an assumption later withdrawn stays true. A failure caused by the
 /// depth bound says nothing about the types, so it is not recorded (`overflows`).
 ///
+/// `reported` holds the pairs whose failures [`subtype_check_all`] has listed: met
+/// again, they are listed once more as one line pointing back, not explored again
+/// (candid does the same; the full list would grow with the number of paths).
+///
 /// `log` lists the pairs added to `gamma` in order. A pair proved after another was
 /// assumed may rest on it, so when an examination fails, every pair added since its
 /// own goes too (candid's order and extent, so later probes meet the same `gamma`).
@@ -48,6 +52,7 @@ pub const MAX_DEPTH: usize = 512;
 #[derive(Default)]
 struct Memo {
     refuted: HashMap<(Type, Type), Incompatibility>,
+    reported: HashSet<(Type, Type)>,
     overflows: usize,
     log: Vec<(Type, Type)>,
 }
@@ -319,8 +324,8 @@ impl Checker<'_> {
         }
         if matches!(t1.as_ref(), Var(_) | Knot(_)) || matches!(t2.as_ref(), Var(_) | Knot(_)) {
             let key = (t1.clone(), t2.clone());
-            // `subtype_check_all` lists every reason at every place, so its own
-            // walk examines a refuted pair again; its probes use the memo.
+            // `subtype_check_all` lists every reason of a pair, so its own walk
+            // examines again a pair refuted by a probe; its probes use the memo.
             if self.first_only {
                 if let Some(known) = self.memo.refuted.get(&key) {
                     let mut path = self.path.clone();
@@ -329,22 +334,48 @@ impl Checker<'_> {
                     self.errors.push(Incompatibility { path, message });
                     return;
                 }
+            } else if self.memo.reported.contains(&key) {
+                self.fail(format!(
+                    "{} is not a subtype of {} (as listed above)",
+                    elide_large(t1),
+                    elide_large(t2)
+                ));
+                return;
             }
             if self.gamma.contains(&key) {
                 return;
             }
-            let (a, b) = match (self.env.trace_type(t1), self.env.trace_type(t2)) {
-                (Ok(a), Ok(b)) => (a, b),
-                (Err(e), _) | (_, Err(e)) => {
+            // One side at a time, in candid's order (a name before a knot, the
+            // left before the right): the half-resolved pair is assumed on its own,
+            // which decides how often the opt rule is met, and so its warnings.
+            let left = match (t1.as_ref(), t2.as_ref()) {
+                (Var(_), _) => true,
+                (_, Var(_)) => false,
+                _ => matches!(t1.as_ref(), Knot(_)),
+            };
+            let traced = self.env.trace_type(if left { t1 } else { t2 });
+            let (a, b) = match traced {
+                Ok(t) if left => (t, t2.clone()),
+                Ok(t) => (t1.clone(), t),
+                Err(e) => {
                     self.fail(e.to_string());
                     return;
                 }
+            };
+            // A pair of names costs one level of depth, as when both sides were
+            // resolved at once: the first half is free when it ends in a type.
+            let named = |t: &Type| matches!(t.as_ref(), Var(_) | Knot(_));
+            let resolved = if left { &a } else { &b };
+            let step = if named(t1) && named(t2) && !named(resolved) {
+                0
+            } else {
+                1
             };
             let mark = self.memo.log.len();
             self.gamma.insert(key.clone());
             self.memo.log.push(key.clone());
             let (before, overflows) = (self.errors.len(), self.memo.overflows);
-            self.sub(&a, &b, depth + 1);
+            self.sub(&a, &b, depth + step);
             if let Some(first) = self.errors.get(before) {
                 let reason = Incompatibility {
                     path: first
@@ -358,6 +389,9 @@ impl Checker<'_> {
                     self.gamma.remove(&pair);
                 }
                 if self.memo.overflows == overflows {
+                    if !self.first_only {
+                        self.memo.reported.insert(key.clone());
+                    }
                     self.memo.refuted.insert(key, reason);
                 }
             }
