@@ -10,8 +10,8 @@
 //!
 //! Recursive types are compared co-inductively: `gamma` holds the pairs assumed to be
 //! related while their definitions are examined; a failed examination withdraws its
-//! pair and every pair added since, which may have been proved from it. Depth is bounded ([`MAX_DEPTH`]), so a hostile type ends in an error, not
-//! a stack overflow.
+//! pair and every pair added since, which may have been proved from it. Depth is
+//! bounded ([`MAX_DEPTH`]), so a hostile type ends in an error, not a stack overflow.
 //!
 //! Pairs found unrelated are remembered for the rest of the check ([`Memo`]), as
 //! candid does: assumptions only ever let more pairs hold, so a pair that fails while
