@@ -9,6 +9,7 @@
 
 use super::quota;
 use crate::fasthash::FastMap;
+use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::header::{Arena, FieldEntry, FieldLabel, FuncEntry, Node, Prim, Ref, Span};
 use crate::wire::store::Store;
@@ -37,6 +38,9 @@ struct Interner {
     /// `arena` does not force `Rc::make_mut` to copy the whole arena. Made on first
     /// need.
     placeholder: Option<Rc<Arena>>,
+    /// Where the stack was when the current interning began: flattening recurses
+    /// once per level of a type, which a caller of `get_value_with_type` chooses.
+    stack: StackMark,
 }
 
 thread_local! {
@@ -114,6 +118,7 @@ impl Interner {
     }
 
     fn intern(&mut self, t: &Type, env: Option<&TypeEnv>) -> Result<Ref> {
+        self.stack = StackMark::here();
         let mut vars: HashMap<String, u32> = HashMap::new();
         // A failed interning may have left fields behind.
         self.scratch.clear();
@@ -138,7 +143,9 @@ impl Interner {
         vars: &mut HashMap<String, u32>,
         depth: usize,
     ) -> Result<Ref> {
-        if depth > quota::MAX_EXPECTED_DEPTH {
+        if depth > quota::MAX_EXPECTED_DEPTH
+            || (depth % STACK_CHECK_EVERY == 0 && self.stack.exhausted())
+        {
             return Err(Error::msg("expected type nests too deeply"));
         }
         if let Some(p) = prim_of(t.as_ref()) {

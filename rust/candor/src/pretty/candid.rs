@@ -36,9 +36,14 @@ pub fn pp_text(id: &str) -> RcDoc<'_> {
     RcDoc::text(crate::types::ident_string(id))
 }
 
-/// A type, in the syntax of a `.did` file.
+/// A type, in the syntax of a `.did` file. Past
+/// [`MAX_PRINT_DEPTH`](crate::types::walk::MAX_PRINT_DEPTH) levels of nesting a
+/// subtree prints as `…`: a document is a tree built and laid out one level per call.
 pub fn pp_ty(ty: &Type) -> RcDoc<'_> {
-    pp_ty_inner(ty.as_ref())
+    match crate::types::walk::PrintDepth::enter() {
+        Some(_level) => pp_ty_inner(ty.as_ref()),
+        None => str("…"),
+    }
 }
 
 /// The shape of a type, in the syntax of a `.did` file.
@@ -159,7 +164,10 @@ pub fn pp_mode(mode: &FuncMode) -> RcDoc<'_> {
 
 /// Function annotations, each preceded by a space.
 pub fn pp_modes(modes: &[FuncMode]) -> RcDoc<'_> {
-    RcDoc::concat(modes.iter().map(|m| RcDoc::space().append(pp_mode(m))))
+    crate::pretty::utils::join(
+        modes.iter().map(|m| RcDoc::space().append(pp_mode(m))),
+        None,
+    )
 }
 
 /// A service's methods, `{ name : (args) -> (rets); … }`, with the methods' doc

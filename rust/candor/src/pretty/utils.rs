@@ -50,6 +50,38 @@ fn enclose_with<'a>(left: &'a str, doc: RcDoc<'a>, right: &'a str, brk: RcDoc<'a
     opened.nest(INDENT_SPACE).append(brk).append(right).group()
 }
 
+/// The documents with `sep` between each two, joined as a balanced tree of appends.
+///
+/// `RcDoc::intersperse` and `RcDoc::concat` chain their appends one inside the
+/// other, and an `RcDoc` is freed recursively: a type with tens of thousands of
+/// fields would make a chain deep enough to overflow the stack when its document is
+/// dropped. A balanced tree lays out the same text with a depth of only log₂ of the
+/// number of documents.
+pub(crate) fn join<'a, D>(docs: D, sep: Option<RcDoc<'a>>) -> RcDoc<'a>
+where
+    D: Iterator<Item = RcDoc<'a>>,
+{
+    let mut level: Vec<RcDoc<'a>> = Vec::new();
+    for doc in docs {
+        if let (Some(sep), false) = (&sep, level.is_empty()) {
+            level.push(sep.clone());
+        }
+        level.push(doc);
+    }
+    while level.len() > 1 {
+        let mut next = Vec::with_capacity(level.len().div_ceil(2));
+        let mut pairs = level.into_iter();
+        while let Some(left) = pairs.next() {
+            next.push(match pairs.next() {
+                Some(right) => left.append(right),
+                None => left,
+            });
+        }
+        level = next;
+    }
+    level.pop().unwrap_or_else(RcDoc::nil)
+}
+
 /// The separator followed by a break (a space when the enclosing group is flat).
 fn separator(sep: &str) -> RcDoc<'_> {
     RcDoc::text(sep).append(RcDoc::line())
@@ -60,7 +92,7 @@ pub fn strict_concat<'a, D>(docs: D, sep: &'a str) -> RcDoc<'a>
 where
     D: Iterator<Item = RcDoc<'a>>,
 {
-    RcDoc::intersperse(docs, separator(sep))
+    join(docs, Some(separator(sep)))
 }
 
 /// The documents with `sep` after each one, except after the last when the enclosing
@@ -73,7 +105,7 @@ where
     if docs.peek().is_none() {
         return RcDoc::nil();
     }
-    let flat = RcDoc::intersperse(docs, separator(sep));
+    let flat = join(docs, Some(separator(sep)));
     let broken = flat.clone().append(sep);
     broken.flat_alt(flat)
 }
@@ -83,7 +115,7 @@ pub fn lines<'a, D>(docs: D) -> RcDoc<'a>
 where
     D: Iterator<Item = RcDoc<'a>>,
 {
-    RcDoc::concat(docs.map(|doc| doc.append(RcDoc::hardline())))
+    join(docs.map(|doc| doc.append(RcDoc::hardline())), None)
 }
 
 /// A word followed by a space (`record `, `opt `, ` :`).
@@ -117,7 +149,7 @@ where
     C: pretty::Pretty<'a, RcAllocator>,
 {
     let sep = sep.pretty(&RcAllocator).into_doc();
-    let body = RcDoc::intersperse(docs, sep.clone().append(RcDoc::line()));
+    let body = join(docs.into_iter(), Some(sep.clone().append(RcDoc::line())));
     let trailing = sep.flat_alt(RcDoc::nil());
     let opened = open
         .pretty(&RcAllocator)

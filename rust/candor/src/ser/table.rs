@@ -10,6 +10,7 @@
 
 use crate::fasthash::FastMap;
 use crate::types::internal::{env_clear, find_type};
+use crate::types::walk::{StackMark, MAX_WALK_STACK, STACK_CHECK_EVERY};
 use crate::types::{is_primitive, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::{leb, opcode};
 use crate::{Error, Result};
@@ -35,6 +36,18 @@ pub struct TypeSerialize {
     result: Vec<u8>,
 }
 
+/// One argument type's walk: where the stack was when it began, and the entries
+/// built since (the stack is measured every few of them). The walk recurses once
+/// per level of the type, which a caller of `to_bytes_with_types` or
+/// `value_arg_with_type` chooses, so it stops with an error past a stack budget:
+/// the stack it has used, not what is left, as each level looks its type up by
+/// structure, which costs the depth below it, and a large stack should not let a
+/// hostile type run as deep as it fits.
+struct Walk {
+    stack: StackMark,
+    built: usize,
+}
+
 impl TypeSerialize {
     /// A builder with an empty table.
     pub fn new() -> Self {
@@ -44,7 +57,11 @@ impl TypeSerialize {
     /// Adds one argument type.
     pub fn push_type(&mut self, t: &Type) -> Result<()> {
         self.args.push(t.clone());
-        self.build_type(t)
+        let mut walk = Walk {
+            stack: StackMark::here(),
+            built: 0,
+        };
+        self.build_type(t, &mut walk)
     }
 
     /// Makes the definitions of `env` available to `Var` types.
@@ -62,7 +79,7 @@ impl TypeSerialize {
         }
     }
 
-    fn build_type(&mut self, t: &Type) -> Result<()> {
+    fn build_type(&mut self, t: &Type, walk: &mut Walk) -> Result<()> {
         // A primitive never has an entry (a `Var` naming one is resolved below).
         if is_primitive(t) || self.by_ptr.contains_key(&Rc::as_ptr(&t.0)) {
             return Ok(());
@@ -70,6 +87,10 @@ impl TypeSerialize {
         if let Some(&idx) = self.index.get(t) {
             self.by_ptr.insert(Rc::as_ptr(&t.0), (t.clone(), idx));
             return Ok(());
+        }
+        walk.built += 1;
+        if walk.built % STACK_CHECK_EVERY == 0 && walk.stack.used_more_than(MAX_WALK_STACK) {
+            return Err(Error::msg("type nests too deeply to encode"));
         }
         let actual = match t.as_ref() {
             TypeInner::Var(id) => self.env.rec_find_type(id)?.clone(),
@@ -86,18 +107,18 @@ impl TypeSerialize {
         let mut buf = Vec::new();
         match actual.as_ref() {
             TypeInner::Opt(ty) => {
-                self.build_type(ty)?;
+                self.build_type(ty, walk)?;
                 leb::write_i64(&mut buf, opcode::OPT);
                 self.encode(&mut buf, ty)?;
             }
             TypeInner::Vec(ty) => {
-                self.build_type(ty)?;
+                self.build_type(ty, walk)?;
                 leb::write_i64(&mut buf, opcode::VEC);
                 self.encode(&mut buf, ty)?;
             }
             TypeInner::Record(fs) | TypeInner::Variant(fs) => {
                 for f in fs {
-                    self.build_type(&f.ty)?;
+                    self.build_type(&f.ty, walk)?;
                 }
                 let op = if matches!(actual.as_ref(), TypeInner::Record(_)) {
                     opcode::RECORD
@@ -113,7 +134,7 @@ impl TypeSerialize {
             }
             TypeInner::Service(ms) => {
                 for (_, ty) in ms {
-                    self.build_type(ty)?;
+                    self.build_type(ty, walk)?;
                 }
                 leb::write_i64(&mut buf, opcode::SERVICE);
                 leb::write_u64(&mut buf, ms.len() as u64);
@@ -125,7 +146,7 @@ impl TypeSerialize {
             }
             TypeInner::Func(func) => {
                 for ty in func.args.iter().chain(&func.rets) {
-                    self.build_type(ty)?;
+                    self.build_type(ty, walk)?;
                 }
                 leb::write_i64(&mut buf, opcode::FUNC);
                 leb::write_u64(&mut buf, func.args.len() as u64);

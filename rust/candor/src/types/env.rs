@@ -129,7 +129,7 @@ impl TypeEnv {
         let mut memo: BTreeMap<String, Option<bool>> = BTreeMap::new();
         let names: Vec<String> = self.0.keys().cloned().collect();
         for name in &names {
-            self.is_empty(&mut memo, name, 0)?;
+            self.is_empty(&mut memo, name)?;
         }
         for (name, empty) in memo {
             if empty == Some(true) {
@@ -141,43 +141,82 @@ impl TypeEnv {
 
     /// Whether `id` is uninhabited: a record with a field whose named type is
     /// (possibly through itself). `None` in `memo` marks a name being examined.
-    fn is_empty(
-        &self,
-        memo: &mut BTreeMap<String, Option<bool>>,
-        id: &str,
-        depth: usize,
-    ) -> Result<bool> {
-        if depth > MAX_ALIAS_CHAIN {
-            return Err(Error::msg("Recursion limit exceeded"));
+    /// A depth-first search on its own stack: a chain of definitions may be as
+    /// long as the file.
+    fn is_empty(&self, memo: &mut BTreeMap<String, Option<bool>>, id: &str) -> Result<bool> {
+        /// A definition being examined, and the next of its fields to look at.
+        struct Frame<'a> {
+            name: &'a str,
+            ty: &'a Type,
+            next: usize,
         }
-        match memo.get(id) {
-            Some(Some(b)) => return Ok(*b),
-            Some(None) => {
-                memo.insert(id.to_string(), Some(true));
-                return Ok(true);
-            }
-            None => {}
-        }
-        memo.insert(id.to_string(), None);
-        let t = self.find_type(id)?.clone();
-        let result = match t.as_ref() {
-            TypeInner::Record(fs) => {
-                let mut empty = false;
-                for f in fs {
-                    if let TypeInner::Var(f_id) = f.ty.as_ref() {
-                        if self.is_empty(memo, f_id, depth + 1)? {
-                            empty = true;
-                            break;
-                        }
+        let mut stack: Vec<Frame<'_>> = Vec::new();
+        // The name to examine next, or the answer for the frame on top.
+        let mut call: Option<&str> = Some(id);
+        let mut answer = false;
+        loop {
+            if let Some(name) = call.take() {
+                match memo.get(name) {
+                    Some(Some(b)) => answer = *b,
+                    Some(None) => {
+                        memo.insert(name.to_string(), Some(true));
+                        answer = true;
+                    }
+                    None => {
+                        memo.insert(name.to_string(), None);
+                        let (name, ty) = self
+                            .0
+                            .get_key_value(name)
+                            .ok_or_else(|| Error::msg(format!("Unbound type identifier {name}")))?;
+                        stack.push(Frame { name, ty, next: 0 });
+                        answer = false;
                     }
                 }
-                empty
+            } else if let Some(top) = stack.last_mut() {
+                // `answer` is that of the name the top frame asked about last, if
+                // it asked (`next > 0`).
+                let done = if top.next > 0 && answer {
+                    Some(true)
+                } else {
+                    match top.ty.as_ref() {
+                        TypeInner::Record(fs) => {
+                            let rest = fs.get(top.next..).unwrap_or_default();
+                            match rest
+                                .iter()
+                                .position(|f| matches!(f.ty.as_ref(), TypeInner::Var(_)))
+                            {
+                                Some(k) => {
+                                    top.next += k + 1;
+                                    if let Some(TypeInner::Var(f_id)) =
+                                        fs.get(top.next - 1).map(|f| f.ty.as_ref())
+                                    {
+                                        call = Some(f_id);
+                                    }
+                                    None
+                                }
+                                None => Some(false),
+                            }
+                        }
+                        TypeInner::Var(other) if top.next == 0 => {
+                            top.next = 1;
+                            call = Some(other);
+                            None
+                        }
+                        _ => Some(false),
+                    }
+                };
+                if let Some(result) = done {
+                    memo.insert(top.name.to_string(), Some(result));
+                    stack.pop();
+                    answer = result;
+                    if stack.is_empty() {
+                        return Ok(result);
+                    }
+                }
+            } else {
+                return Ok(answer);
             }
-            TypeInner::Var(other) => self.is_empty(memo, other, depth + 1)?,
-            _ => false,
-        };
-        memo.insert(id.to_string(), Some(result));
-        Ok(result)
+        }
     }
 }
 

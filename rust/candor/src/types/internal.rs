@@ -120,52 +120,7 @@ impl TypeContainer {
     }
 
     fn lift(&mut self, t: &Type) -> Type {
-        let fields = |this: &mut Self, fs: &[Field]| -> Vec<Field> {
-            fs.iter()
-                .map(|f| Field {
-                    id: f.id.clone(),
-                    ty: this.lift(&f.ty),
-                })
-                .collect()
-        };
-        match t.as_ref() {
-            TypeInner::Opt(inner) => TypeInner::Opt(self.lift(inner)).into(),
-            TypeInner::Vec(inner) => TypeInner::Vec(self.lift(inner)).into(),
-            TypeInner::Record(fs) => {
-                let res: Type = TypeInner::Record(fields(self, fs)).into();
-                if t.is_tuple() {
-                    return res;
-                }
-                self.name(t, res)
-            }
-            TypeInner::Variant(fs) => {
-                let res: Type = TypeInner::Variant(fields(self, fs)).into();
-                self.name(t, res)
-            }
-            TypeInner::Knot(id) => {
-                let name = id.to_string();
-                if let Some(def) = find_type(id) {
-                    self.env.0.insert(name.clone(), def);
-                }
-                self.remember_doc(id, &name);
-                TypeInner::Var(name).into()
-            }
-            TypeInner::Func(f) => TypeInner::Func(Function {
-                modes: f.modes.clone(),
-                args: f.args.iter().map(|a| self.lift(a)).collect(),
-                rets: f.rets.iter().map(|r| self.lift(r)).collect(),
-            })
-            .into(),
-            TypeInner::Service(ms) => {
-                TypeInner::Service(ms.iter().map(|(n, t)| (n.clone(), self.lift(t))).collect())
-                    .into()
-            }
-            TypeInner::Class(args, body) => {
-                TypeInner::Class(args.iter().map(|a| self.lift(a)).collect(), self.lift(body))
-                    .into()
-            }
-            _ => t.clone(),
-        }
+        super::walk::rebuild(t, self)
     }
 
     /// `res` under the name of the Rust type that computed `t`, or inline when no
@@ -187,6 +142,92 @@ impl TypeContainer {
             self.docs.named.entry(name.to_string()).or_insert(doc);
         }
     }
+}
+
+/// Lifting: knots become names defined in the container, and each record or variant
+/// a Rust type defines is named after it once its fields are lifted.
+impl super::walk::Rebuild for TypeContainer {
+    fn visit(&mut self, t: &Type) -> Option<Type> {
+        match t.as_ref() {
+            TypeInner::Knot(id) => {
+                let name = id.to_string();
+                if let Some(def) = find_type(id) {
+                    self.env.0.insert(name.clone(), def);
+                }
+                self.remember_doc(id, &name);
+                Some(TypeInner::Var(name).into())
+            }
+            TypeInner::Opt(_)
+            | TypeInner::Vec(_)
+            | TypeInner::Record(_)
+            | TypeInner::Variant(_)
+            | TypeInner::Func(_)
+            | TypeInner::Service(_)
+            | TypeInner::Class(..) => None,
+            _ => Some(t.clone()),
+        }
+    }
+    fn finish(&mut self, orig: &Type, rebuilt: Type) -> Type {
+        match orig.as_ref() {
+            TypeInner::Record(_) if orig.is_tuple() => rebuilt,
+            TypeInner::Record(_) | TypeInner::Variant(_) => self.name(orig, rebuilt),
+            _ => rebuilt,
+        }
+    }
+}
+
+/// Budget for a type named in a diagnostic, in characters as [`text_size`]
+/// estimates them (candid's): a type over it is named [`ELIDED_TYPE`] instead.
+pub(crate) const MAX_DIAGNOSTIC_TYPE_LEN: i32 = 500;
+
+/// What a diagnostic says in place of a type over its budget (candid's words).
+pub(crate) const ELIDED_TYPE: &str = "(type elided)";
+
+/// Budget, in bytes, for a list of types in a diagnostic: the entries after it are
+/// counted (`... and 3 more`), not printed. A per-type budget alone would let the
+/// list grow with its length.
+pub(crate) const MAX_DIAGNOSTIC_LIST_LEN: usize = 2048;
+
+/// `t` for a diagnostic: printed when [`text_size`] finds it within
+/// [`MAX_DIAGNOSTIC_TYPE_LEN`], else [`ELIDED_TYPE`].
+///
+/// Types in diagnostics come from wire headers and `.did` files, chosen by whoever
+/// sent them; what printing costs follows the type's width and depth, so the size is
+/// settled first, at a cost bounded by the budget. The bound holds whatever the
+/// caller's settings (`set_full_error_message` included), as in candid 0.10.39. A
+/// service constructor, which has no one-line form, is always elided.
+pub(crate) fn elide_large(t: &Type) -> impl std::fmt::Display + '_ {
+    struct Elided<'a>(&'a Type);
+    impl std::fmt::Display for Elided<'_> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            if text_size(self.0, MAX_DIAGNOSTIC_TYPE_LEN).is_ok() {
+                write!(f, "{}", self.0)
+            } else {
+                f.write_str(ELIDED_TYPE)
+            }
+        }
+    }
+    Elided(t)
+}
+
+/// An argument list for a diagnostic, `(nat, text)`: each type as
+/// [`elide_large`] gives it, and once the text reaches
+/// [`MAX_DIAGNOSTIC_LIST_LEN`], a count of the rest (`(nat, ... and 19999 more)`).
+pub(crate) fn elide_args(args: &[Type]) -> String {
+    use std::fmt::Write;
+    let mut out = String::from("(");
+    for (i, arg) in args.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        if out.len() >= MAX_DIAGNOSTIC_LIST_LEN {
+            let _ = write!(out, "... and {} more", args.len() - i);
+            break;
+        }
+        let _ = write!(out, "{}", elide_large(arg));
+    }
+    out.push(')');
+    out
 }
 
 /// The memoised type of a Rust type id, if computed on this thread.
@@ -216,16 +257,18 @@ pub fn get_type<T: CandidType>(_v: &T) -> Type {
 /// Only for types computed from Rust types (finite trees cut at knots): the result
 /// unfolds one level of each recursion.
 pub fn unroll(t: &Type) -> Type {
-    let field = |f: &Field| Field {
-        id: f.id.clone(),
-        ty: unroll(&f.ty),
-    };
-    match t.as_ref() {
-        TypeInner::Knot(id) => find_type(id).unwrap_or_else(|| t.clone()),
-        TypeInner::Opt(inner) => TypeInner::Opt(unroll(inner)).into(),
-        TypeInner::Vec(inner) => TypeInner::Vec(unroll(inner)).into(),
-        TypeInner::Record(fs) => TypeInner::Record(fs.iter().map(field).collect()).into(),
-        TypeInner::Variant(fs) => TypeInner::Variant(fs.iter().map(field).collect()).into(),
-        _ => t.clone(),
+    struct Unroll;
+    impl super::walk::Rebuild for Unroll {
+        fn visit(&mut self, t: &Type) -> Option<Type> {
+            match t.as_ref() {
+                TypeInner::Knot(id) => Some(find_type(id).unwrap_or_else(|| t.clone())),
+                TypeInner::Opt(_)
+                | TypeInner::Vec(_)
+                | TypeInner::Record(_)
+                | TypeInner::Variant(_) => None,
+                _ => Some(t.clone()),
+            }
+        }
     }
+    super::walk::rebuild(t, &mut Unroll)
 }

@@ -29,6 +29,7 @@ mod impls;
 pub mod internal;
 mod model;
 pub mod number;
+pub(crate) mod walk;
 /// `Principal`, the exact type candid uses (from `ic_principal`).
 pub mod principal {
     pub use ic_principal::{Principal, PrincipalError};

@@ -266,8 +266,33 @@ impl Function {
 }
 
 /// A Candid type (shared, immutable).
-#[derive(Debug, PartialEq, Eq, Hash, Clone)]
+///
+/// Comparing, hashing, printing and dropping a type never recurse once per level
+/// (`types::walk`, `Debug` below): a type built from untrusted input may be deeper
+/// than the stack.
+#[derive(PartialEq, Eq, Hash, Clone)]
 pub struct Type(pub Rc<TypeInner>);
+
+impl Drop for Type {
+    /// A shared type only loses an owner (the common case, checked inline); the
+    /// last owner takes the tree apart without deep recursion.
+    #[inline]
+    fn drop(&mut self) {
+        if Rc::strong_count(&self.0) == 1 {
+            super::walk::dismantle(self);
+        }
+    }
+}
+
+/// As derived (`Type(Nat)`), with subtrees past a bounded depth printed as `…`.
+impl fmt::Debug for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match super::walk::PrintDepth::enter() {
+            Some(_level) => f.debug_tuple("Type").field(&self.0).finish(),
+            None => f.write_str("…"),
+        }
+    }
+}
 
 impl PartialOrd for Type {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
@@ -287,7 +312,10 @@ impl Ord for Type {
 }
 
 /// The shape of a Candid type.
-#[derive(Debug, PartialEq, Eq, Hash, Clone, PartialOrd, Ord)]
+///
+/// `PartialEq`, `Eq`, `PartialOrd`, `Ord` and `Hash` are those a derive would give,
+/// computed without recursion (`types::walk`).
+#[derive(Debug, Clone)]
 pub enum TypeInner {
     /// `null`: the type whose one value is `null`.
     Null,
@@ -348,6 +376,28 @@ pub enum TypeInner {
     Principal,
     /// A type from a future version of Candid (opcode < -24), skipped on decode.
     Future,
+}
+
+impl PartialEq for TypeInner {
+    fn eq(&self, other: &Self) -> bool {
+        super::walk::compare(self, other) == std::cmp::Ordering::Equal
+    }
+}
+impl Eq for TypeInner {}
+impl PartialOrd for TypeInner {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for TypeInner {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        super::walk::compare(self, other)
+    }
+}
+impl std::hash::Hash for TypeInner {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        super::walk::hash(self, state);
+    }
 }
 
 impl std::ops::Deref for Type {
@@ -432,33 +482,18 @@ impl Type {
     /// `self` with the names of `tau`'s keys replaced by its values (every `Var` and
     /// the `Var`s inside), as [`TypeEnv::merge_type`](super::TypeEnv::merge_type) needs.
     pub fn subst(&self, tau: &std::collections::BTreeMap<String, String>) -> Self {
-        use TypeInner::*;
-        let fields = |fs: &[Field]| -> std::vec::Vec<Field> {
-            fs.iter()
-                .map(|f| Field {
-                    id: f.id.clone(),
-                    ty: f.ty.subst(tau),
-                })
-                .collect()
-        };
-        match self.as_ref() {
-            Var(id) => match tau.get(id) {
-                Some(new) => Var(new.clone()),
-                None => return self.clone(),
-            },
-            Opt(t) => Opt(t.subst(tau)),
-            Vec(t) => Vec(t.subst(tau)),
-            Record(fs) => Record(fields(fs)),
-            Variant(fs) => Variant(fields(fs)),
-            Func(f) => Func(Function {
-                modes: f.modes.clone(),
-                args: f.args.iter().map(|t| t.subst(tau)).collect(),
-                rets: f.rets.iter().map(|t| t.subst(tau)).collect(),
-            }),
-            Service(ms) => Service(ms.iter().map(|(n, t)| (n.clone(), t.subst(tau))).collect()),
-            Class(args, t) => Class(args.iter().map(|a| a.subst(tau)).collect(), t.subst(tau)),
-            _ => return self.clone(),
+        struct Rename<'a>(&'a std::collections::BTreeMap<String, String>);
+        impl super::walk::Rebuild for Rename<'_> {
+            fn visit(&mut self, t: &Type) -> Option<Type> {
+                match t.as_ref() {
+                    TypeInner::Var(id) => Some(match self.0.get(id) {
+                        Some(new) => TypeInner::Var(new.clone()).into(),
+                        None => t.clone(),
+                    }),
+                    _ => None,
+                }
+            }
         }
-        .into()
+        super::walk::rebuild(self, &mut Rename(tau))
     }
 }

@@ -9,13 +9,19 @@
 //! `null`, `reserved` or `opt`, reported as the caller asks).
 //!
 //! Recursive types are compared co-inductively: `gamma` holds the pairs assumed to be
-//! related while their definitions are examined; a failed examination withdraws what
-//! it added. Depth is bounded ([`MAX_DEPTH`]), so a hostile type ends in an error, not
-//! a stack overflow.
+//! related while their definitions are examined; a failed examination withdraws its
+//! pair and every pair added since, which may have been proved from it. Depth is
+//! bounded ([`MAX_DEPTH`]), so a hostile type ends in an error, not a stack overflow.
+//!
+//! Pairs found unrelated are remembered for the rest of the check ([`Memo`]), as
+//! candid does: assumptions only ever let more pairs hold, so a pair that fails while
+//! some are in force fails without them too, and a recursive type reached along many
+//! paths (each `opt` probing it again) is examined once, not once per path.
 
+use super::internal::{elide_args, elide_large};
 use super::{Field, FuncMode, Type, TypeEnv, TypeInner};
 use crate::{Error, Result};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// Pairs `(t1, t2)` assumed (or proven) to satisfy `t1 <: t2`.
@@ -23,6 +29,33 @@ pub type Gamma = HashSet<(Type, Type)>;
 
 /// How deep a comparison may nest before it gives up with an error.
 pub const MAX_DEPTH: usize = 512;
+
+/// What one check learns beside `gamma`, shared by the check and all its probes.
+///
+/// `refuted` holds the pairs of names whose examination failed, each with the first
+/// reason found (its path relative to the pair). Sound whatever was assumed at the
+/// time: the rules are monotone in `gamma` (more assumptions, more pairs hold, the
+/// opt rule included, whose probes only choose between holding outright and holding
+/// through the rule), so a failure under assumptions is a failure under none; one
+/// found under an assumption later withdrawn stays true. A failure caused by the
+/// depth bound says nothing about the types, so it is not recorded (`overflows`).
+///
+/// `reported` holds the pairs whose failures [`subtype_check_all`] has listed: met
+/// again, they are listed once more as one line pointing back, not explored again
+/// (candid does the same; the full list would grow with the number of paths).
+///
+/// `log` lists the pairs added to `gamma` in order. A pair proved after another was
+/// assumed may rest on it, so when an examination fails, every pair added since its
+/// own goes too (candid's order and extent, so later probes meet the same `gamma`).
+/// Pairs proved before it, or in a probe that failed elsewhere, stay: they rest only
+/// on pairs still assumed or proved.
+#[derive(Default)]
+struct Memo {
+    refuted: HashMap<(Type, Type), Incompatibility>,
+    reported: HashSet<(Type, Type)>,
+    overflows: usize,
+    log: Vec<(Type, Type)>,
+}
 
 /// What to do when a check holds only through the special opt rule.
 #[derive(Debug, Copy, Clone)]
@@ -86,6 +119,7 @@ pub fn subtype_with_config(
         env,
         report,
         gamma,
+        memo: &mut Memo::default(),
         errors: &mut errors,
         path: Vec::new(),
         first_only: true,
@@ -109,6 +143,7 @@ pub fn subtype_check_all(
         env,
         report: OptReport::Warning,
         gamma,
+        memo: &mut Memo::default(),
         errors: &mut errors,
         path: Vec::new(),
         first_only: false,
@@ -149,7 +184,13 @@ fn equal_at(gamma: &mut Gamma, env: &TypeEnv, t1: &Type, t2: &Type, depth: usize
         }
         return res;
     }
-    let differ = || Error::subtype(format!("{t1} is not equal to {t2}"));
+    let differ = || {
+        Error::subtype(format!(
+            "{} is not equal to {}",
+            elide_large(t1),
+            elide_large(t2)
+        ))
+    };
     match (t1.as_ref(), t2.as_ref()) {
         (Opt(a), Opt(b)) | (Vec(a), Vec(b)) => equal_at(gamma, env, a, b, depth + 1),
         (Record(f1), Record(f2)) | (Variant(f1), Variant(f2)) => {
@@ -186,11 +227,19 @@ fn equal_at(gamma: &mut Gamma, env: &TypeEnv, t1: &Type, t2: &Type, depth: usize
             Ok(())
         }
         (Class(a1, s1), Class(a2, s2)) => {
+            // candid's words; both lists within its budget (`elide_args`).
+            let init = || {
+                Error::subtype(format!(
+                    "Mismatch in init args: {} and {}",
+                    elide_args(a1),
+                    elide_args(a2)
+                ))
+            };
             if a1.len() != a2.len() {
-                return Err(differ());
+                return Err(init());
             }
             for (x, y) in a1.iter().zip(a2) {
-                equal_at(gamma, env, x, y, depth + 1)?;
+                equal_at(gamma, env, x, y, depth + 1).map_err(|_| init())?;
             }
             equal_at(gamma, env, s1, s2, depth + 1)
         }
@@ -202,6 +251,7 @@ struct Checker<'a> {
     env: &'a TypeEnv,
     report: OptReport,
     gamma: &'a mut Gamma,
+    memo: &'a mut Memo,
     errors: &'a mut Vec<Incompatibility>,
     path: Vec<String>,
     /// Stop at the first error (`subtype`) rather than collect all (`check_all`).
@@ -240,26 +290,23 @@ impl Checker<'_> {
         self.path.pop();
     }
 
-    /// Does `t1 <: t2` hold? A probe: no errors recorded, gamma left as it was.
+    /// Does `t1 <: t2` hold? A probe: no errors recorded; what it proves stays in
+    /// gamma as a check's does ([`Memo`] says why that is sound).
     /// It keeps the caller's `report`, as candid's does: under `OptReport::Error` a
     /// probe that holds only through the special opt rule does not hold.
     fn holds(&mut self, t1: &Type, t2: &Type, depth: usize) -> bool {
         let mut errors = Vec::new();
-        let snapshot = self.gamma.clone();
         let mut probe = Checker {
             env: self.env,
             report: self.report,
             gamma: self.gamma,
+            memo: self.memo,
             errors: &mut errors,
             path: Vec::new(),
             first_only: true,
         };
         probe.sub(t1, t2, depth);
-        let ok = errors.is_empty();
-        if !ok {
-            *self.gamma = snapshot;
-        }
-        ok
+        errors.is_empty()
     }
 
     fn sub(&mut self, t1: &Type, t2: &Type, depth: usize) {
@@ -268,6 +315,7 @@ impl Checker<'_> {
             return;
         }
         if depth > MAX_DEPTH {
+            self.memo.overflows += 1;
             self.fail("recursion limit exceeded".to_string());
             return;
         }
@@ -276,21 +324,76 @@ impl Checker<'_> {
         }
         if matches!(t1.as_ref(), Var(_) | Knot(_)) || matches!(t2.as_ref(), Var(_) | Knot(_)) {
             let key = (t1.clone(), t2.clone());
+            // `subtype_check_all` lists every reason of a pair, so its own walk
+            // examines again a pair refuted by a probe; its probes use the memo.
+            if self.first_only {
+                if let Some(known) = self.memo.refuted.get(&key) {
+                    let mut path = self.path.clone();
+                    path.extend(known.path.iter().cloned());
+                    let message = known.message.clone();
+                    self.errors.push(Incompatibility { path, message });
+                    return;
+                }
+            } else if self.memo.reported.contains(&key) {
+                self.fail(format!(
+                    "{} is not a subtype of {} (as listed above)",
+                    elide_large(t1),
+                    elide_large(t2)
+                ));
+                return;
+            }
             if self.gamma.contains(&key) {
                 return;
             }
-            let (a, b) = match (self.env.trace_type(t1), self.env.trace_type(t2)) {
-                (Ok(a), Ok(b)) => (a, b),
-                (Err(e), _) | (_, Err(e)) => {
+            // One side at a time, in candid's order (a name before a knot, the
+            // left before the right): the half-resolved pair is assumed on its own,
+            // which decides how often the opt rule is met, and so its warnings.
+            let left = match (t1.as_ref(), t2.as_ref()) {
+                (Var(_), _) => true,
+                (_, Var(_)) => false,
+                _ => matches!(t1.as_ref(), Knot(_)),
+            };
+            let traced = self.env.trace_type(if left { t1 } else { t2 });
+            let (a, b) = match traced {
+                Ok(t) if left => (t, t2.clone()),
+                Ok(t) => (t1.clone(), t),
+                Err(e) => {
                     self.fail(e.to_string());
                     return;
                 }
             };
+            // A pair of names costs one level of depth, as when both sides were
+            // resolved at once: the first half is free when it ends in a type.
+            let named = |t: &Type| matches!(t.as_ref(), Var(_) | Knot(_));
+            let resolved = if left { &a } else { &b };
+            let step = if named(t1) && named(t2) && !named(resolved) {
+                0
+            } else {
+                1
+            };
+            let mark = self.memo.log.len();
             self.gamma.insert(key.clone());
-            let before = self.errors.len();
-            self.sub(&a, &b, depth + 1);
-            if self.errors.len() > before {
-                self.gamma.remove(&key);
+            self.memo.log.push(key.clone());
+            let (before, overflows) = (self.errors.len(), self.memo.overflows);
+            self.sub(&a, &b, depth + step);
+            if let Some(first) = self.errors.get(before) {
+                let reason = Incompatibility {
+                    path: first
+                        .path
+                        .get(self.path.len()..)
+                        .unwrap_or_default()
+                        .to_vec(),
+                    message: first.message.clone(),
+                };
+                for pair in self.memo.log.drain(mark..) {
+                    self.gamma.remove(&pair);
+                }
+                if self.memo.overflows == overflows {
+                    if !self.first_only {
+                        self.memo.reported.insert(key.clone());
+                    }
+                    self.memo.refuted.insert(key, reason);
+                }
             }
             return;
         }
@@ -302,10 +405,14 @@ impl Checker<'_> {
             (_, Opt(_)) => match self.report {
                 OptReport::Silence => {}
                 OptReport::Warning => eprintln!(
-                    "WARNING: {t1} <: {t2} due to special subtyping rules involving optional types/fields"
+                    "WARNING: {} <: {} due to special subtyping rules involving optional types/fields",
+                    elide_large(t1),
+                    elide_large(t2)
                 ),
                 OptReport::Error => self.fail(format!(
-                    "{t1} <: {t2} only through the special opt rule (the data would decode as null)"
+                    "{} <: {} only through the special opt rule (the data would decode as null)",
+                    elide_large(t1),
+                    elide_large(t2)
                 )),
             },
             (Vec(a), Vec(b)) => self.sub(a, b, depth + 1),
@@ -363,7 +470,11 @@ impl Checker<'_> {
             }
             (Class(_, t), _) => self.sub(t, t2, depth + 1),
             (_, Class(_, t)) => self.sub(t1, t, depth + 1),
-            _ => self.fail(format!("{t1} is not a subtype of {t2}")),
+            _ => self.fail(format!(
+                "{} is not a subtype of {}",
+                elide_large(t1),
+                elide_large(t2)
+            )),
         }
     }
 
@@ -381,7 +492,8 @@ impl Checker<'_> {
                 None if is_optional(self.traced(&g.ty).as_ref()) => {}
                 None => self.fail(format!(
                     "new type is missing required field {} (type {}), which is expected by the old type and is not optional",
-                    g.id, g.ty
+                    g.id,
+                    elide_large(&g.ty)
                 )),
             }
         }

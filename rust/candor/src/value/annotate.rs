@@ -3,7 +3,8 @@
 
 use super::pretty::label_string;
 use super::{IDLField, IDLValue, VariantValue};
-use crate::types::internal::find_type;
+use crate::types::internal::{elide_large, find_type};
+use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
 use crate::types::{Field, Type, TypeEnv, TypeInner};
 use crate::{Error, Int, Nat, Result};
 
@@ -11,9 +12,20 @@ use crate::{Error, Int, Nat, Result};
 /// by the remaining stack).
 const MAX_DEPTH: usize = crate::de::DEFAULT_MAX_DEPTH as usize;
 
+/// How deep an annotation is, and where its stack began (the walk recurses once
+/// per level of the value and the type, and frames in debug builds are large).
+#[derive(Clone, Copy)]
+struct Level {
+    depth: usize,
+    stack: StackMark,
+}
+
 #[cold]
 fn mismatch(v: &IDLValue, t: &Type) -> Error {
-    Error::msg(format!("type mismatch: {v} cannot be of type {t}"))
+    Error::msg(format!(
+        "type mismatch: {v} cannot be of type {}",
+        elide_large(t)
+    ))
 }
 
 fn parse<T: std::str::FromStr>(s: &str) -> Result<T>
@@ -37,16 +49,26 @@ impl IDLValue {
     /// decoded), candid's liberal `opt` rule applies: a value that does not fit
     /// becomes `null`.
     pub fn annotate_type(&self, from_parser: bool, env: &TypeEnv, t: &Type) -> Result<Self> {
-        self.annotate(from_parser, env, t, 0)
+        let level = Level {
+            depth: 0,
+            stack: StackMark::here(),
+        };
+        self.annotate(from_parser, env, t, level)
     }
 
-    fn annotate(&self, from_parser: bool, env: &TypeEnv, t: &Type, depth: usize) -> Result<Self> {
-        if depth > MAX_DEPTH {
+    fn annotate(&self, from_parser: bool, env: &TypeEnv, t: &Type, level: Level) -> Result<Self> {
+        if level.depth > MAX_DEPTH
+            || (level.depth % STACK_CHECK_EVERY == 0 && level.stack.exhausted())
+        {
             return Err(Error::msg(format!(
-                "Recursion limit exceeded at depth {depth}"
+                "Recursion limit exceeded at depth {}",
+                level.depth
             )));
         }
-        let depth = depth + 1;
+        let depth = Level {
+            depth: level.depth + 1,
+            ..level
+        };
         let go = |v: &IDLValue, t: &Type| v.annotate(from_parser, env, t, depth);
         Ok(match (self, t.as_ref()) {
             (_, TypeInner::Var(id)) => return go(self, env.rec_find_type(id)?),
@@ -116,7 +138,7 @@ impl IDLValue {
     /// Vectors, records and variants (kept out of [`annotate`](Self::annotate) so
     /// its frame, paid once per nesting level, stays small).
     #[inline(never)]
-    fn compound(&self, from_parser: bool, env: &TypeEnv, t: &Type, depth: usize) -> Result<Self> {
+    fn compound(&self, from_parser: bool, env: &TypeEnv, t: &Type, depth: Level) -> Result<Self> {
         let go = |v: &IDLValue, t: &Type| v.annotate(from_parser, env, t, depth);
         Ok(match (self, t.as_ref()) {
             (IDLValue::Vec(vec), ty) if ty.is_blob(env) => {
