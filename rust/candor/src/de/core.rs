@@ -54,6 +54,13 @@ pub(crate) struct Core<'de> {
     untyped_decoding: usize,
     untyped_skipping: Option<usize>,
     untyped_budget: usize,
+    /// Decoding units per unit of skipped or untyped work: candid's
+    /// [`quota::UNTYPED`] under an explicit quota or none, one under the size bound
+    /// (which counts work, not candid's penalty on it).
+    skip_rate: usize,
+    /// Whether the decoding quota is the size bound (`DecoderConfig::set_size_bound`):
+    /// for its error, and for `get_config`, which reports no quota then.
+    size_bound: bool,
     /// True while decoding an argument with no Rust type (`IDLValue`): every cost is
     /// multiplied and counts against the skipping quota. Read freely; set only by
     /// [`set_untyped`](Self::set_untyped), which converts the counts.
@@ -302,6 +309,8 @@ pub(super) struct Start {
     pub lease: Option<super::header_cache::Lease>,
     pub memo: LentMemo,
     pub decoding_quota: Option<usize>,
+    /// Whether that quota is the size bound rather than the config's.
+    pub size_bound: bool,
 }
 
 /// The part of a decode's state that reading a value changes (see [`Core::mark`]).
@@ -372,6 +381,8 @@ impl<'de> Core<'de> {
             untyped_decoding: 0,
             untyped_skipping: None,
             untyped_budget: 0,
+            skip_rate: if start.size_bound { 1 } else { quota::UNTYPED },
+            size_bound: start.size_bound,
             untyped: false,
             opt_walked: 0,
             depth: 0,
@@ -401,10 +412,16 @@ impl<'de> Core<'de> {
     pub(super) fn decoding_quota(&self) -> Option<usize> {
         if self.untyped {
             self.untyped_quota_on
-                .then(|| self.untyped_decoding - self.untyped_spent() * quota::UNTYPED)
+                .then(|| self.untyped_decoding - self.untyped_spent() * self.skip_rate)
         } else {
             self.quota_on.then_some(self.quota_left)
         }
+    }
+
+    /// The decoding quota left of the one the config set (`None` under the size
+    /// bound, as no quota was set).
+    pub(super) fn set_decoding_quota(&self) -> Option<usize> {
+        self.decoding_quota().filter(|_| !self.size_bound)
     }
 
     /// The skipping quota left (`None`: no limit).
@@ -458,12 +475,12 @@ impl<'de> Core<'de> {
     }
 
     /// Untyped: takes the units charged since the last settling off both quotas
-    /// (an untyped unit is [`quota::UNTYPED`] decoding units and one skipping
-    /// unit). Exact: the budget never lets more units through than both hold.
+    /// (an untyped unit is `skip_rate` decoding units and one skipping unit).
+    /// Exact: the budget never lets more units through than both hold.
     fn settle_untyped(&mut self) {
         let spent = self.untyped_spent();
         if self.untyped_quota_on {
-            self.untyped_decoding -= spent * quota::UNTYPED;
+            self.untyped_decoding -= spent * self.skip_rate;
         }
         if let Some(q) = &mut self.untyped_skipping {
             *q -= spent;
@@ -477,7 +494,7 @@ impl<'de> Core<'de> {
     /// fast test serves untyped charges unchanged.
     fn rebudget(&mut self) {
         let d = if self.untyped_quota_on {
-            self.untyped_decoding / quota::UNTYPED
+            self.untyped_decoding / self.skip_rate
         } else {
             usize::MAX
         };
@@ -540,22 +557,22 @@ impl<'de> Core<'de> {
             return Ok(());
         }
         if self.quota_on {
-            return Err(self.quota_error("Decoding cost exceeds the limit"));
+            return Err(self.decoding_error());
         }
         self.quota_left = usize::MAX - cost;
         Ok(())
     }
 
-    /// Charges `cost` units of skipped (untyped) work: 50× on the decoding quota and
-    /// 1× on the skipping quota. Untyped, the skipping quota reads `Some(0)`, so
+    /// Charges `cost` units of skipped (untyped) work: 50× on the decoding quota (1×
+    /// under the size bound) and 1× on the skipping quota. Untyped, the skipping quota reads `Some(0)`, so
     /// any units take the path of a short skipping quota, which charges them to
     /// the budget instead.
     #[inline]
     pub(super) fn charge_untyped(&mut self, cost: usize) -> Result<()> {
         if self.quota_on {
-            let c = cost.saturating_mul(quota::UNTYPED);
+            let c = cost.saturating_mul(self.skip_rate);
             if self.quota_left < c {
-                return Err(self.quota_error("Decoding cost exceeds the limit"));
+                return Err(self.decoding_error());
             }
             self.quota_left -= c;
         }
@@ -575,9 +592,9 @@ impl<'de> Core<'de> {
     /// quotas (the budget is then out of date).
     fn charge_untyped_now(&mut self, cost: usize) -> Result<()> {
         if self.untyped_quota_on {
-            let c = cost.saturating_mul(quota::UNTYPED);
+            let c = cost.saturating_mul(self.skip_rate);
             if self.untyped_decoding < c {
-                return Err(self.quota_error("Decoding cost exceeds the limit"));
+                return Err(self.decoding_error());
             }
             self.untyped_decoding -= c;
         }
@@ -592,7 +609,31 @@ impl<'de> Core<'de> {
 
     #[cold]
     pub(super) fn quota_error(&self, msg: &str) -> Error {
+        if self.size_bound && msg.starts_with("Decoding") {
+            return self.decoding_error();
+        }
         Error::limit(msg, self.offset())
+    }
+
+    /// The decoding quota ran out: the config's, or the size bound, which the error
+    /// names with the one call that lifts it.
+    #[cold]
+    pub(super) fn decoding_error(&self) -> Error {
+        if !self.size_bound {
+            return Error::limit("Decoding cost exceeds the limit", self.offset());
+        }
+        let len = self.reader.input_len();
+        Error::limit(
+            format!(
+                "Decoding cost exceeds the limit of {} units that a {len}-byte message may use \
+                 with no decoding quota set ({} per byte + {}); set a decoding quota, or lift \
+                 the bound with DecoderConfig::set_size_bound(false)",
+                super::size_bound(len),
+                super::SIZE_BOUND_PER_BYTE,
+                super::SIZE_BOUND_BASE
+            ),
+            self.offset(),
+        )
     }
 
     // ---- depth -----------------------------------------------------------------
@@ -894,6 +935,7 @@ mod tests {
             lease: None,
             memo: LentMemo::none(),
             decoding_quota: decoding,
+            size_bound: false,
         };
         Core::new(
             &[],
