@@ -133,6 +133,12 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                     self.core
                         .skip(w)
                         .map_err(|err| err.within(PathSegment::FieldId(id)))?;
+                    if self.core.untyped && !w.is_var() && w != RESERVED {
+                        // An `IDLValue` takes the field as `reserved`: candid skips
+                        // it, then charges the `reserved` value (a table reference
+                        // pays that unit back, as it is resolved once, not twice).
+                        self.core.charge(quota::CALL)?;
+                    }
                 }
                 None => {
                     self.core.charge(quota::KEY)?;
