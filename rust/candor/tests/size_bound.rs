@@ -178,7 +178,7 @@ fn the_bound_is_exact() {
     );
     let err = Decode!([config]; &vec_null(n + 1), Vec<()>).unwrap_err();
     assert_bound_error(err, vec_null(n + 1).len());
-    assert_eq!(SIZE_BOUND_PER_BYTE, 64);
+    assert_eq!(SIZE_BOUND_PER_BYTE, 128);
     assert_eq!(SIZE_BOUND_BASE, 65_536);
 }
 
@@ -213,4 +213,157 @@ fn get_config_reports_no_quota_under_the_bound() {
     let config = DecoderConfig::new();
     let (_, cost) = Decode!(@Debug [config]; &bytes, Vec<u8>).unwrap();
     assert_eq!(cost.decoding_quota, None);
+}
+
+/// Units of work (counted once, typed or untyped) of decoding `bytes` as `T`, and
+/// as `IDLValue`s.
+fn work_per_byte<T>(bytes: &[u8]) -> (f64, f64)
+where
+    T: CandidType + for<'de> Deserialize<'de>,
+{
+    let mut config = DecoderConfig::new();
+    config
+        .set_decoding_quota(usize::MAX / 2)
+        .set_skipping_quota(usize::MAX / 100);
+    // Units used: decoding less 49 per skipping unit (each was 50 and 1).
+    let units = |c: DecoderConfig| c.decoding_quota.unwrap() - 49 * c.skipping_quota.unwrap();
+    let (_, typed) = candor::utils::decode_args_with_config_debug::<(T,)>(bytes, &config).unwrap();
+    let mut de = candor::IDLDeserialize::new_with_config(bytes, &config).unwrap();
+    de.get_value::<IDLValue>().unwrap();
+    de.done().unwrap();
+    let untyped = de.get_config().compute_cost(&config);
+    let len = bytes.len() as f64;
+    (
+        (units(typed) - 4 * header_len(bytes)) as f64 / len,
+        (units(untyped) - 4 * header_len(bytes)) as f64 / len,
+    )
+}
+
+/// The header's length: what `DIDL`, the type table and the argument types take.
+fn header_len(bytes: &[u8]) -> usize {
+    let mut config = DecoderConfig::new();
+    config.set_decoding_quota(usize::MAX / 2);
+    let de = candor::IDLDeserialize::new_with_config(bytes, &config).unwrap();
+    (usize::MAX / 2 - de.get_config().decoding_quota.unwrap()) / 4
+}
+
+/// The most units per byte of their values (the header apart) that kinds of real
+/// traffic use, typed and untyped, stay far below `SIZE_BOUND_PER_BYTE`: the
+/// margin spec/limits.md §1.1 claims. Printed with `--nocapture`.
+#[test]
+fn real_traffic_uses_a_fraction_of_the_bound_per_byte() {
+    #[derive(CandidType, Deserialize, Clone)]
+    struct Account {
+        owner: candor::Principal,
+        subaccount: Option<serde_bytes::ByteBuf>,
+    }
+    #[derive(CandidType, Deserialize, Clone)]
+    struct TransferArg {
+        from_subaccount: Option<serde_bytes::ByteBuf>,
+        to: Account,
+        amount: candor::Nat,
+        fee: Option<candor::Nat>,
+        memo: Option<serde_bytes::ByteBuf>,
+        created_at_time: Option<u64>,
+    }
+    #[derive(CandidType, Deserialize, Clone)]
+    struct Transaction {
+        kind: String,
+        burn: Option<TransferArg>,
+        mint: Option<TransferArg>,
+        approve: Option<TransferArg>,
+        transfer: Option<TransferArg>,
+        timestamp: u64,
+    }
+    #[derive(CandidType, Deserialize, Clone)]
+    #[allow(clippy::enum_variant_names)]
+    enum Status {
+        TransactionTypeNotSupported,
+        InsufficientAllowanceForFee,
+        DuplicateTransactionFound,
+    }
+    #[derive(CandidType, Deserialize, Clone)]
+    struct HttpRequest {
+        method: String,
+        url: String,
+        headers: Vec<(String, String)>,
+        body: serde_bytes::ByteBuf,
+        certificate_version: Option<u16>,
+    }
+    let account = Account {
+        owner: candor::Principal::from_slice(&[1; 29]),
+        subaccount: None,
+    };
+    let transfer = TransferArg {
+        from_subaccount: None,
+        to: account.clone(),
+        amount: candor::Nat::from(1_000_000u64),
+        fee: None,
+        memo: None,
+        created_at_time: None,
+    };
+    let tx = Transaction {
+        kind: "transfer".into(),
+        burn: None,
+        mint: None,
+        approve: None,
+        transfer: Some(transfer.clone()),
+        timestamp: 1_700_000_000_000_000_000,
+    };
+    let request = HttpRequest {
+        method: "GET".into(),
+        url: "/metrics".into(),
+        headers: (0..20).map(|i| (format!("x-h{i}"), "1".into())).collect(),
+        body: serde_bytes::ByteBuf::new(),
+        certificate_version: Some(2),
+    };
+    let rows = [
+        (
+            "icrc1_transfer arg",
+            work_per_byte::<TransferArg>(&Encode!(&transfer).unwrap()),
+        ),
+        (
+            "1,000 transactions",
+            work_per_byte::<Vec<Transaction>>(&Encode!(&vec![tx; 1000]).unwrap()),
+        ),
+        (
+            "1,000 accounts without subaccount",
+            work_per_byte::<Vec<Account>>(&Encode!(&vec![account; 1000]).unwrap()),
+        ),
+        (
+            "1,000 unit variants of 25-27 characters",
+            work_per_byte::<Vec<Status>>(
+                &Encode!(&(0..1000)
+                    .map(|i| [
+                        Status::TransactionTypeNotSupported,
+                        Status::InsufficientAllowanceForFee,
+                        Status::DuplicateTransactionFound
+                    ][i % 3]
+                        .clone())
+                    .collect::<Vec<_>>())
+                .unwrap(),
+            ),
+        ),
+        (
+            "http_request, 20 headers",
+            work_per_byte::<HttpRequest>(&Encode!(&request).unwrap()),
+        ),
+        (
+            "vec nat32",
+            work_per_byte::<Vec<u32>>(&Encode!(&vec![7u32; 4096]).unwrap()),
+        ),
+        (
+            "blob",
+            work_per_byte::<serde_bytes::ByteBuf>(
+                &Encode!(&serde_bytes::ByteBuf::from(vec![7u8; 4096])).unwrap(),
+            ),
+        ),
+    ];
+    for (name, (typed, untyped)) in rows {
+        println!("{name}: {typed:.1} units per byte typed, {untyped:.1} untyped");
+        assert!(
+            typed.max(untyped) * 2.0 <= SIZE_BOUND_PER_BYTE as f64,
+            "{name}: {typed:.1} / {untyped:.1}"
+        );
+    }
 }

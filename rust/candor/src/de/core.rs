@@ -54,10 +54,6 @@ pub(crate) struct Core<'de> {
     untyped_decoding: usize,
     untyped_skipping: Option<usize>,
     untyped_budget: usize,
-    /// Decoding units per unit of skipped or untyped work: candid's
-    /// [`quota::UNTYPED`] under an explicit quota or none, one under the size bound
-    /// (which counts work, not candid's penalty on it).
-    skip_rate: usize,
     /// Whether the decoding quota is the size bound (`DecoderConfig::set_size_bound`):
     /// for its error, and for `get_config`, which reports no quota then.
     size_bound: bool,
@@ -65,6 +61,11 @@ pub(crate) struct Core<'de> {
     /// multiplied and counts against the skipping quota. Read freely; set only by
     /// [`set_untyped`](Self::set_untyped), which converts the counts.
     pub(super) untyped: bool,
+    /// Decoding units per unit of skipped or untyped work: candid's
+    /// [`quota::UNTYPED`] under an explicit quota or none, one under the size bound
+    /// (which counts work, not candid's penalty on it). A `u32` beside the two
+    /// flags above, in the room they leave before the next word.
+    skip_rate: u32,
     /// Bytes walked by all value-level `opt` checks of this message: their
     /// allowance is per message (`coerce.rs`), so the count is message state.
     pub opt_walked: usize,
@@ -381,7 +382,11 @@ impl<'de> Core<'de> {
             untyped_decoding: 0,
             untyped_skipping: None,
             untyped_budget: 0,
-            skip_rate: if start.size_bound { 1 } else { quota::UNTYPED },
+            skip_rate: if start.size_bound {
+                1
+            } else {
+                quota::UNTYPED as u32
+            },
             size_bound: start.size_bound,
             untyped: false,
             opt_walked: 0,
@@ -412,7 +417,7 @@ impl<'de> Core<'de> {
     pub(super) fn decoding_quota(&self) -> Option<usize> {
         if self.untyped {
             self.untyped_quota_on
-                .then(|| self.untyped_decoding - self.untyped_spent() * self.skip_rate)
+                .then(|| self.untyped_decoding - self.untyped_spent() * self.skip_rate as usize)
         } else {
             self.quota_on.then_some(self.quota_left)
         }
@@ -480,7 +485,7 @@ impl<'de> Core<'de> {
     fn settle_untyped(&mut self) {
         let spent = self.untyped_spent();
         if self.untyped_quota_on {
-            self.untyped_decoding -= spent * self.skip_rate;
+            self.untyped_decoding -= spent * self.skip_rate as usize;
         }
         if let Some(q) = &mut self.untyped_skipping {
             *q -= spent;
@@ -494,7 +499,7 @@ impl<'de> Core<'de> {
     /// fast test serves untyped charges unchanged.
     fn rebudget(&mut self) {
         let d = if self.untyped_quota_on {
-            self.untyped_decoding / self.skip_rate
+            self.untyped_decoding / self.skip_rate as usize
         } else {
             usize::MAX
         };
@@ -570,7 +575,7 @@ impl<'de> Core<'de> {
     #[inline]
     pub(super) fn charge_untyped(&mut self, cost: usize) -> Result<()> {
         if self.quota_on {
-            let c = cost.saturating_mul(self.skip_rate);
+            let c = cost.saturating_mul(self.skip_rate as usize);
             if self.quota_left < c {
                 return Err(self.decoding_error());
             }
@@ -592,7 +597,7 @@ impl<'de> Core<'de> {
     /// quotas (the budget is then out of date).
     fn charge_untyped_now(&mut self, cost: usize) -> Result<()> {
         if self.untyped_quota_on {
-            let c = cost.saturating_mul(self.skip_rate);
+            let c = cost.saturating_mul(self.skip_rate as usize);
             if self.untyped_decoding < c {
                 return Err(self.decoding_error());
             }
@@ -946,6 +951,43 @@ mod tests {
             &config,
             start,
         )
+    }
+
+    /// Under the size bound, skipped and untyped work counts once against it (not
+    /// 50×), typed work as usual; the bound is not reported as a quota set, and
+    /// its error names it.
+    #[test]
+    fn size_bound_counts_skipped_and_untyped_work_once() {
+        let start = Start {
+            lease: None,
+            memo: LentMemo::none(),
+            decoding_quota: Some(100),
+            size_bound: true,
+        };
+        let config = DecoderConfig::new();
+        let mut c = Core::new(
+            &[0; 10],
+            0,
+            Arena::new(),
+            Rc::new(Arena::new()),
+            0,
+            &config,
+            start,
+        );
+        c.charge_untyped(10).unwrap();
+        assert_eq!(c.decoding_quota(), Some(90));
+        c.set_untyped(true);
+        c.charge(10).unwrap();
+        assert_eq!(c.decoding_quota(), Some(80));
+        c.set_untyped(false);
+        c.charge(70).unwrap();
+        assert_eq!(c.decoding_quota(), Some(10));
+        assert_eq!(c.set_decoding_quota(), None);
+        let err = c.charge(11).unwrap_err().to_string();
+        assert!(
+            err.contains("Decoding cost exceeds the limit of 66816 units that a 10-byte message"),
+            "{err}"
+        );
     }
 
     /// The error of a charge sequence, and the quotas left after it.

@@ -57,7 +57,7 @@ pub const DEFAULT_MAX_STACK: usize = if cfg!(target_family = "wasm") {
 /// seen on real traffic are listed in `spec/limits.md` §1.1) while a message whose
 /// values take no bytes (`vec null`, `vec record {}`) stops after a few values
 /// per byte.
-pub const SIZE_BOUND_PER_BYTE: usize = 64;
+pub const SIZE_BOUND_PER_BYTE: usize = 128;
 
 /// Units of work a decode with no decoding quota may use beyond
 /// [`SIZE_BOUND_PER_BYTE`] × its message's length: room for small messages whose
