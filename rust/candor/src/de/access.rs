@@ -328,8 +328,11 @@ impl<'de> de::SeqAccess<'de> for VecAccess<'_, 'de> {
         }
     }
 
+    /// The elements left, but no more than the bytes left in the message: a
+    /// visitor reserves room by this hint, and elements that take no bytes
+    /// (`null`, `record {}`) must not make it reserve for a length no byte backs.
     fn size_hint(&self) -> Option<usize> {
-        Some(self.len - self.done)
+        Some((self.len - self.done).min(self.core.reader.remaining()))
     }
 }
 
@@ -416,8 +419,11 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
             .map_err(|err| err.at(self.core.offset()).within(PathSegment::Index(i)))
     }
 
+    /// The elements left, but no more than the bytes left in the message: a
+    /// visitor reserves room by this hint, and elements that take no bytes
+    /// (`null`, `record {}`) must not make it reserve for a length no byte backs.
     fn size_hint(&self) -> Option<usize> {
-        Some(self.len - self.done)
+        Some((self.len - self.done).min(self.core.reader.remaining()))
     }
 }
 
