@@ -170,7 +170,7 @@ done
 # skipping quota's) error within HOSTILE_MAX instructions, and reply to the legitimate
 # messages exactly as candid's build does.
 HOSTILE_LIMIT=${HOSTILE_LIMIT:-1000000000}
-HOSTILE_MAX=2000000
+HOSTILE_MAX=5000000
 echo
 echo "### Size bombs (calls/hostile.txt, ledger; instruction limit $HOSTILE_LIMIT)"
 echo

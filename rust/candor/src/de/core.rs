@@ -35,13 +35,14 @@ pub(crate) struct Core<'de> {
     pub table_len: usize,
     /// The units a charge may take without a closer look, in either mode, so a
     /// charge is a compare and a subtraction (see [`charge`](Self::charge)).
-    /// Typed: the decoding quota left, when `quota_on`; otherwise a large count
-    /// refilled when it runs low (no quota means no limit). Untyped: the most
+    /// Typed: the decoding quota left, when `quota_on` or `size_bound`; otherwise a
+    /// large count refilled when it runs low (no quota means no limit). Untyped: the most
     /// units that both quotas still hold at their untyped rates (see
     /// [`untyped_budget`](Self::untyped_budget)).
     pub(super) quota_left: usize,
-    /// Whether the decode has a decoding quota at all, and the skipping quota
-    /// left: while typed. While untyped they are `false` and `Some(0)`, so a
+    /// Whether the decode has a decoding quota set (not the size bound, whose
+    /// skipped units count once, like typed ones), and the skipping quota left:
+    /// while typed. While untyped they are `false` and `Some(0)`, so a
     /// skip's charge ([`charge_untyped`](Self::charge_untyped)) keeps its typed
     /// code and finds its way to the budget on the out-of-line path.
     quota_on: bool,
@@ -376,7 +377,7 @@ impl<'de> Core<'de> {
             exp,
             table_len,
             quota_left: start.decoding_quota.unwrap_or(usize::MAX),
-            quota_on: start.decoding_quota.is_some(),
+            quota_on: start.decoding_quota.is_some() && !start.size_bound,
             skipping_quota: config.skipping_quota,
             untyped_quota_on: false,
             untyped_decoding: 0,
@@ -419,7 +420,7 @@ impl<'de> Core<'de> {
             self.untyped_quota_on
                 .then(|| self.untyped_decoding - self.untyped_spent() * self.skip_rate as usize)
         } else {
-            self.quota_on.then_some(self.quota_left)
+            (self.quota_on || self.size_bound).then_some(self.quota_left)
         }
     }
 
@@ -448,7 +449,7 @@ impl<'de> Core<'de> {
             self.untyped_skipping = skipping;
             self.rebudget();
         } else {
-            self.quota_on = decoding.is_some();
+            self.quota_on = decoding.is_some() && !self.size_bound;
             self.quota_left = d;
             self.skipping_quota = skipping;
         }
@@ -465,14 +466,14 @@ impl<'de> Core<'de> {
             return;
         }
         if untyped {
-            self.untyped_quota_on = std::mem::replace(&mut self.quota_on, false);
+            self.untyped_quota_on = std::mem::replace(&mut self.quota_on, false) || self.size_bound;
             self.untyped_decoding = self.quota_left;
             self.untyped_skipping = self.skipping_quota.replace(0);
             self.untyped = true;
             self.rebudget();
         } else {
             self.settle_untyped();
-            self.quota_on = self.untyped_quota_on;
+            self.quota_on = self.untyped_quota_on && !self.size_bound;
             self.quota_left = self.untyped_decoding;
             self.skipping_quota = self.untyped_skipping;
             self.untyped = false;
@@ -561,25 +562,29 @@ impl<'de> Core<'de> {
             self.quota_left -= cost;
             return Ok(());
         }
-        if self.quota_on {
+        if self.quota_on || self.size_bound {
             return Err(self.decoding_error());
         }
         self.quota_left = usize::MAX - cost;
         Ok(())
     }
 
-    /// Charges `cost` units of skipped (untyped) work: 50× on the decoding quota (1×
-    /// under the size bound) and 1× on the skipping quota. Untyped, the skipping quota reads `Some(0)`, so
-    /// any units take the path of a short skipping quota, which charges them to
-    /// the budget instead.
+    /// Charges `cost` units of skipped (untyped) work: 50× on the decoding quota and
+    /// 1× on the skipping quota. With no quota set, the units are taken once from
+    /// the typed count, as a typed charge: the size bound's, or the count with no
+    /// limit behind it. Untyped, the skipping quota reads `Some(0)`, so any units
+    /// take the path of a short skipping quota, which charges them to the budget
+    /// instead.
     #[inline]
     pub(super) fn charge_untyped(&mut self, cost: usize) -> Result<()> {
         if self.quota_on {
-            let c = cost.saturating_mul(self.skip_rate as usize);
+            let c = cost.saturating_mul(quota::UNTYPED);
             if self.quota_left < c {
                 return Err(self.decoding_error());
             }
             self.quota_left -= c;
+        } else if !self.untyped && !Self::take_typed(&mut self.quota_left, cost) {
+            self.charge_rest(cost)?;
         }
         if let Some(q) = self.skipping_quota {
             if q < cost {
