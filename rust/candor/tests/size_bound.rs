@@ -105,6 +105,12 @@ fn ic_cdk_config_rejects_zero_sized_bombs() {
         err.to_string().contains("Skipping cost exceeds the limit"),
         "{err}"
     );
+    // With no skipping quota either, skipped work has a bound of its own, which
+    // is not reported as a skipping quota (none was set).
+    let err = Decode!(&vec_null(BILLION)).unwrap_err();
+    assert_bound_error(err, 14);
+    let (_, cost) = Decode!(@Debug [DecoderConfig::new()]; &vec_null(1000)).unwrap();
+    assert_eq!((cost.decoding_quota, cost.skipping_quota), (None, None));
 }
 
 /// The untyped path (`IDLArgs::from_bytes`, what an agent or the CLI decodes a

@@ -58,6 +58,9 @@ pub(crate) struct Core<'de> {
     /// Whether the decoding quota is the size bound (`DecoderConfig::set_size_bound`):
     /// for its error, and for `get_config`, which reports no quota then.
     size_bound: bool,
+    /// Whether the skipping quota is a copy of the size bound (none was set): for
+    /// its error, and for `get_config`.
+    skip_bound: bool,
     /// True while decoding an argument with no Rust type (`IDLValue`): every cost is
     /// multiplied and counts against the skipping quota. Read freely; set only by
     /// [`set_untyped`](Self::set_untyped), which converts the counts.
@@ -378,7 +381,10 @@ impl<'de> Core<'de> {
             table_len,
             quota_left: start.decoding_quota.unwrap_or(usize::MAX),
             quota_on: start.decoding_quota.is_some() && !start.size_bound,
-            skipping_quota: config.skipping_quota,
+            skipping_quota: match config.skipping_quota {
+                None if start.size_bound => Some(super::size_bound(input.len())),
+                q => q,
+            },
             untyped_quota_on: false,
             untyped_decoding: 0,
             untyped_skipping: None,
@@ -389,6 +395,7 @@ impl<'de> Core<'de> {
                 quota::UNTYPED as u32
             },
             size_bound: start.size_bound,
+            skip_bound: start.size_bound && config.skipping_quota.is_none(),
             untyped: false,
             opt_walked: 0,
             depth: 0,
@@ -428,6 +435,12 @@ impl<'de> Core<'de> {
     /// bound, as no quota was set).
     pub(super) fn set_decoding_quota(&self) -> Option<usize> {
         self.decoding_quota().filter(|_| !self.size_bound)
+    }
+
+    /// The skipping quota left of the one the config set (`None` when it is a
+    /// copy of the size bound).
+    pub(super) fn set_skipping_quota(&self) -> Option<usize> {
+        self.skipping_quota().filter(|_| !self.skip_bound)
     }
 
     /// The skipping quota left (`None`: no limit).
@@ -570,11 +583,11 @@ impl<'de> Core<'de> {
     }
 
     /// Charges `cost` units of skipped (untyped) work: 50× on the decoding quota and
-    /// 1× on the skipping quota. With no quota set, the units are taken once from
-    /// the typed count, as a typed charge: the size bound's, or the count with no
-    /// limit behind it. Untyped, the skipping quota reads `Some(0)`, so any units
-    /// take the path of a short skipping quota, which charges them to the budget
-    /// instead.
+    /// 1× on the skipping quota. Under the size bound with no skipping quota set,
+    /// the skipping quota is a copy of the bound, so skipped work is bounded by it
+    /// with the same code. Untyped, the skipping quota reads `Some(0)`, so any
+    /// units take the path of a short skipping quota, which charges them to the
+    /// budget instead.
     #[inline]
     pub(super) fn charge_untyped(&mut self, cost: usize) -> Result<()> {
         if self.quota_on {
@@ -583,8 +596,6 @@ impl<'de> Core<'de> {
                 return Err(self.decoding_error());
             }
             self.quota_left -= c;
-        } else if !self.untyped && !Self::take_typed(&mut self.quota_left, cost) {
-            self.charge_rest(cost)?;
         }
         if let Some(q) = self.skipping_quota {
             if q < cost {
@@ -619,7 +630,9 @@ impl<'de> Core<'de> {
 
     #[cold]
     pub(super) fn quota_error(&self, msg: &str) -> Error {
-        if self.size_bound && msg.starts_with("Decoding") {
+        if (self.size_bound && msg.starts_with("Decoding"))
+            || (self.skip_bound && msg.starts_with("Skipping"))
+        {
             return self.decoding_error();
         }
         Error::limit(msg, self.offset())
@@ -979,15 +992,26 @@ mod tests {
             &config,
             start,
         );
+        // Skipped work: once, against the bound's copy that the skipping quota is.
         c.charge_untyped(10).unwrap();
-        assert_eq!(c.decoding_quota(), Some(90));
+        assert_eq!(c.decoding_quota(), Some(100));
+        assert_eq!(c.skipping_quota(), Some(66_806));
         c.set_untyped(true);
         c.charge(10).unwrap();
-        assert_eq!(c.decoding_quota(), Some(80));
+        assert_eq!(c.decoding_quota(), Some(90));
+        assert_eq!(c.skipping_quota(), Some(66_796));
         c.set_untyped(false);
-        c.charge(70).unwrap();
+        c.charge(80).unwrap();
         assert_eq!(c.decoding_quota(), Some(10));
-        assert_eq!(c.set_decoding_quota(), None);
+        assert_eq!(
+            (c.set_decoding_quota(), c.set_skipping_quota()),
+            (None, None)
+        );
+        let err = c.charge_untyped(66_797).unwrap_err().to_string();
+        assert!(
+            err.contains("Decoding cost exceeds the limit of 66816 units that a 10-byte message"),
+            "{err}"
+        );
         let err = c.charge(11).unwrap_err().to_string();
         assert!(
             err.contains("Decoding cost exceeds the limit of 66816 units that a 10-byte message"),

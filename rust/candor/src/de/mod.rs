@@ -66,8 +66,9 @@ pub const SIZE_BOUND_PER_BYTE: usize = 128;
 pub const SIZE_BOUND_BASE: usize = 65_536;
 
 /// The units a decode with no decoding quota may use for a message of `len`
-/// bytes: [`SIZE_BOUND_PER_BYTE`] × `len` + [`SIZE_BOUND_BASE`]. Skipped and
-/// untyped work counts once here (an explicit quota counts it 50×, as candid).
+/// bytes: [`SIZE_BOUND_PER_BYTE`] × `len` + [`SIZE_BOUND_BASE`]. Untyped work
+/// counts once here (an explicit quota counts it 50×, as candid); skipped work has
+/// a bound of its own of this size when no skipping quota is set.
 pub const fn size_bound(len: usize) -> usize {
     len.saturating_mul(SIZE_BOUND_PER_BYTE)
         .saturating_add(SIZE_BOUND_BASE)
@@ -117,7 +118,8 @@ impl DecoderConfig {
     /// (the default, and a deliberate difference from candid, which does any
     /// amount of work a message asks for when no quota is set): at most
     /// [`size_bound`]`(bytes)` units, counted as an explicit quota counts them
-    /// except that skipped and untyped work counts once instead of 50×.
+    /// except that untyped work counts once instead of 50×, and, when no skipping
+    /// quota is set, as many units of skipped work.
     /// `set_size_bound(false)` restores candid's behaviour. An explicit
     /// [`set_decoding_quota`](Self::set_decoding_quota) replaces the bound.
     ///
@@ -518,7 +520,7 @@ impl<'de> IDLDeserialize<'de> {
     pub fn get_config(&self) -> DecoderConfig {
         let mut config = DecoderConfig::new();
         config.decoding_quota = self.core.set_decoding_quota();
-        config.skipping_quota = self.core.skipping_quota();
+        config.skipping_quota = self.core.set_skipping_quota();
         config.max_type_len = self.max_type_len;
         config.max_header_len = self.max_header_len;
         config.full_error_message = self.full_error_message;
