@@ -201,7 +201,7 @@ paste -d'\t' "$out/hostile.candid.out" "$out/hostile.candor.out" | awk -F'\t' -v
     a = outcome($1); b = outcome($2)
     printf "| %s (#%d) | %s | %d | %s | %d |\n", f[2], NR, a, instructions($1), b, instructions($2)
     if (b ~ /^reply/ && a != b) errors = errors sprintf("error: hostile message #%d: candor replies, candid does not the same: %s / %s\n", NR, a, b)
-    if (b !~ /^(reply|trap: )/) errors = errors sprintf("error: hostile message #%d: candor: %s\n", NR, $2)
+    if (b !~ /^(reply|noreply|trap: )/) errors = errors sprintf("error: hostile message #%d: candor: %s\n", NR, $2)
     if (instructions($2) > max) errors = errors sprintf("error: hostile message #%d: candor used %d instructions (at most %d)\n", NR, instructions($2), max)
   }
   END { if (errors != "") { printf "\n%s", errors > "/dev/stderr"; exit 1 } }' || status=1

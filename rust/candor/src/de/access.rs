@@ -130,15 +130,12 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                     // Only on the wire: skipped here, charged as candid charges the
                     // step, the `_` key, its value call and the skipped value.
                     self.core.charge(quota::KEY + 2 * quota::CALL)?;
-                    self.core
-                        .skip(w)
-                        .map_err(|err| err.within(PathSegment::FieldId(id)))?;
-                    if self.core.untyped && !w.is_var() && w != RESERVED {
-                        // An `IDLValue` takes the field as `reserved`: candid skips
-                        // it, then charges the `reserved` value (a table reference
-                        // pays that unit back, as it is resolved once, not twice).
-                        self.core.charge(quota::CALL)?;
+                    if self.core.untyped {
+                        wire_field_untyped(self.core, w)
+                    } else {
+                        self.core.skip(w)
                     }
+                    .map_err(|err| err.within(PathSegment::FieldId(id)))?;
                 }
                 None => {
                     self.core.charge(quota::KEY)?;
@@ -541,4 +538,18 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
         );
         out.map_err(|err| self.path(err))
     }
+}
+
+/// A record field only on the wire, for an `IDLValue`: candid takes it as
+/// `reserved`, so it skips the value, then charges the `reserved` value, one
+/// unit more than a typed struct pays (a table reference pays it back, as it is
+/// resolved once, not twice; a `reserved` field is not skipped). Out of line:
+/// typed records, which never take this path, keep their loop as small as it was.
+#[inline(never)]
+fn wire_field_untyped(core: &mut Core<'_>, w: Ref) -> Result<()> {
+    core.skip(w)?;
+    if !w.is_var() && w != RESERVED {
+        core.charge(quota::CALL)?;
+    }
+    Ok(())
 }
