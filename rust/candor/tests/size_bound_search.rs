@@ -355,6 +355,14 @@ fn theirs_work(bytes: &[u8], path: Path) -> Result<Option<usize>, String> {
     work(theirs(bytes, path, &config)).map(|w| w.map(|(t, s)| t + s))
 }
 
+/// The units a message's header costs (4 per byte).
+fn header_units(bytes: &[u8]) -> usize {
+    let mut config = DecoderConfig::new();
+    config.set_decoding_quota(usize::MAX / 2);
+    let de = candor::IDLDeserialize::new_with_config(bytes, &config).unwrap();
+    usize::MAX / 2 - de.get_config().decoding_quota.unwrap()
+}
+
 /// Values in a decoded value tree (each node one).
 fn values(v: &IDLValue) -> usize {
     1 + match v {
@@ -389,14 +397,16 @@ fn measure(wire: &Wire, path: Path) -> Option<Found> {
     let theirs = theirs_work(&bytes, path).ok().flatten();
     // Under the default config: accepted exactly when the work fits the bound.
     // Untyped work counts against the bound with the header; typed and skipped
-    // work are bounded apart (the skipping quota is a copy of the bound).
+    // work are bounded apart (the skipping quota is a copy of the bound, less the
+    // header's units, paid before it is made).
     let default = DecoderConfig::new();
     let untyped = path == Path::Untyped;
+    let header = header_units(&bytes);
     let fits = raw.is_some_and(|(t, s)| {
         if untyped {
             t + s <= bound
         } else {
-            t <= bound && s <= bound
+            t <= bound && s + header <= bound
         }
     });
     let (outcome, values) = match path {

@@ -65,11 +65,6 @@ pub(crate) struct Core<'de> {
     /// multiplied and counts against the skipping quota. Read freely; set only by
     /// [`set_untyped`](Self::set_untyped), which converts the counts.
     pub(super) untyped: bool,
-    /// Decoding units per unit of skipped or untyped work: candid's
-    /// [`quota::UNTYPED`] under an explicit quota or none, one under the size bound
-    /// (which counts work, not candid's penalty on it). A `u32` beside the two
-    /// flags above, in the room they leave before the next word.
-    skip_rate: u32,
     /// Bytes walked by all value-level `opt` checks of this message: their
     /// allowance is per message (`coerce.rs`), so the count is message state.
     pub opt_walked: usize,
@@ -381,19 +376,16 @@ impl<'de> Core<'de> {
             table_len,
             quota_left: start.decoding_quota.unwrap_or(usize::MAX),
             quota_on: start.decoding_quota.is_some() && !start.size_bound,
+            // Under the size bound with no skipping quota, a copy of the bound
+            // (less the header's units, paid already) bounds skipped work.
             skipping_quota: match config.skipping_quota {
-                None if start.size_bound => Some(super::size_bound(input.len())),
+                None if start.size_bound => start.decoding_quota,
                 q => q,
             },
             untyped_quota_on: false,
             untyped_decoding: 0,
             untyped_skipping: None,
             untyped_budget: 0,
-            skip_rate: if start.size_bound {
-                1
-            } else {
-                quota::UNTYPED as u32
-            },
             size_bound: start.size_bound,
             skip_bound: start.size_bound && config.skipping_quota.is_none(),
             untyped: false,
@@ -425,7 +417,7 @@ impl<'de> Core<'de> {
     pub(super) fn decoding_quota(&self) -> Option<usize> {
         if self.untyped {
             self.untyped_quota_on
-                .then(|| self.untyped_decoding - self.untyped_spent() * self.skip_rate as usize)
+                .then(|| self.untyped_decoding - self.untyped_spent() * self.skip_rate())
         } else {
             (self.quota_on || self.size_bound).then_some(self.quota_left)
         }
@@ -468,6 +460,18 @@ impl<'de> Core<'de> {
         }
     }
 
+    /// Decoding units per unit of untyped work: candid's [`quota::UNTYPED`] under
+    /// an explicit quota or none, one under the size bound (which counts work,
+    /// not candid's penalty on it).
+    #[inline(always)]
+    fn skip_rate(&self) -> usize {
+        if self.size_bound {
+            1
+        } else {
+            quota::UNTYPED
+        }
+    }
+
     /// Untyped: the units charged since the last settling.
     fn untyped_spent(&self) -> usize {
         self.untyped_budget - self.quota_left
@@ -494,12 +498,12 @@ impl<'de> Core<'de> {
     }
 
     /// Untyped: takes the units charged since the last settling off both quotas
-    /// (an untyped unit is `skip_rate` decoding units and one skipping unit).
+    /// (an untyped unit is [`skip_rate`](Self::skip_rate) decoding units and one skipping unit).
     /// Exact: the budget never lets more units through than both hold.
     fn settle_untyped(&mut self) {
         let spent = self.untyped_spent();
         if self.untyped_quota_on {
-            self.untyped_decoding -= spent * self.skip_rate as usize;
+            self.untyped_decoding -= spent * self.skip_rate();
         }
         if let Some(q) = &mut self.untyped_skipping {
             *q -= spent;
@@ -513,7 +517,7 @@ impl<'de> Core<'de> {
     /// fast test serves untyped charges unchanged.
     fn rebudget(&mut self) {
         let d = if self.untyped_quota_on {
-            self.untyped_decoding / self.skip_rate as usize
+            self.untyped_decoding / self.skip_rate()
         } else {
             usize::MAX
         };
@@ -613,7 +617,7 @@ impl<'de> Core<'de> {
     /// quotas (the budget is then out of date).
     fn charge_untyped_now(&mut self, cost: usize) -> Result<()> {
         if self.untyped_quota_on {
-            let c = cost.saturating_mul(self.skip_rate as usize);
+            let c = cost.saturating_mul(self.skip_rate());
             if self.untyped_decoding < c {
                 return Err(self.decoding_error());
             }
@@ -995,11 +999,11 @@ mod tests {
         // Skipped work: once, against the bound's copy that the skipping quota is.
         c.charge_untyped(10).unwrap();
         assert_eq!(c.decoding_quota(), Some(100));
-        assert_eq!(c.skipping_quota(), Some(66_806));
+        assert_eq!(c.skipping_quota(), Some(90));
         c.set_untyped(true);
         c.charge(10).unwrap();
         assert_eq!(c.decoding_quota(), Some(90));
-        assert_eq!(c.skipping_quota(), Some(66_796));
+        assert_eq!(c.skipping_quota(), Some(80));
         c.set_untyped(false);
         c.charge(80).unwrap();
         assert_eq!(c.decoding_quota(), Some(10));
@@ -1007,7 +1011,7 @@ mod tests {
             (c.set_decoding_quota(), c.set_skipping_quota()),
             (None, None)
         );
-        let err = c.charge_untyped(66_797).unwrap_err().to_string();
+        let err = c.charge_untyped(81).unwrap_err().to_string();
         assert!(
             err.contains("Decoding cost exceeds the limit of 66816 units that a 10-byte message"),
             "{err}"
