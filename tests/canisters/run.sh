@@ -162,6 +162,50 @@ for entry in "${calls[@]}"; do
   compare_calls "$pkg" "$out/$pkg.candid.out" "$out/$pkg.candor.out" || status=1
 done
 
+# ---- size bombs: calls/hostile.txt to both ledger builds, under a capped limit ---------
+# ic-cdk decodes with no decoding quota: candid does whatever work a message claims, so
+# its build runs each bomb to the instruction limit (capped here at HOSTILE_LIMIT, to keep
+# CI's time; the IC's own limits are 5 billion for a query, 40 billion for an update).
+# candor's size bound rejects each bomb: its build must trap with the bound's (or the
+# skipping quota's) error within HOSTILE_MAX instructions, and reply to the legitimate
+# messages exactly as candid's build does.
+HOSTILE_LIMIT=${HOSTILE_LIMIT:-1000000000}
+HOSTILE_MAX=5000000
+echo
+echo "### Size bombs (calls/hostile.txt, ledger; instruction limit $HOSTILE_LIMIT)"
+echo
+"$encode_calls" "$out/ledger.candid.did" <"$here/calls/hostile.txt" >"$out/hostile.script"
+for build in candid candor; do
+  "$canbench" call --wasm "$out/$build-canisters/wasm32-unknown-unknown/release/ledger.wasm" \
+    --script "$out/hostile.script" --instruction-limit "$HOSTILE_LIMIT" >"$out/hostile.$build.out"
+done
+paste -d'\t' "$out/hostile.candid.out" "$out/hostile.candor.out" | awk -F'\t' -v max="$HOSTILE_MAX" '
+  function instructions(line) {
+    match(line, /instructions=[0-9]+$/)
+    return substr(line, RSTART + 13) + 0
+  }
+  function outcome(line,   f, s) {
+    split(line, f, " ")
+    if (f[3] == "reply") return "reply " f[4]
+    if (line ~ /instruction limit exceeded/) return "instruction limit"
+    if (line ~ /Decoding cost exceeds the limit of [0-9]+ units/) return "trap: size bound"
+    if (line ~ /Skipping cost exceeds the limit/) return "trap: skipping quota"
+    return f[3]
+  }
+  BEGIN {
+    print "| method (message #) | candid: outcome | instructions | candor: outcome | instructions |"
+    print "|---|---|---:|---|---:|"
+  }
+  {
+    split($1, f, " ")
+    a = outcome($1); b = outcome($2)
+    printf "| %s (#%d) | %s | %d | %s | %d |\n", f[2], NR, a, instructions($1), b, instructions($2)
+    if (b ~ /^reply/ && a != b) errors = errors sprintf("error: hostile message #%d: candor replies, candid does not the same: %s / %s\n", NR, a, b)
+    if (b !~ /^(reply|noreply|trap: )/) errors = errors sprintf("error: hostile message #%d: candor: %s\n", NR, $2)
+    if (instructions($2) > max) errors = errors sprintf("error: hostile message #%d: candor used %d instructions (at most %d)\n", NR, instructions($2), max)
+  }
+  END { if (errors != "") { printf "\n%s", errors > "/dev/stderr"; exit 1 } }' || status=1
+
 # ---- summary: one row per canister (the README's table is this one) -------------------
 echo
 echo "### Summary"

@@ -130,9 +130,12 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                     // Only on the wire: skipped here, charged as candid charges the
                     // step, the `_` key, its value call and the skipped value.
                     self.core.charge(quota::KEY + 2 * quota::CALL)?;
-                    self.core
-                        .skip(w)
-                        .map_err(|err| err.within(PathSegment::FieldId(id)))?;
+                    if self.core.untyped {
+                        wire_field_untyped(self.core, w)
+                    } else {
+                        self.core.skip(w)
+                    }
+                    .map_err(|err| err.within(PathSegment::FieldId(id)))?;
                 }
                 None => {
                     self.core.charge(quota::KEY)?;
@@ -322,8 +325,11 @@ impl<'de> de::SeqAccess<'de> for VecAccess<'_, 'de> {
         }
     }
 
+    /// The elements left, but no more than the bytes left in the message: a
+    /// visitor reserves room by this hint, and elements that take no bytes
+    /// (`null`, `record {}`) must not make it reserve for a length no byte backs.
     fn size_hint(&self) -> Option<usize> {
-        Some(self.len - self.done)
+        Some((self.len - self.done).min(self.core.reader.remaining()))
     }
 }
 
@@ -410,8 +416,11 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
             .map_err(|err| err.at(self.core.offset()).within(PathSegment::Index(i)))
     }
 
+    /// The elements left, but no more than the bytes left in the message: a
+    /// visitor reserves room by this hint, and elements that take no bytes
+    /// (`null`, `record {}`) must not make it reserve for a length no byte backs.
     fn size_hint(&self) -> Option<usize> {
-        Some(self.len - self.done)
+        Some((self.len - self.done).min(self.core.reader.remaining()))
     }
 }
 
@@ -529,4 +538,18 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
         );
         out.map_err(|err| self.path(err))
     }
+}
+
+/// A record field only on the wire, for an `IDLValue`: candid takes it as
+/// `reserved`, so it skips the value, then charges the `reserved` value, one
+/// unit more than a typed struct pays (a table reference pays it back, as it is
+/// resolved once, not twice; a `reserved` field is not skipped). Out of line:
+/// typed records, which never take this path, keep their loop as small as it was.
+#[inline(never)]
+fn wire_field_untyped(core: &mut Core<'_>, w: Ref) -> Result<()> {
+    core.skip(w)?;
+    if !w.is_var() && w != RESERVED {
+        core.charge(quota::CALL)?;
+    }
+    Ok(())
 }

@@ -35,13 +35,14 @@ pub(crate) struct Core<'de> {
     pub table_len: usize,
     /// The units a charge may take without a closer look, in either mode, so a
     /// charge is a compare and a subtraction (see [`charge`](Self::charge)).
-    /// Typed: the decoding quota left, when `quota_on`; otherwise a large count
-    /// refilled when it runs low (no quota means no limit). Untyped: the most
+    /// Typed: the decoding quota left, when `quota_on` or `size_bound`; otherwise a
+    /// large count refilled when it runs low (no quota means no limit). Untyped: the most
     /// units that both quotas still hold at their untyped rates (see
     /// [`untyped_budget`](Self::untyped_budget)).
     pub(super) quota_left: usize,
-    /// Whether the decode has a decoding quota at all, and the skipping quota
-    /// left: while typed. While untyped they are `false` and `Some(0)`, so a
+    /// Whether the decode has a decoding quota set (not the size bound, whose
+    /// skipped units count once, like typed ones), and the skipping quota left:
+    /// while typed. While untyped they are `false` and `Some(0)`, so a
     /// skip's charge ([`charge_untyped`](Self::charge_untyped)) keeps its typed
     /// code and finds its way to the budget on the out-of-line path.
     quota_on: bool,
@@ -54,6 +55,12 @@ pub(crate) struct Core<'de> {
     untyped_decoding: usize,
     untyped_skipping: Option<usize>,
     untyped_budget: usize,
+    /// Whether the decoding quota is the size bound (`DecoderConfig::set_size_bound`):
+    /// for its error, and for `get_config`, which reports no quota then.
+    size_bound: bool,
+    /// Whether the skipping quota is a copy of the size bound (none was set): for
+    /// its error, and for `get_config`.
+    skip_bound: bool,
     /// True while decoding an argument with no Rust type (`IDLValue`): every cost is
     /// multiplied and counts against the skipping quota. Read freely; set only by
     /// [`set_untyped`](Self::set_untyped), which converts the counts.
@@ -280,6 +287,8 @@ pub(super) struct Start {
     pub lease: Option<super::header_cache::Lease>,
     pub memo: LentMemo,
     pub decoding_quota: Option<usize>,
+    /// Whether that quota is the size bound rather than the config's.
+    pub size_bound: bool,
 }
 
 /// The part of a decode's state that reading a value changes (see [`Core::mark`]).
@@ -333,12 +342,19 @@ impl<'de> Core<'de> {
             exp,
             table_len,
             quota_left: start.decoding_quota.unwrap_or(usize::MAX),
-            quota_on: start.decoding_quota.is_some(),
-            skipping_quota: config.skipping_quota,
+            quota_on: start.decoding_quota.is_some() && !start.size_bound,
+            // Under the size bound with no skipping quota, a copy of the bound
+            // (less the header's units, paid already) bounds skipped work.
+            skipping_quota: match config.skipping_quota {
+                None if start.size_bound => start.decoding_quota,
+                q => q,
+            },
             untyped_quota_on: false,
             untyped_decoding: 0,
             untyped_skipping: None,
             untyped_budget: 0,
+            size_bound: start.size_bound,
+            skip_bound: start.size_bound && config.skipping_quota.is_none(),
             untyped: false,
             opt_walked: 0,
             depth: 0,
@@ -365,10 +381,22 @@ impl<'de> Core<'de> {
     pub(super) fn decoding_quota(&self) -> Option<usize> {
         if self.untyped {
             self.untyped_quota_on
-                .then(|| self.untyped_decoding - self.untyped_spent() * quota::UNTYPED)
+                .then(|| self.untyped_decoding - self.untyped_spent() * self.skip_rate())
         } else {
-            self.quota_on.then_some(self.quota_left)
+            (self.quota_on || self.size_bound).then_some(self.quota_left)
         }
+    }
+
+    /// The decoding quota left of the one the config set (`None` under the size
+    /// bound, as no quota was set).
+    pub(super) fn set_decoding_quota(&self) -> Option<usize> {
+        self.decoding_quota().filter(|_| !self.size_bound)
+    }
+
+    /// The skipping quota left of the one the config set (`None` when it is a
+    /// copy of the size bound).
+    pub(super) fn set_skipping_quota(&self) -> Option<usize> {
+        self.skipping_quota().filter(|_| !self.skip_bound)
     }
 
     /// The skipping quota left (`None`: no limit).
@@ -390,9 +418,21 @@ impl<'de> Core<'de> {
             self.untyped_skipping = skipping;
             self.rebudget();
         } else {
-            self.quota_on = decoding.is_some();
+            self.quota_on = decoding.is_some() && !self.size_bound;
             self.quota_left = d;
             self.skipping_quota = skipping;
+        }
+    }
+
+    /// Decoding units per unit of untyped work: candid's [`quota::UNTYPED`] under
+    /// an explicit quota or none, one under the size bound (which counts work,
+    /// not candid's penalty on it).
+    #[inline(always)]
+    fn skip_rate(&self) -> usize {
+        if self.size_bound {
+            1
+        } else {
+            quota::UNTYPED
         }
     }
 
@@ -407,14 +447,14 @@ impl<'de> Core<'de> {
             return;
         }
         if untyped {
-            self.untyped_quota_on = std::mem::replace(&mut self.quota_on, false);
+            self.untyped_quota_on = std::mem::replace(&mut self.quota_on, false) || self.size_bound;
             self.untyped_decoding = self.quota_left;
             self.untyped_skipping = self.skipping_quota.replace(0);
             self.untyped = true;
             self.rebudget();
         } else {
             self.settle_untyped();
-            self.quota_on = self.untyped_quota_on;
+            self.quota_on = self.untyped_quota_on && !self.size_bound;
             self.quota_left = self.untyped_decoding;
             self.skipping_quota = self.untyped_skipping;
             self.untyped = false;
@@ -422,12 +462,12 @@ impl<'de> Core<'de> {
     }
 
     /// Untyped: takes the units charged since the last settling off both quotas
-    /// (an untyped unit is [`quota::UNTYPED`] decoding units and one skipping
-    /// unit). Exact: the budget never lets more units through than both hold.
+    /// (an untyped unit is [`skip_rate`](Self::skip_rate) decoding units and one skipping unit).
+    /// Exact: the budget never lets more units through than both hold.
     fn settle_untyped(&mut self) {
         let spent = self.untyped_spent();
         if self.untyped_quota_on {
-            self.untyped_decoding -= spent * quota::UNTYPED;
+            self.untyped_decoding -= spent * self.skip_rate();
         }
         if let Some(q) = &mut self.untyped_skipping {
             *q -= spent;
@@ -441,7 +481,7 @@ impl<'de> Core<'de> {
     /// fast test serves untyped charges unchanged.
     fn rebudget(&mut self) {
         let d = if self.untyped_quota_on {
-            self.untyped_decoding / quota::UNTYPED
+            self.untyped_decoding / self.skip_rate()
         } else {
             usize::MAX
         };
@@ -503,23 +543,25 @@ impl<'de> Core<'de> {
             self.quota_left -= cost;
             return Ok(());
         }
-        if self.quota_on {
-            return Err(self.quota_error("Decoding cost exceeds the limit"));
+        if self.quota_on || self.size_bound {
+            return Err(self.decoding_error());
         }
         self.quota_left = usize::MAX - cost;
         Ok(())
     }
 
     /// Charges `cost` units of skipped (untyped) work: 50× on the decoding quota and
-    /// 1× on the skipping quota. Untyped, the skipping quota reads `Some(0)`, so
-    /// any units take the path of a short skipping quota, which charges them to
-    /// the budget instead.
+    /// 1× on the skipping quota. Under the size bound with no skipping quota set,
+    /// the skipping quota is a copy of the bound, so skipped work is bounded by it
+    /// with the same code. Untyped, the skipping quota reads `Some(0)`, so any
+    /// units take the path of a short skipping quota, which charges them to the
+    /// budget instead.
     #[inline]
     pub(super) fn charge_untyped(&mut self, cost: usize) -> Result<()> {
         if self.quota_on {
             let c = cost.saturating_mul(quota::UNTYPED);
             if self.quota_left < c {
-                return Err(self.quota_error("Decoding cost exceeds the limit"));
+                return Err(self.decoding_error());
             }
             self.quota_left -= c;
         }
@@ -539,9 +581,9 @@ impl<'de> Core<'de> {
     /// quotas (the budget is then out of date).
     fn charge_untyped_now(&mut self, cost: usize) -> Result<()> {
         if self.untyped_quota_on {
-            let c = cost.saturating_mul(quota::UNTYPED);
+            let c = cost.saturating_mul(self.skip_rate());
             if self.untyped_decoding < c {
-                return Err(self.quota_error("Decoding cost exceeds the limit"));
+                return Err(self.decoding_error());
             }
             self.untyped_decoding -= c;
         }
@@ -556,7 +598,33 @@ impl<'de> Core<'de> {
 
     #[cold]
     pub(super) fn quota_error(&self, msg: &str) -> Error {
+        if (self.size_bound && msg.starts_with("Decoding"))
+            || (self.skip_bound && msg.starts_with("Skipping"))
+        {
+            return self.decoding_error();
+        }
         Error::limit(msg, self.offset())
+    }
+
+    /// The decoding quota ran out: the config's, or the size bound, which the error
+    /// names with the one call that lifts it.
+    #[cold]
+    pub(super) fn decoding_error(&self) -> Error {
+        if !self.size_bound {
+            return Error::limit("Decoding cost exceeds the limit", self.offset());
+        }
+        let len = self.reader.input_len();
+        Error::limit(
+            format!(
+                "Decoding cost exceeds the limit of {} units that a {len}-byte message may use \
+                 with no decoding quota set ({} per byte + {}); set a decoding quota, or lift \
+                 the bound with DecoderConfig::set_size_bound(false)",
+                super::size_bound(len),
+                super::SIZE_BOUND_PER_BYTE,
+                super::SIZE_BOUND_BASE
+            ),
+            self.offset(),
+        )
     }
 
     // ---- depth -----------------------------------------------------------------
@@ -859,6 +927,7 @@ mod tests {
             lease: None,
             memo: LentMemo::none(),
             decoding_quota: decoding,
+            size_bound: false,
         };
         Core::new(
             &[],
@@ -869,6 +938,54 @@ mod tests {
             &config,
             start,
         )
+    }
+
+    /// Under the size bound, skipped and untyped work counts once against it (not
+    /// 50×), typed work as usual; the bound is not reported as a quota set, and
+    /// its error names it.
+    #[test]
+    fn size_bound_counts_skipped_and_untyped_work_once() {
+        let start = Start {
+            lease: None,
+            memo: LentMemo::none(),
+            decoding_quota: Some(100),
+            size_bound: true,
+        };
+        let config = DecoderConfig::new();
+        let mut c = Core::new(
+            &[0; 10],
+            0,
+            Arena::new(),
+            Rc::new(Arena::new()),
+            0,
+            &config,
+            start,
+        );
+        // Skipped work: once, against the bound's copy that the skipping quota is.
+        c.charge_untyped(10).unwrap();
+        assert_eq!(c.decoding_quota(), Some(100));
+        assert_eq!(c.skipping_quota(), Some(90));
+        c.set_untyped(true);
+        c.charge(10).unwrap();
+        assert_eq!(c.decoding_quota(), Some(90));
+        assert_eq!(c.skipping_quota(), Some(80));
+        c.set_untyped(false);
+        c.charge(80).unwrap();
+        assert_eq!(c.decoding_quota(), Some(10));
+        assert_eq!(
+            (c.set_decoding_quota(), c.set_skipping_quota()),
+            (None, None)
+        );
+        let err = c.charge_untyped(81).unwrap_err().to_string();
+        assert!(
+            err.contains("Decoding cost exceeds the limit of 66816 units that a 10-byte message"),
+            "{err}"
+        );
+        let err = c.charge(11).unwrap_err().to_string();
+        assert!(
+            err.contains("Decoding cost exceeds the limit of 66816 units that a 10-byte message"),
+            "{err}"
+        );
     }
 
     /// The error of a charge sequence, and the quotas left after it.

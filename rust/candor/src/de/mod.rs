@@ -50,6 +50,30 @@ pub const DEFAULT_MAX_STACK: usize = if cfg!(target_family = "wasm") {
     1536 * 1024
 };
 
+/// Units of work a decode with no decoding quota may use per byte of its
+/// message (see [`DecoderConfig::set_size_bound`]).
+///
+/// Chosen so that real messages fit with room to spare (the most units per byte
+/// seen on real traffic are listed in `spec/limits.md` §1.1) while a message whose
+/// values take no bytes (`vec null`, `vec record {}`) stops after a few values
+/// per byte.
+pub const SIZE_BOUND_PER_BYTE: usize = 128;
+
+/// Units of work a decode with no decoding quota may use beyond
+/// [`SIZE_BOUND_PER_BYTE`] × its message's length: room for small messages whose
+/// expected types are larger than their bytes (a `vec null` of thousands of
+/// elements, records with many absent fields).
+pub const SIZE_BOUND_BASE: usize = 65_536;
+
+/// The units a decode with no decoding quota may use for a message of `len`
+/// bytes: [`SIZE_BOUND_PER_BYTE`] × `len` + [`SIZE_BOUND_BASE`]. Untyped work
+/// counts once here (an explicit quota counts it 50×, as candid); skipped work has
+/// a bound of its own of this size when no skipping quota is set.
+pub const fn size_bound(len: usize) -> usize {
+    len.saturating_mul(SIZE_BOUND_PER_BYTE)
+        .saturating_add(SIZE_BOUND_BASE)
+}
+
 /// Limits for decoding, with candid's names and cost model.
 #[derive(Clone, Debug)]
 pub struct DecoderConfig {
@@ -64,6 +88,7 @@ pub struct DecoderConfig {
     full_error_message: bool,
     max_depth: u32,
     max_stack: usize,
+    size_bound: bool,
 }
 
 impl Default for DecoderConfig {
@@ -73,7 +98,10 @@ impl Default for DecoderConfig {
 }
 
 impl DecoderConfig {
-    /// No quota (as candid): canisters should set one on their endpoints.
+    /// No quota, as candid, but bounded by size: with no decoding quota set, a
+    /// decode may use at most [`size_bound`]`(message length)` units of work, so
+    /// no short message makes it do unbounded work (see
+    /// [`set_size_bound`](Self::set_size_bound)).
     pub fn new() -> Self {
         DecoderConfig {
             decoding_quota: None,
@@ -83,6 +111,40 @@ impl DecoderConfig {
             full_error_message: cfg!(not(target_arch = "wasm32")),
             max_depth: DEFAULT_MAX_DEPTH,
             max_stack: DEFAULT_MAX_STACK,
+            size_bound: true,
+        }
+    }
+    /// Whether a decode with no decoding quota is bounded by its message's size
+    /// (the default, and a deliberate difference from candid, which does any
+    /// amount of work a message asks for when no quota is set): at most
+    /// [`size_bound`]`(bytes)` units, counted as an explicit quota counts them
+    /// except that untyped work counts once instead of 50×, and, when no skipping
+    /// quota is set, as many units of skipped work.
+    /// `set_size_bound(false)` restores candid's behaviour. An explicit
+    /// [`set_decoding_quota`](Self::set_decoding_quota) replaces the bound.
+    ///
+    /// ```
+    /// use candor::{DecoderConfig, IDLArgs};
+    /// // `vec null` claiming 2^30 elements: 14 bytes, no work they can pay for.
+    /// let bomb = b"DIDL\x01\x6d\x7f\x01\x00\x80\x80\x80\x80\x04";
+    /// let err = IDLArgs::from_bytes(bomb).unwrap_err();
+    /// assert!(err.to_string().contains("Decoding cost exceeds the limit"));
+    /// let mut config = DecoderConfig::new();
+    /// config.set_size_bound(false);
+    /// # let _ = &config;
+    /// ```
+    pub fn set_size_bound(&mut self, on: bool) -> &mut Self {
+        self.size_bound = on;
+        self
+    }
+    /// The decoding quota a decode of a `len`-byte message starts with, and
+    /// whether it is the size bound (`None`: no limit).
+    #[inline(always)]
+    fn quota_for(&self, len: usize) -> (Option<usize>, bool) {
+        match self.decoding_quota {
+            Some(q) => (Some(q), false),
+            None if self.size_bound => (Some(size_bound(len)), true),
+            None => (None, false),
         }
     }
     /// Limits the total work of a decode, in candid's units:
@@ -222,10 +284,12 @@ pub struct IDLDeserialize<'de> {
     max_type_len: Option<usize>,
     max_header_len: Option<usize>,
     full_error_message: bool,
+    size_bound: bool,
 }
 
 impl<'de> IDLDeserialize<'de> {
-    /// Reads the header of `bytes` (no quota).
+    /// Reads the header of `bytes` (no quota: bounded by the message's size, see
+    /// [`DecoderConfig::set_size_bound`]).
     pub fn new(bytes: &'de [u8]) -> Result<Self> {
         Self::new_with_config(bytes, &DecoderConfig::new())
     }
@@ -243,14 +307,16 @@ impl<'de> IDLDeserialize<'de> {
         let cacheable = bytes
             .get(crate::wire::opcode::MAGIC.len())
             .is_some_and(|&n| n != 0);
+        let (quota, size_bound) = config.quota_for(bytes.len());
         if cacheable {
-            let pay = |len| pay_header(len, config.decoding_quota);
+            let pay = |len| pay_header(len, quota);
             match header_cache::take(bytes, limits, pay) {
                 Some(Ok(hit)) => {
                     let start = self::core::Start {
                         lease: Some(hit.lease),
                         memo: hit.answers.map_or(LentMemo::none(), LentMemo::with),
                         decoding_quota: hit.decoding_quota,
+                        size_bound,
                     };
                     return Ok(Self::build(bytes, config, hit.arena, hit.shape, start));
                 }
@@ -258,7 +324,7 @@ impl<'de> IDLDeserialize<'de> {
                 None => {}
             }
         }
-        Self::parsed(bytes, config, limits, cacheable)
+        Self::parsed(bytes, config, limits, cacheable, (quota, size_bound))
     }
 
     /// A decoder for a header that is not kept (or not yet): parsed, and admitted to
@@ -269,13 +335,14 @@ impl<'de> IDLDeserialize<'de> {
         config: &DecoderConfig,
         limits: header_cache::Limits,
         cacheable: bool,
+        (quota, size_bound): (Option<usize>, bool),
     ) -> Result<Self> {
         let h = header::parse(bytes, limits.max_type_len, limits.max_header_len)?;
         let lease = cacheable
             .then(|| header_cache::admit(bytes, limits, &h))
             .flatten();
         let mut memo = LentMemo::none();
-        let decoding_quota = match pay_header(h.shape.len, config.decoding_quota) {
+        let decoding_quota = match pay_header(h.shape.len, quota) {
             Ok(q) => q,
             Err(e) => {
                 self::core::release(lease, h.arena, &mut memo, true);
@@ -286,6 +353,7 @@ impl<'de> IDLDeserialize<'de> {
             lease,
             memo,
             decoding_quota,
+            size_bound,
         };
         Ok(Self::build(bytes, config, h.arena, h.shape, start))
     }
@@ -317,6 +385,7 @@ impl<'de> IDLDeserialize<'de> {
             max_type_len: config.max_type_len,
             max_header_len: config.max_header_len,
             full_error_message: config.full_error_message,
+            size_bound: config.size_bound,
         }
     }
 
@@ -458,13 +527,14 @@ impl<'de> IDLDeserialize<'de> {
     /// The config with the quotas that remain.
     pub fn get_config(&self) -> DecoderConfig {
         let mut config = DecoderConfig::new();
-        config.decoding_quota = self.core.decoding_quota();
-        config.skipping_quota = self.core.skipping_quota();
+        config.decoding_quota = self.core.set_decoding_quota();
+        config.skipping_quota = self.core.set_skipping_quota();
         config.max_type_len = self.max_type_len;
         config.max_header_len = self.max_header_len;
         config.full_error_message = self.full_error_message;
         config.max_depth = self.core.max_depth();
         config.max_stack = self.core.max_stack();
+        config.size_bound = self.size_bound;
         config
     }
 }

@@ -284,3 +284,102 @@ fn decode_debug_macro_and_get_config_agree() {
         (theirs.decoding_quota, theirs.skipping_quota)
     );
 }
+
+/// A record field only on the wire, decoded into an `IDLValue` at a type without
+/// it (`get_value_with_type`): candid hands it to the value's visitor as
+/// `reserved` after skipping it, one untyped unit more than a typed struct pays
+/// for a field it ignores (a table reference pays it back: it is resolved once).
+/// Every kind of field, nested too, costs what candid charges, and a quota of
+/// exactly that is enough while one unit less is not.
+#[test]
+fn wire_only_fields_cost_what_candid_charges_on_the_idlvalue_path() {
+    use candid::CandidType as TC;
+    #[derive(TC)]
+    struct Narrow {
+        a: u8,
+    }
+    #[derive(candor::CandidType)]
+    #[allow(dead_code)]
+    struct OursNarrow {
+        a: u8,
+    }
+    #[derive(TC)]
+    struct Wide<X: TC> {
+        a: u8,
+        b: X,
+    }
+    /// (decoding, skipping) units, or the error, of decoding `bytes` at `Narrow`,
+    /// then at `vec Narrow` for the second argument, with an `IDLValue`.
+    fn theirs(bytes: &[u8], quotas: (usize, usize)) -> Result<Units, String> {
+        let mut config = candid::DecoderConfig::new();
+        config
+            .set_decoding_quota(quotas.0)
+            .set_skipping_quota(quotas.1);
+        let env = candid::TypeEnv::new();
+        let narrow = <Narrow as TC>::ty();
+        let types = [narrow.clone(), candid::types::TypeInner::Vec(narrow).into()];
+        let mut de = candid::de::IDLDeserialize::new_with_config(bytes, &config)
+            .map_err(|e| e.to_string())?;
+        for ty in &types {
+            de.get_value_with_type(&env, ty)
+                .map_err(|e| e.to_string())?;
+        }
+        de.done().map_err(|e| e.to_string())?;
+        let cost = de.get_config().compute_cost(&config);
+        Ok((cost.decoding_quota.unwrap(), cost.skipping_quota.unwrap()))
+    }
+    fn ours(bytes: &[u8], quotas: (usize, usize)) -> Result<Units, String> {
+        let mut config = candor::DecoderConfig::new();
+        config
+            .set_decoding_quota(quotas.0)
+            .set_skipping_quota(quotas.1);
+        let env = candor::TypeEnv::new();
+        let narrow = <OursNarrow as candor::CandidType>::ty();
+        let types = [narrow.clone(), candor::TypeInner::Vec(narrow).into()];
+        let mut de =
+            candor::IDLDeserialize::new_with_config(bytes, &config).map_err(|e| e.to_string())?;
+        for ty in &types {
+            de.get_value_with_type(&env, ty)
+                .map_err(|e| e.to_string())?;
+        }
+        de.done().map_err(|e| e.to_string())?;
+        let cost = de.get_config().compute_cost(&config);
+        Ok((cost.decoding_quota.unwrap(), cost.skipping_quota.unwrap()))
+    }
+    fn check<X: TC + Clone>(x: X) {
+        let name = std::any::type_name::<X>();
+        let one = Wide { a: 1, b: x.clone() };
+        let bytes =
+            candid::encode_args((one, vec![Wide { a: 2, b: x.clone() }, Wide { a: 3, b: x }]))
+                .unwrap();
+        let t = theirs(&bytes, (BIG, BIG)).unwrap();
+        let o = ours(&bytes, (BIG, BIG)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(o, t, "{name}: (decoding, skipping) candor vs candid");
+        assert!(ours(&bytes, t).is_ok(), "{name} at candid's exact quota");
+        assert!(
+            ours(&bytes, (t.0 - 1, t.1)).is_err(),
+            "{name} at decoding - 1"
+        );
+        assert!(
+            ours(&bytes, (t.0, t.1 - 1)).is_err(),
+            "{name} at skipping - 1"
+        );
+    }
+    check(());
+    check(true);
+    check(-5i64);
+    check(1.5f64);
+    check(candid::Principal::anonymous());
+    check(candid::Nat::from(300u32));
+    check(candid::Int::from(-300));
+    check("text".to_string());
+    check(candid::Reserved);
+    check(Some(3u8));
+    check(None::<u8>);
+    check(vec![1u16, 2]);
+    check(vec![1u8, 2]);
+    check(serde_bytes::ByteBuf::from(vec![1u8]));
+    check((1u8, "x".to_string()));
+    check(Ok::<u8, String>(1));
+    check(vec![candid::Nat::from(1u8)]);
+}

@@ -208,4 +208,35 @@ fn http_request(req: HttpRequest) -> HttpResponse {
     }
 }
 
+/// Optional settings of an account, every field optional: a `record {}` on the wire
+/// decodes as one, so a vector of them may take no bytes per element.
+#[derive(CandidType, Deserialize, Clone, Debug)]
+pub struct AccountFlags {
+    pub frozen: Option<bool>,
+    pub note: Option<String>,
+}
+
+// Endpoints whose argument elements can take no bytes on the wire (`null`, an
+// absent `opt`, an empty record): what `calls/hostile.txt` sends size bombs to.
+
+#[ic_cdk::query]
+fn count_memos(memos: Vec<Option<Memo>>) -> u64 {
+    memos.iter().filter(|m| m.is_some()).count() as u64
+}
+
+#[ic_cdk::query]
+fn count_units(units: Vec<()>) -> u64 {
+    units.len() as u64
+}
+
+#[ic_cdk::query]
+fn count_flags(flags: Vec<AccountFlags>) -> u64 {
+    flags.iter().filter(|f| f.frozen == Some(true)).count() as u64
+}
+
+#[ic_cdk::query]
+fn count_triples(triples: Vec<((), (), ())>) -> u64 {
+    triples.len() as u64
+}
+
 ic_cdk::export_candid!();
