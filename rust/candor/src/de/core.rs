@@ -202,6 +202,9 @@ pub(super) struct Rare {
     wire_as_exp: Option<Rc<Arena>>,
     /// The cases of one variant pair, by wire index.
     cases: KeptCases,
+    /// Names of the callers' type environments this message was decoded at
+    /// (`get_value_with_type`), each counted once in `table_len`.
+    merged_names: std::collections::BTreeSet<String>,
 }
 
 impl Rare {
@@ -209,6 +212,7 @@ impl Rare {
         Box::new(Rare {
             wire_as_exp: None,
             cases: KeptCases::NONE,
+            merged_names: std::collections::BTreeSet::new(),
         })
     }
 }
@@ -301,6 +305,24 @@ pub(super) struct Mark {
 }
 
 impl<'de> Core<'de> {
+    /// Counts a caller's type environment into the type table's length, as candid
+    /// merges it into its table for `get_value_with_type`: a func or service subtype
+    /// check then charges the merged length. A name already counted, or one that
+    /// names a wire entry (`tableN`), adds nothing.
+    pub(super) fn merge_env_names<'a>(&mut self, names: impl Iterator<Item = &'a String>) {
+        let merged = &mut self.rare.get_or_insert_with(Rare::new).merged_names;
+        let wire_len = self.table_len - merged.len();
+        for name in names {
+            let is_wire = name
+                .strip_prefix("table")
+                .and_then(|i| i.parse::<usize>().ok())
+                .is_some_and(|i| i < wire_len);
+            if !is_wire && merged.insert(name.clone()) {
+                self.table_len += 1;
+            }
+        }
+    }
+
     /// The position, the quotas and the depth, to come back to with
     /// [`back_to`](Self::back_to) after an attempt that gave up (direct decoding).
     /// What else a read may change is knowledge, not position: subtype answers and

@@ -18,7 +18,6 @@
 use crate::types::internal::{text_size, ELIDED_TYPE, MAX_DIAGNOSTIC_TYPE_LEN};
 use crate::types::{Field, FuncMode, Function, Label, Type, TypeInner};
 use crate::wire::header::{Arena, FieldLabel, Node, Prim, Ref, PRIM_COUNT};
-use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
 /// How an arena names the types it refers to by reference.
@@ -29,7 +28,7 @@ pub(crate) trait Side {
 }
 
 /// The decoder's wire arena.
-impl Side for ManuallyDrop<Arena> {
+impl Side for super::header_cache::LentArena {
     fn arena(&self) -> &Arena {
         self
     }

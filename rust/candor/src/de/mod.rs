@@ -434,6 +434,7 @@ impl<'de> IDLDeserialize<'de> {
         ty: &Type,
     ) -> Result<crate::value::IDLValue> {
         let (arena, root) = expect::of_type(env, ty)?;
+        self.core.merge_env_names(env.0.keys());
         self.core.set_expected(arena);
         self.core.set_untyped(true);
         self.decode_arg(root.resolved())
