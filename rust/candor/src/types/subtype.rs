@@ -160,7 +160,7 @@ pub fn equal(gamma: &mut Gamma, env: &TypeEnv, t1: &Type, t2: &Type) -> Result<(
 
 fn equal_at(gamma: &mut Gamma, env: &TypeEnv, t1: &Type, t2: &Type, depth: usize) -> Result<()> {
     use TypeInner::*;
-    if depth > MAX_DEPTH {
+    if depth > MAX_DEPTH || super::walk::StackMark::low() {
         return Err(Error::msg("Recursion limit exceeded"));
     }
     if t1 == t2 {
@@ -314,7 +314,7 @@ impl Checker<'_> {
         if self.done() {
             return;
         }
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || super::walk::StackMark::low() {
             self.memo.overflows += 1;
             self.fail("recursion limit exceeded".to_string());
             return;

@@ -553,6 +553,18 @@ impl StackMark {
         }
         self.used_more_than(MAX_WALK_STACK)
     }
+    /// True where the thread's stack can be measured and less than
+    /// [`MIN_STACK_LEFT`] is left: for recursive checks that bound their depth by
+    /// a count, whose frames may still be too large for a small thread stack (an
+    /// unoptimised build). On wasm the count alone applies.
+    #[inline(never)]
+    pub(crate) fn low() -> bool {
+        #[cfg(not(target_family = "wasm"))]
+        if let Some(left) = stacker::remaining_stack() {
+            return left < MIN_STACK_LEFT;
+        }
+        false
+    }
     /// True once the stack has grown more than `bytes` past this mark, on every
     /// target: for walks whose levels cost more the deeper they are, which a
     /// large stack should not let run as deep as it can.
