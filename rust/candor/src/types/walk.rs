@@ -334,7 +334,9 @@ fn take_children(t: &mut TypeInner, out: &mut Vec<Type>) {
     }
 }
 
-fn has_children(t: &TypeInner) -> bool {
+/// True for the variants that hold types.
+#[inline(always)]
+pub(super) fn has_children(t: &TypeInner) -> bool {
     use TypeInner::*;
     matches!(
         t,
