@@ -72,7 +72,7 @@ impl TypeSerialize {
     }
 
     /// The entry of `t`, if it has one.
-    #[inline]
+    #[inline(always)]
     fn lookup(&self, t: &Type) -> Option<i64> {
         match self.by_ptr.get(&Rc::as_ptr(&t.0)) {
             Some((_, idx)) => Some(*idx),
