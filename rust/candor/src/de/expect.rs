@@ -43,6 +43,13 @@ struct Interner {
     stack: StackMark,
 }
 
+/// The depths at which flattening tests its bounds: one in every
+/// [`STACK_CHECK_EVERY`], aligned so that the first depth past
+/// [`quota::MAX_EXPECTED_DEPTH`] is one of them (a level pays one test, and the walk
+/// stops at the same depth as with a test at every level). The first few levels,
+/// which every type has, are not measured: their frames fit in the stack margins.
+const CHECK_AT: usize = (quota::MAX_EXPECTED_DEPTH + 1) % STACK_CHECK_EVERY;
+
 thread_local! {
     static INTERNER: RefCell<Interner> = RefCell::new(Interner {
         arena: Rc::new(Arena::new()),
@@ -143,8 +150,9 @@ impl Interner {
         vars: &mut HashMap<String, u32>,
         depth: usize,
     ) -> Result<Ref> {
-        if depth > quota::MAX_EXPECTED_DEPTH
-            || (depth % STACK_CHECK_EVERY == 0 && self.stack.exhausted())
+        if depth % STACK_CHECK_EVERY == CHECK_AT
+            && depth > STACK_CHECK_EVERY
+            && (depth > quota::MAX_EXPECTED_DEPTH || self.stack.exhausted())
         {
             return Err(Error::msg("expected type nests too deeply"));
         }

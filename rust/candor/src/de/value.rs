@@ -909,7 +909,12 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         _variants: &'static [&'static str],
         v: V,
     ) -> Result<V::Value> {
-        self.nested(|me| me.variant(v))
+        // `nested` spelled out: a closure here is one more function the inliner
+        // may leave out of line in the cycle a recursive Rust enum makes.
+        self.core.enter()?;
+        let out = self.variant(v);
+        self.core.leave();
+        out
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
@@ -1136,6 +1141,7 @@ impl<'de> De<'_, 'de> {
         Ok(out)
     }
 
+    #[inline(always)]
     fn variant<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
         let (w, e) = self.unroll_pair(quota::CALL)?;
         let case = match self.core.variant_ok.get(w, e) {

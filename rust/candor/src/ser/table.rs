@@ -15,6 +15,7 @@ use crate::types::{is_primitive, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::{leb, opcode};
 use crate::{Error, Result};
 use std::cell::RefCell;
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -71,7 +72,7 @@ impl TypeSerialize {
     }
 
     /// The entry of `t`, if it has one.
-    #[inline]
+    #[inline(always)]
     fn lookup(&self, t: &Type) -> Option<i64> {
         match self.by_ptr.get(&Rc::as_ptr(&t.0)) {
             Some((_, idx)) => Some(*idx),
@@ -84,10 +85,16 @@ impl TypeSerialize {
         if is_primitive(t) || self.by_ptr.contains_key(&Rc::as_ptr(&t.0)) {
             return Ok(());
         }
-        if let Some(&idx) = self.index.get(t) {
-            self.by_ptr.insert(Rc::as_ptr(&t.0), (t.clone(), idx));
-            return Ok(());
-        }
+        // One search of the index both finds an equal type and keeps the place a
+        // new entry goes (a structural comparison costs the depth of the types).
+        let vacant = match self.index.entry(t.clone()) {
+            Entry::Occupied(found) => {
+                let idx = *found.get();
+                self.by_ptr.insert(Rc::as_ptr(&t.0), (t.clone(), idx));
+                return Ok(());
+            }
+            Entry::Vacant(vacant) => vacant,
+        };
         walk.built += 1;
         if walk.built % STACK_CHECK_EVERY == 0 && walk.stack.used_more_than(MAX_WALK_STACK) {
             return Err(Error::msg("type nests too deeply to encode"));
@@ -100,7 +107,7 @@ impl TypeSerialize {
             return Ok(());
         }
         let idx = self.table.len();
-        self.index.insert(t.clone(), idx as i64);
+        vacant.insert(idx as i64);
         self.by_ptr
             .insert(Rc::as_ptr(&t.0), (t.clone(), idx as i64));
         self.table.push(Vec::new());

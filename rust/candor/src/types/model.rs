@@ -274,11 +274,12 @@ impl Function {
 pub struct Type(pub Rc<TypeInner>);
 
 impl Drop for Type {
-    /// A shared type only loses an owner (the common case, checked inline); the
-    /// last owner takes the tree apart without deep recursion.
+    /// A shared type only loses an owner and a leaf has nothing below it (the
+    /// common cases, checked inline); the last owner of a composite type takes the
+    /// tree apart without deep recursion.
     #[inline]
     fn drop(&mut self) {
-        if Rc::strong_count(&self.0) == 1 {
+        if Rc::strong_count(&self.0) == 1 && super::walk::has_children(&self.0) {
             super::walk::dismantle(self);
         }
     }

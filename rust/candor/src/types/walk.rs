@@ -334,7 +334,9 @@ fn take_children(t: &mut TypeInner, out: &mut Vec<Type>) {
     }
 }
 
-fn has_children(t: &TypeInner) -> bool {
+/// True for the variants that hold types.
+#[inline(always)]
+pub(super) fn has_children(t: &TypeInner) -> bool {
     use TypeInner::*;
     matches!(
         t,
@@ -536,6 +538,9 @@ pub(crate) const STACK_CHECK_EVERY: usize = 16;
 pub(crate) struct StackMark(usize);
 
 impl StackMark {
+    /// A mark no walk has set: [`used_more_than`](Self::used_more_than) measures
+    /// nothing from it.
+    pub(crate) const UNSET: StackMark = StackMark(0);
     /// The current position of the stack.
     #[inline(never)]
     pub(crate) fn here() -> Self {

@@ -7,17 +7,34 @@ use crate::types::internal::{elide_large, find_type};
 use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
 use crate::types::{Field, Type, TypeEnv, TypeInner};
 use crate::{Error, Int, Nat, Result};
+use std::cell::Cell;
 
 /// Bound on the nesting of values and types walked by annotation (candid bounds it
 /// by the remaining stack).
 const MAX_DEPTH: usize = crate::de::DEFAULT_MAX_DEPTH as usize;
 
-/// How deep an annotation is, and where its stack began (the walk recurses once
-/// per level of the value and the type, and frames in debug builds are large).
-#[derive(Clone, Copy)]
-struct Level {
-    depth: usize,
-    stack: StackMark,
+/// The depths at which an annotation tests its bounds: one in every
+/// [`STACK_CHECK_EVERY`], aligned so that the first depth past [`MAX_DEPTH`] is one
+/// of them. A level then pays one test, as for the depth bound alone, and the walk
+/// stops at the same depth as with a test at every level.
+const CHECK_AT: usize = (MAX_DEPTH + 1) % STACK_CHECK_EVERY;
+
+thread_local! {
+    /// Where the stack of this thread's annotation began (the walk recurses once per
+    /// level of the value and the type, and frames in debug builds are large). A
+    /// thread-local rather than an argument, so the frame of a level stays as small
+    /// as without it.
+    static ANNOTATION_STACK: Cell<StackMark> = const { Cell::new(StackMark::UNSET) };
+}
+
+/// True once an annotation at `depth` must stop: past [`MAX_DEPTH`], or out of
+/// stack. Out of line: it runs once in [`STACK_CHECK_EVERY`] levels.
+#[inline(never)]
+fn too_deep(depth: usize) -> bool {
+    depth > MAX_DEPTH
+        || ANNOTATION_STACK
+            .try_with(Cell::get)
+            .map_or(true, StackMark::exhausted)
 }
 
 #[cold]
@@ -49,26 +66,21 @@ impl IDLValue {
     /// decoded), candid's liberal `opt` rule applies: a value that does not fit
     /// becomes `null`.
     pub fn annotate_type(&self, from_parser: bool, env: &TypeEnv, t: &Type) -> Result<Self> {
-        let level = Level {
-            depth: 0,
-            stack: StackMark::here(),
-        };
-        self.annotate(from_parser, env, t, level)
+        let outer = ANNOTATION_STACK.try_with(|s| s.replace(StackMark::here()));
+        let out = self.annotate(from_parser, env, t, 0);
+        if let Ok(outer) = outer {
+            let _ = ANNOTATION_STACK.try_with(|s| s.set(outer));
+        }
+        out
     }
 
-    fn annotate(&self, from_parser: bool, env: &TypeEnv, t: &Type, level: Level) -> Result<Self> {
-        if level.depth > MAX_DEPTH
-            || (level.depth % STACK_CHECK_EVERY == 0 && level.stack.exhausted())
-        {
+    fn annotate(&self, from_parser: bool, env: &TypeEnv, t: &Type, depth: usize) -> Result<Self> {
+        if depth % STACK_CHECK_EVERY == CHECK_AT && too_deep(depth) {
             return Err(Error::msg(format!(
-                "Recursion limit exceeded at depth {}",
-                level.depth
+                "Recursion limit exceeded at depth {depth}"
             )));
         }
-        let depth = Level {
-            depth: level.depth + 1,
-            ..level
-        };
+        let depth = depth + 1;
         let go = |v: &IDLValue, t: &Type| v.annotate(from_parser, env, t, depth);
         Ok(match (self, t.as_ref()) {
             (_, TypeInner::Var(id)) => return go(self, env.rec_find_type(id)?),
@@ -138,7 +150,7 @@ impl IDLValue {
     /// Vectors, records and variants (kept out of [`annotate`](Self::annotate) so
     /// its frame, paid once per nesting level, stays small).
     #[inline(never)]
-    fn compound(&self, from_parser: bool, env: &TypeEnv, t: &Type, depth: Level) -> Result<Self> {
+    fn compound(&self, from_parser: bool, env: &TypeEnv, t: &Type, depth: usize) -> Result<Self> {
         let go = |v: &IDLValue, t: &Type| v.annotate(from_parser, env, t, depth);
         Ok(match (self, t.as_ref()) {
             (IDLValue::Vec(vec), ty) if ty.is_blob(env) => {
