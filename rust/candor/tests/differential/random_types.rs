@@ -940,9 +940,6 @@ struct Seen<'a> {
 }
 
 impl Seen<'_> {
-    fn any_table(&self, f: impl Fn(&Entry) -> bool) -> bool {
-        self.wire.entries.iter().any(&f) || self.expected.is_some_and(|t| t.entries.iter().any(&f))
-    }
     fn expected_has_opt(&self) -> bool {
         self.expected
             .is_none_or(|t| t.entries.iter().any(|e| matches!(e, Entry::Opt(_))))
@@ -1037,12 +1034,6 @@ fn pending_opt_escape(s: &Seen, ours: &Answer, theirs: &Answer) -> bool {
     s.expected_has_opt()
         && matches!((ours, theirs), (Err((Some(ErrorKind::Subtype | ErrorKind::Custom), e)), Ok(_))
             if e.contains("→ ?") || e.contains(" to opt "))
-}
-
-/// Whether the type table of `bytes` (a mutated message's, perhaps) has a future
-/// opcode before anything in it fails to parse.
-fn header_has_future(bytes: &[u8]) -> bool {
-    scan_header(bytes).0
 }
 
 /// The byte length of the header of `bytes` (magic included), when it parses.
