@@ -588,11 +588,21 @@ impl<'a, 'de> De<'a, 'de> {
     /// type. The decision is made here, before the visitor sees anything: by the
     /// memoised type-level check when it suffices, else by a value-level check that
     /// walks the value without building it (the spec's rule is per value).
+    ///
+    /// A value the check admits can still fail the Rust read, which is narrower
+    /// than the type (a tuple from a record whose ids are not 0..n, a map from
+    /// entries that are not `record { 0; 1 }`): a subtype error of that read is
+    /// turned into `null` by [`recover`], as candid does; other errors (malformed
+    /// input, limits, visitor errors) fail the message.
     fn some<V: Visitor<'de>>(self, w: Ref, e: Ref, v: V) -> Result<V::Value> {
         self.core.enter()?;
         let fits = self.core.subtype(w, e) || self.core.coerces(w, e)?;
         let out = if fits {
-            v.visit_some(De::new(&mut *self.core, w, e))
+            let (at, depth) = (self.core.offset(), self.core.depth());
+            match v.visit_some(De::new(&mut *self.core, w, e)) {
+                Err(err) if err.is_subtype() => recover::<V>(self.core, w, at, depth, err),
+                out => out,
+            }
         } else {
             // candid charges 10 for backtracking, then skips the value.
             self.core.charge(quota::OPT_BACKTRACK)?;
@@ -1219,6 +1229,48 @@ fn case_at(arena: &Arena, cases: Span, index: u64) -> Option<FieldEntry> {
     } else {
         None
     }
+}
+
+/// The value inside an `opt` whose read failed with a subtype error, read as
+/// `null` instead (candid 0.10.39's backtracking): back to where the value began
+/// and to the depth of the `opt`, the 10 units of a backtrack charged, the value
+/// skipped by its wire type. The units the failed read charged stay charged, as in
+/// candid. Only a visitor that can be had a second time recovers (serde's
+/// `Option` visitor, see [`visitor_again`]); with any other the error stands.
+#[cold]
+#[inline(never)]
+fn recover<'de, V: Visitor<'de>>(
+    core: &mut Core<'de>,
+    w: Ref,
+    at: usize,
+    depth: u32,
+    err: Error,
+) -> Result<V::Value> {
+    let Some(v) = visitor_again::<V>() else {
+        return Err(err);
+    };
+    core.reader.rewind(at);
+    core.restore_depth(depth);
+    core.charge(quota::OPT_BACKTRACK)?;
+    core.skip(w)?;
+    v.visit_none()
+}
+
+/// A second value of the visitor `V`, when it is serde's visitor for `Option<T>`:
+/// a marker with no data, so it can be had again after `visit_some` took the
+/// first. candid recognises it by the same name.
+fn visitor_again<V>() -> Option<V> {
+    let name = std::any::type_name::<V>();
+    let option = name.starts_with("serde_core::de::impls::OptionVisitor<")
+        || name.starts_with("serde::de::impls::OptionVisitor<");
+    if !option || std::mem::size_of::<V>() != 0 || std::mem::needs_drop::<V>() {
+        return None;
+    }
+    // SAFETY: `V` is zero-sized, so the read touches no memory and a dangling,
+    // aligned pointer is valid for it; `V` is inhabited (the caller held a value);
+    // it is serde's `OptionVisitor`, which holds only a `PhantomData` and has no
+    // drop glue, so a second value duplicates no resource and breaks no invariant.
+    Some(unsafe { std::ptr::NonNull::<V>::dangling().as_ptr().read() })
 }
 
 /// A fixed-size array (`[T; N]`, decoded through `deserialize_tuple`) takes exactly
