@@ -647,16 +647,6 @@ impl<'de> Core<'de> {
             self.offset(),
         )
     }
-    /// The current nesting depth, for [`restore_depth`](Self::restore_depth).
-    #[inline(always)]
-    pub(super) fn depth(&self) -> u32 {
-        self.depth
-    }
-    /// Goes back to a depth read before: a failed read that is recovered from
-    /// may have left levels it entered.
-    pub(super) fn restore_depth(&mut self, depth: u32) {
-        self.depth = depth;
-    }
     /// Forgets the nesting of an argument that failed half-way.
     pub(super) fn reset_depth(&mut self) {
         self.depth = 0;

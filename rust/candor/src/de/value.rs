@@ -592,25 +592,27 @@ impl<'a, 'de> De<'a, 'de> {
     /// A value the check admits can still fail the Rust read, which is narrower
     /// than the type (a tuple from a record whose ids are not 0..n, a map from
     /// entries that are not `record { 0; 1 }`): a subtype error of that read is
-    /// turned into `null` by [`recover`], as candid does; other errors (malformed
-    /// input, limits, visitor errors) fail the message.
+    /// turned into `null` by [`opt_failed`], as candid does; other errors
+    /// (malformed input, limits, visitor errors) fail the message. Only the offset
+    /// where the value begins is kept for it.
     fn some<V: Visitor<'de>>(self, w: Ref, e: Ref, v: V) -> Result<V::Value> {
         self.core.enter()?;
         let fits = self.core.subtype(w, e) || self.core.coerces(w, e)?;
-        let out = if fits {
-            let (at, depth) = (self.core.offset(), self.core.depth());
-            match v.visit_some(De::new(&mut *self.core, w, e)) {
-                Err(err) if err.is_subtype() => recover::<V>(self.core, w, at, depth, err),
-                out => out,
-            }
-        } else {
+        if !fits {
             // candid charges 10 for backtracking, then skips the value.
             self.core.charge(quota::OPT_BACKTRACK)?;
             self.core.skip(w)?;
-            v.visit_none()
-        };
+            let out: Result<V::Value> = v.visit_none();
+            self.core.leave();
+            return out.map_err(|err| err.within(PathSegment::Opt));
+        }
+        let at = self.core.offset();
+        let out = v.visit_some(De::new(&mut *self.core, w, e));
         self.core.leave();
-        out.map_err(|err| err.within(PathSegment::Opt))
+        match out {
+            Ok(value) => Ok(value),
+            Err(err) => opt_failed::<V>(self.core, w, at, err),
+        }
     }
 
     /// Elements of a vector whose element type is an exact fixed-width primitive on
@@ -1231,28 +1233,37 @@ fn case_at(arena: &Arena, cases: Span, index: u64) -> Option<FieldEntry> {
     }
 }
 
-/// The value inside an `opt` whose read failed with a subtype error, read as
-/// `null` instead (candid 0.10.39's backtracking): back to where the value began
-/// and to the depth of the `opt`, the 10 units of a backtrack charged, the value
-/// skipped by its wire type. The units the failed read charged stay charged, as in
-/// candid. Only a visitor that can be had a second time recovers (serde's
-/// `Option` visitor, see [`visitor_again`]); with any other the error stands.
+/// The error of the read of an `opt`'s value. A subtype error becomes `null`
+/// instead (candid 0.10.39's backtracking): back to offset `at`, where the value
+/// began, the 10 units of a backtrack charged, the value skipped by its wire type
+/// `w`. The units the failed read charged stay charged, as in candid. The depth
+/// needs no restoring: the reads that raise subtype errors leave every level they
+/// enter however they end (`De::nested`, `De::some`); the walks that do not (a
+/// skip, the value-level check) raise none. Only a visitor that can be had a
+/// second time recovers (serde's `Option` visitor, see [`visitor_again`]); with
+/// any other, and for any other error, the error stands.
 #[cold]
 #[inline(never)]
-fn recover<'de, V: Visitor<'de>>(
+fn opt_failed<'de, V: Visitor<'de>>(
     core: &mut Core<'de>,
     w: Ref,
     at: usize,
-    depth: u32,
     err: Error,
 ) -> Result<V::Value> {
-    let Some(v) = visitor_again::<V>() else {
-        return Err(err);
+    let again = if err.is_subtype() {
+        visitor_again::<V>()
+    } else {
+        None
+    };
+    let Some(v) = again else {
+        return Err(err.within(PathSegment::Opt));
     };
     core.reader.rewind(at);
-    core.restore_depth(depth);
+    // The `opt`'s level again, as the skip of a value that does not fit has it.
+    core.enter()?;
     core.charge(quota::OPT_BACKTRACK)?;
     core.skip(w)?;
+    core.leave();
     v.visit_none()
 }
 
