@@ -909,3 +909,25 @@ fn recovered_reads_cost_and_fail_as_in_candid() {
         assert_eq!(ours, theirs, "{name}");
     }
 }
+
+/// Many backtracks in one message leave the nesting depth where it was: a vector
+/// of 6,000 gap records read as `vec opt (text, int)` is 6,000 `null`s in both
+/// crates, not a depth error (more backtracks than the default depth of 5,000).
+#[test]
+fn backtracks_leave_the_depth_as_it_was() {
+    let w = wires();
+    let g = w
+        .iter()
+        .find(|w| w.name == "record {0: text; 1: int; 4: null}")
+        .unwrap();
+    let bytes = encode(
+        &ty(C::Vec(g.ty.clone())),
+        &CV::Vec(vec![g.value.clone(); 6000]),
+    );
+    let ours = candor::decode_one::<Vec<Option<(String, candor::Int)>>>(&bytes).unwrap();
+    let theirs = candid::decode_one::<Vec<Option<(String, candid::Int)>>>(&bytes).unwrap();
+    assert_eq!(ours.len(), 6000);
+    assert!(ours.iter().all(Option::is_none));
+    assert_eq!(theirs.len(), 6000);
+    assert!(theirs.iter().all(Option::is_none));
+}

@@ -594,8 +594,9 @@ impl<'a, 'de> De<'a, 'de> {
     /// entries that are not `record { 0; 1 }`): a subtype error of that read is
     /// turned into `null` by [`opt_failed`], as candid does; other errors
     /// (malformed input, limits, visitor errors) fail the message. Only the offset
-    /// where the value begins is kept for it.
-    fn some<V: Visitor<'de>>(self, w: Ref, e: Ref, v: V) -> Result<V::Value> {
+    /// where the value begins (`at`) is kept for it: the caller has it at hand, as
+    /// it has just read the `opt`'s tag.
+    fn some<V: Visitor<'de>>(self, w: Ref, e: Ref, at: usize, v: V) -> Result<V::Value> {
         self.core.enter()?;
         let fits = self.core.subtype(w, e) || self.core.coerces(w, e)?;
         if !fits {
@@ -606,7 +607,6 @@ impl<'a, 'de> De<'a, 'de> {
             self.core.leave();
             return out.map_err(|err| err.within(PathSegment::Opt));
         }
-        let at = self.core.offset();
         let out = v.visit_some(De::new(&mut *self.core, w, e));
         self.core.leave();
         match out {
@@ -848,14 +848,16 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
             Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved) => v.visit_none(),
             Node::Opt(w_in) => {
                 if self.core.reader.bool()? {
-                    self.some(w_in, e_in, v)
+                    let at = self.core.offset();
+                    self.some(w_in, e_in, at, v)
                 } else {
                     v.visit_none()
                 }
             }
             _ => {
                 let w = self.w();
-                self.some(w, e_in.resolved(), v)
+                let at = self.core.offset();
+                self.some(w, e_in.resolved(), at, v)
             }
         }
     }
