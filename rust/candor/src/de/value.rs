@@ -588,19 +588,31 @@ impl<'a, 'de> De<'a, 'de> {
     /// type. The decision is made here, before the visitor sees anything: by the
     /// memoised type-level check when it suffices, else by a value-level check that
     /// walks the value without building it (the spec's rule is per value).
-    fn some<V: Visitor<'de>>(self, w: Ref, e: Ref, v: V) -> Result<V::Value> {
+    ///
+    /// A value the check admits can still fail the Rust read, which is narrower
+    /// than the type (a tuple from a record whose ids are not 0..n, a map from
+    /// entries that are not `record { 0; 1 }`): a subtype error of that read is
+    /// turned into `null` by [`opt_failed`], as candid does; other errors
+    /// (malformed input, limits, visitor errors) fail the message. Only the offset
+    /// where the value begins (`at`) is kept for it: the caller has it at hand, as
+    /// it has just read the `opt`'s tag.
+    fn some<V: Visitor<'de>>(self, w: Ref, e: Ref, at: usize, v: V) -> Result<V::Value> {
         self.core.enter()?;
         let fits = self.core.subtype(w, e) || self.core.coerces(w, e)?;
-        let out = if fits {
-            v.visit_some(De::new(&mut *self.core, w, e))
-        } else {
+        if !fits {
             // candid charges 10 for backtracking, then skips the value.
             self.core.charge(quota::OPT_BACKTRACK)?;
             self.core.skip(w)?;
-            v.visit_none()
-        };
+            let out: Result<V::Value> = v.visit_none();
+            self.core.leave();
+            return out.map_err(|err| err.within(PathSegment::Opt));
+        }
+        let out = v.visit_some(De::new(&mut *self.core, w, e));
         self.core.leave();
-        out.map_err(|err| err.within(PathSegment::Opt))
+        match out {
+            Ok(value) => Ok(value),
+            Err(err) => opt_failed::<V>(self.core, w, at, err),
+        }
     }
 
     /// Elements of a vector whose element type is an exact fixed-width primitive on
@@ -836,14 +848,16 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
             Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved) => v.visit_none(),
             Node::Opt(w_in) => {
                 if self.core.reader.bool()? {
-                    self.some(w_in, e_in, v)
+                    let at = self.core.offset();
+                    self.some(w_in, e_in, at, v)
                 } else {
                     v.visit_none()
                 }
             }
             _ => {
                 let w = self.w();
-                self.some(w, e_in.resolved(), v)
+                let at = self.core.offset();
+                self.some(w, e_in.resolved(), at, v)
             }
         }
     }
@@ -1225,6 +1239,57 @@ fn case_at(arena: &Arena, cases: Span, index: u64) -> Option<FieldEntry> {
     } else {
         None
     }
+}
+
+/// The error of the read of an `opt`'s value. A subtype error becomes `null`
+/// instead (candid 0.10.39's backtracking): back to offset `at`, where the value
+/// began, the 10 units of a backtrack charged, the value skipped by its wire type
+/// `w`. The units the failed read charged stay charged, as in candid. The depth
+/// needs no restoring: the reads that raise subtype errors leave every level they
+/// enter however they end (`De::nested`, `De::some`); the walks that do not (a
+/// skip, the value-level check) raise none. Only a visitor that can be had a
+/// second time recovers (serde's `Option` visitor, see [`visitor_again`]); with
+/// any other, and for any other error, the error stands.
+#[cold]
+#[inline(never)]
+fn opt_failed<'de, V: Visitor<'de>>(
+    core: &mut Core<'de>,
+    w: Ref,
+    at: usize,
+    err: Error,
+) -> Result<V::Value> {
+    let again = if err.is_subtype() {
+        visitor_again::<V>()
+    } else {
+        None
+    };
+    let Some(v) = again else {
+        return Err(err.within(PathSegment::Opt));
+    };
+    core.reader.rewind(at);
+    // The `opt`'s level again, as the skip of a value that does not fit has it.
+    core.enter()?;
+    core.charge(quota::OPT_BACKTRACK)?;
+    core.skip(w)?;
+    core.leave();
+    v.visit_none()
+}
+
+/// A second value of the visitor `V`, when it is serde's visitor for `Option<T>`:
+/// a marker with no data, so it can be had again after `visit_some` took the
+/// first. candid recognises it by the same name.
+fn visitor_again<V>() -> Option<V> {
+    let name = std::any::type_name::<V>();
+    let option = name.starts_with("serde_core::de::impls::OptionVisitor<")
+        || name.starts_with("serde::de::impls::OptionVisitor<");
+    if !option || std::mem::size_of::<V>() != 0 || std::mem::needs_drop::<V>() {
+        return None;
+    }
+    // SAFETY: `V` is zero-sized, so the read touches no memory and a dangling,
+    // aligned pointer is valid for it; `V` is inhabited (the caller held a value);
+    // it is serde's `OptionVisitor`, which holds only a `PhantomData` and has no
+    // drop glue, so a second value duplicates no resource and breaks no invariant.
+    Some(unsafe { std::ptr::NonNull::<V>::dangling().as_ptr().read() })
 }
 
 /// A fixed-size array (`[T; N]`, decoded through `deserialize_tuple`) takes exactly
