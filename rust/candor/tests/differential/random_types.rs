@@ -1008,7 +1008,7 @@ fn d7_tuple_extra(s: &Seen, ours: &Answer, theirs: &Answer) -> bool {
 
 /// spec/differences.md D12: a blob reads an empty vector of any element type, which
 /// candid refuses (an error, or `null` under an `opt`); the decode that did it moved `candor::de::spec_only_reads`.
-fn d12_empty_vector_blob(s: &Seen, ours: &Answer, theirs: &Answer) -> bool {
+fn d12_empty_vector_blob(s: &Seen, ours: &Answer) -> bool {
     // candid refuses the read: the message fails, or inside an `opt` the value is
     // `null` where candor has the empty blob.
     s.spec_only && ours.is_ok()
@@ -1118,7 +1118,7 @@ fn judge(
         "d7_tuple_extra"
     } else if d8_bytes_from_text(s, ours, theirs) {
         "d8_bytes_from_text"
-    } else if d12_empty_vector_blob(s, ours, theirs) {
+    } else if d12_empty_vector_blob(s, ours) {
         "d12_empty_vector_blob"
     } else if d13_future_expected(s) {
         "d13_future_expected"
