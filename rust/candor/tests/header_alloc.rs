@@ -4,57 +4,12 @@
 //! (candid 0.10.39 reads such blobs in 8 KiB steps for the same reason). A global
 //! allocator records the largest request on this thread (this binary only).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-struct Largest;
-
-thread_local! {
-    static ON: Cell<bool> = const { Cell::new(false) };
-    static MAX: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note(size: usize) {
-    // `try_with`: the thread-locals may be gone while the thread is being torn down.
-    let _ = ON.try_with(|on| {
-        if on.get() {
-            let _ = MAX.try_with(|m| m.set(m.get().max(size)));
-        }
-    });
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged; recording touches
-// only const-initialised thread-locals, which never allocate.
-unsafe impl GlobalAlloc for Largest {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+#[path = "common/alloc_probe.rs"]
+mod alloc_probe;
+use alloc_probe::largest;
 
 #[global_allocator]
-static GLOBAL: Largest = Largest;
-
-/// The largest single allocation `f` makes on this thread.
-fn largest<T>(f: impl FnOnce() -> T) -> usize {
-    MAX.with(|m| m.set(0));
-    ON.with(|on| on.set(true));
-    let out = f();
-    ON.with(|on| on.set(false));
-    drop(out);
-    MAX.with(Cell::get)
-}
+static GLOBAL: alloc_probe::Probe = alloc_probe::Probe;
 
 fn leb(n: u64) -> Vec<u8> {
     let mut out = Vec::new();

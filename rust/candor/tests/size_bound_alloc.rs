@@ -5,41 +5,12 @@
 //! elements), so the hint is bounded by the bytes left. The largest single
 //! allocation is recorded by a global allocator (this binary only).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Largest;
-
-static LARGEST: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is forwarded to the system allocator unchanged; recording
-// touches one atomic, which never allocates.
-unsafe impl GlobalAlloc for Largest {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LARGEST.fetch_max(new_size, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+#[path = "common/alloc_probe.rs"]
+mod alloc_probe;
+use alloc_probe::largest;
 
 #[global_allocator]
-static ALLOC: Largest = Largest;
-
-/// The largest allocation `f` makes (the tests of this binary run one at a time
-/// through this lock, so another test's allocations do not count).
-fn largest(f: impl FnOnce()) -> usize {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    LARGEST.store(0, Ordering::Relaxed);
-    f();
-    LARGEST.load(Ordering::Relaxed)
-}
+static GLOBAL: alloc_probe::Probe = alloc_probe::Probe;
 
 /// `vec null` of 2^30 elements (14 bytes).
 const BOMB: &[u8] = b"DIDL\x01\x6d\x7f\x01\x00\x80\x80\x80\x80\x04";

@@ -6,60 +6,17 @@
 
 use candor::types::{Field, Label, Type, TypeInner};
 use candor::TypeEnv;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 
 #[path = "common/to_candid.rs"]
 #[allow(dead_code)]
 mod to_candid;
 
-struct Counting;
-
-thread_local! {
-    static ON: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
-
-fn bump() {
-    // `try_with`: the thread-locals may be gone while the thread is being torn down.
-    let _ = ON.try_with(|on| {
-        if on.get() {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        }
-    });
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged; counting touches
-// only const-initialised thread-locals, which never allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        bump();
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        bump();
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        bump();
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+#[path = "common/alloc_probe.rs"]
+mod alloc_probe;
+use alloc_probe::count;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn count<T>(f: impl FnOnce() -> T) -> usize {
-    COUNT.with(|c| c.set(0));
-    ON.with(|on| on.set(true));
-    let out = f();
-    ON.with(|on| on.set(false));
-    drop(out);
-    COUNT.with(Cell::get)
-}
+static GLOBAL: alloc_probe::Probe = alloc_probe::Probe;
 
 /// `{p}i = record { a : opt {p}(i+1); b : opt {p}(i+1); c : leaf }`, the last level
 /// pointing back to the first, in one environment for `t` (leaf `int`) and `e`
