@@ -783,8 +783,7 @@ fn refuted_pairs_are_not_explored_again_when_decoding() {
 }
 
 // The same check through `types::subtype` is in `tests/subtype_work.rs`, counted in
-// allocations (candor's checker has no memo of refuted pairs yet: pending, area
-// `types`; at 60 levels it would not end).
+// allocations against candid's (both checkers remember the pairs they refuted).
 
 // ---- opt backtracking over a long argument queue ------------------------------------
 
