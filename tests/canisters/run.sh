@@ -206,7 +206,7 @@ paste -d'\t' "$out/hostile.candid.out" "$out/hostile.candor.out" | awk -F'\t' -v
   }
   END { if (errors != "") { printf "\n%s", errors > "/dev/stderr"; exit 1 } }' || status=1
 
-# ---- summary: one row per canister (the README's table is this one) -------------------
+# ---- summary: one row per canister (README and docs/benchmarks.md show this one) ----
 echo
 echo "### Summary"
 echo

@@ -1,5 +1,5 @@
 //! `canbench compare A.yml B.yml`: two results files side by side, as a console table or (with
-//! `--markdown`) the README's markdown table.
+//! `--markdown`) the markdown table of docs/benchmarks.md.
 
 use crate::cli::{CompareArgs, Status, USAGE};
 use crate::report;

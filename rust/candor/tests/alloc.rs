@@ -2,7 +2,7 @@
 //! binary only): the allocation gate. candor allocates no more than candid, in the
 //! steady state a decode allocates exactly what the decoded value owns, and encoding
 //! into a reused buffer allocates nothing. `cargo test -p candor --test alloc --
-//! --nocapture` prints the tables (the README's come from that output).
+//! --nocapture` prints the tables (docs/benchmarks.md's come from that output).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
