@@ -35,7 +35,7 @@ impl Meter for OptCheck {
     fn charge(&mut self, core: &mut Core<'_>, units: usize) -> Result<()> {
         self.units = self.units.saturating_add(units);
         if self.units > self.limit {
-            return Err(core.quota_error("Decoding cost exceeds the limit"));
+            return Err(core.decoding_error());
         }
         Ok(())
     }

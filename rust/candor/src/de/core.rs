@@ -592,7 +592,7 @@ impl<'de> Core<'de> {
                 if self.untyped {
                     return self.charge_rest(cost);
                 }
-                return Err(self.quota_error("Skipping cost exceeds the limit"));
+                return Err(self.skipping_error());
             }
             self.skipping_quota = Some(q - cost);
         }
@@ -611,21 +611,21 @@ impl<'de> Core<'de> {
         }
         if let Some(q) = self.untyped_skipping {
             if q < cost {
-                return Err(self.quota_error("Skipping cost exceeds the limit"));
+                return Err(self.skipping_error());
             }
             self.untyped_skipping = Some(q - cost);
         }
         Ok(())
     }
 
+    /// The skipping quota ran out: the config's, or the copy of the size bound that
+    /// stands in for it (named as the bound, with the call that lifts it).
     #[cold]
-    pub(super) fn quota_error(&self, msg: &str) -> Error {
-        if (self.size_bound && msg.starts_with("Decoding"))
-            || (self.skip_bound && msg.starts_with("Skipping"))
-        {
+    fn skipping_error(&self) -> Error {
+        if self.skip_bound {
             return self.decoding_error();
         }
-        Error::limit(msg, self.offset())
+        Error::limit("Skipping cost exceeds the limit", self.offset())
     }
 
     /// The decoding quota ran out: the config's, or the size bound, which the error
