@@ -4,8 +4,12 @@
 //! number of levels, not with the number of paths, as candid 0.10.39 does with its
 //! memo of refuted pairs. A count, not a timer, so the test ends either way.
 
-use candor::types::{Field, Label, Type, TypeInner};
+use candor::types::{Type, TypeInner};
 use candor::TypeEnv;
+
+#[path = "common/diamond.rs"]
+mod diamond;
+use diamond::diamond;
 
 #[path = "common/to_candid.rs"]
 #[allow(dead_code)]
@@ -18,30 +22,11 @@ use alloc_probe::count;
 #[global_allocator]
 static GLOBAL: alloc_probe::Probe = alloc_probe::Probe;
 
-/// `{p}i = record { a : opt {p}(i+1); b : opt {p}(i+1); c : leaf }`, the last level
-/// pointing back to the first, in one environment for `t` (leaf `int`) and `e`
-/// (leaf `nat`): every probe of `t(i+1) <: e(i+1)` fails at `c`.
+/// The diamond of `levels` levels twice in one environment: `t` (leaf `int`) and
+/// `e` (leaf `nat`), so every probe of `t(i+1) <: e(i+1)` fails at `c`.
 fn diamonds(levels: usize) -> TypeEnv {
-    let mut env = TypeEnv::new();
-    for (p, leaf) in [("t", TypeInner::Int), ("e", TypeInner::Nat)] {
-        for i in 0..levels {
-            let next: Type =
-                TypeInner::Opt(TypeInner::Var(format!("{p}{}", (i + 1) % levels)).into()).into();
-            let field = |name: &str, ty: Type| Field {
-                id: Label::Named(name.into()).into(),
-                ty,
-            };
-            env.0.insert(
-                format!("{p}{i}"),
-                TypeInner::Record(vec![
-                    field("a", next.clone()),
-                    field("b", next),
-                    field("c", leaf.clone().into()),
-                ])
-                .into(),
-            );
-        }
-    }
+    let mut env = diamond("t", levels, TypeInner::Int);
+    env.0.extend(diamond("e", levels, TypeInner::Nat).0);
     env
 }
 

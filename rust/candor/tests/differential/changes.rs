@@ -630,34 +630,7 @@ fn i128_reads_the_whole_body_and_rejects_only_overflow() {
 
 // ---- the subtype memo ---------------------------------------------------------------
 
-/// `t_i = record { a : opt t_{i+1}; b : opt t_{i+1}; c : leaf }` for `i < levels`,
-/// `t_levels` being `t_0` again: from `t_0`, every level is reached along 2^i paths.
-/// Checking it against the same type with another leaf probes `t_{i+1}` under both
-/// `opt`s of every level, and each probe fails (at `c`, the last field): without a
-/// memo of refuted pairs the work doubles with every level.
-fn diamond(prefix: &str, levels: usize, leaf: candor::TypeInner) -> candor::TypeEnv {
-    use candor::types::{Field, Label, TypeInner};
-    let mut env = candor::TypeEnv::new();
-    for i in 0..levels {
-        let next: candor::types::Type =
-            TypeInner::Opt(TypeInner::Var(format!("{prefix}{}", (i + 1) % levels)).into()).into();
-        let field = |name: &str, ty: candor::types::Type| Field {
-            id: Label::Named(name.into()).into(),
-            ty,
-        };
-        env.0.insert(
-            format!("{prefix}{i}"),
-            TypeInner::Record(vec![
-                field("a", next.clone()),
-                field("b", next),
-                field("c", leaf.clone().into()),
-            ])
-            .into(),
-        );
-    }
-    env
-}
-
+use crate::diamond::diamond;
 use crate::to_candid;
 
 /// The leaf value of `diamond_message`, by leaf type.

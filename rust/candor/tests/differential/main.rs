@@ -6,6 +6,8 @@
 mod changes;
 mod cost;
 mod decode;
+#[path = "../common/diamond.rs"]
+mod diamond;
 mod encode;
 mod header_cache;
 mod hostile;
