@@ -272,31 +272,44 @@ const TYPED: [&str; 8] = [
     "Vec<Vec<Option<bool>>>",
 ];
 
-/// (decoding, skipping) units a candor decode used under `config`, or its error.
-fn ours(bytes: &[u8], path: Path, config: &DecoderConfig) -> Result<(usize, usize), String> {
-    use candor::IDLDeserialize;
-    let mut de = IDLDeserialize::new_with_config(bytes, config).map_err(|e| e.to_string())?;
-    let r = match path {
-        Path::Untyped => de.get_value::<IDLValue>().map(|_| ()),
-        Path::Skipped => Ok(()),
-        Path::Typed(i) => match i {
-            0 => de.get_value::<Vec<()>>().map(|_| ()),
-            1 => de.get_value::<Vec<Option<u8>>>().map(|_| ()),
-            2 => de.get_value::<Vec<Vec<()>>>().map(|_| ()),
-            3 => de.get_value::<Vec<Flags>>().map(|_| ()),
-            4 => de.get_value::<Vec<((), (), ())>>().map(|_| ()),
-            5 => de.get_value::<Vec<Option<Vec<()>>>>().map(|_| ()),
-            6 => de.get_value::<Vec<candor::Reserved>>().map(|_| ()),
-            _ => de.get_value::<Vec<Vec<Option<bool>>>>().map(|_| ()),
-        },
+/// The (decoding, skipping) units a decode by `$krate` used under `config` on
+/// `path`, or its error: one body for both crates, whose types differ only in
+/// their path (`$flags` is each crate's derive of the same record).
+macro_rules! decode_units {
+    ($name:ident, $krate:ident, $flags:ty) => {
+        fn $name(
+            bytes: &[u8],
+            path: Path,
+            config: &$krate::DecoderConfig,
+        ) -> Result<(usize, usize), String> {
+            use $krate::de::IDLDeserialize;
+            let mut de =
+                IDLDeserialize::new_with_config(bytes, config).map_err(|e| e.to_string())?;
+            let r = match path {
+                Path::Untyped => de.get_value::<$krate::IDLValue>().map(|_| ()),
+                Path::Skipped => Ok(()),
+                Path::Typed(i) => match i {
+                    0 => de.get_value::<Vec<()>>().map(|_| ()),
+                    1 => de.get_value::<Vec<Option<u8>>>().map(|_| ()),
+                    2 => de.get_value::<Vec<Vec<()>>>().map(|_| ()),
+                    3 => de.get_value::<Vec<$flags>>().map(|_| ()),
+                    4 => de.get_value::<Vec<((), (), ())>>().map(|_| ()),
+                    5 => de.get_value::<Vec<Option<Vec<()>>>>().map(|_| ()),
+                    6 => de.get_value::<Vec<$krate::Reserved>>().map(|_| ()),
+                    _ => de.get_value::<Vec<Vec<Option<bool>>>>().map(|_| ()),
+                },
+            };
+            r.and_then(|()| de.done()).map_err(|e| e.to_string())?;
+            let cost = de.get_config().compute_cost(config);
+            Ok((
+                cost.decoding_quota.unwrap_or(0),
+                cost.skipping_quota.unwrap_or(0),
+            ))
+        }
     };
-    r.and_then(|()| de.done()).map_err(|e| e.to_string())?;
-    let cost = de.get_config().compute_cost(config);
-    Ok((
-        cost.decoding_quota.unwrap_or(0),
-        cost.skipping_quota.unwrap_or(0),
-    ))
 }
+
+decode_units!(ours, candor, Flags);
 
 #[derive(candid::CandidType, Deserialize)]
 struct TheirFlags {
@@ -304,34 +317,7 @@ struct TheirFlags {
     b: Option<u8>,
 }
 
-fn theirs(
-    bytes: &[u8],
-    path: Path,
-    config: &candid::DecoderConfig,
-) -> Result<(usize, usize), String> {
-    use candid::de::IDLDeserialize;
-    let mut de = IDLDeserialize::new_with_config(bytes, config).map_err(|e| e.to_string())?;
-    let r = match path {
-        Path::Untyped => de.get_value::<candid::IDLValue>().map(|_| ()),
-        Path::Skipped => Ok(()),
-        Path::Typed(i) => match i {
-            0 => de.get_value::<Vec<()>>().map(|_| ()),
-            1 => de.get_value::<Vec<Option<u8>>>().map(|_| ()),
-            2 => de.get_value::<Vec<Vec<()>>>().map(|_| ()),
-            3 => de.get_value::<Vec<TheirFlags>>().map(|_| ()),
-            4 => de.get_value::<Vec<((), (), ())>>().map(|_| ()),
-            5 => de.get_value::<Vec<Option<Vec<()>>>>().map(|_| ()),
-            6 => de.get_value::<Vec<candid::Reserved>>().map(|_| ()),
-            _ => de.get_value::<Vec<Vec<Option<bool>>>>().map(|_| ()),
-        },
-    };
-    r.and_then(|()| de.done()).map_err(|e| e.to_string())?;
-    let cost = de.get_config().compute_cost(config);
-    Ok((
-        cost.decoding_quota.unwrap_or(0),
-        cost.skipping_quota.unwrap_or(0),
-    ))
-}
+decode_units!(theirs, candid, TheirFlags);
 
 /// Work of a decode with explicit quotas: `Some((typed, skipped or untyped))`
 /// units, `None` past `CAP` in all; `Err` for a message this path cannot decode.
