@@ -170,6 +170,10 @@ pub fn decode_direct_and_serde(data: &[u8]) {
         same_direct_and_serde::<Vec<Vec<Nat>>>(data, quota);
         same_direct_and_serde::<Vec<Principal>>(data, quota);
         same_direct_and_serde::<Vec<Vec<String>>>(data, quota);
+        same_direct_and_serde::<std::collections::BTreeMap<String, Nat>>(data, quota);
+        same_direct_and_serde::<std::collections::BTreeMap<u32, String>>(data, quota);
+        same_direct_and_serde::<std::collections::BTreeMap<Int, Vec<u8>>>(data, quota);
+        same_direct_and_serde::<Vec<std::collections::BTreeMap<String, u64>>>(data, quota);
     }
 }
 

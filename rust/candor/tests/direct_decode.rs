@@ -5,6 +5,7 @@
 use candor::de::{direct_decodes, set_direct_decoding};
 use candor::{CandidType, Deserialize, Encode, Int, Nat};
 use proptest::prelude::*;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
 
 /// One decode's outcome: the value (as `Debug` text) and the quotas left, or the
@@ -69,6 +70,15 @@ fn at_every_type(bytes: &[u8], quota: usize) {
     both::<bool>(bytes, quota);
     both::<Vec<Option<u32>>>(bytes, quota);
     both::<Option<Vec<u32>>>(bytes, quota);
+    both::<BTreeMap<String, Nat>>(bytes, quota);
+    both::<BTreeMap<String, u32>>(bytes, quota);
+    both::<BTreeMap<u32, String>>(bytes, quota);
+    both::<BTreeMap<Nat, Int>>(bytes, quota);
+    both::<BTreeMap<Int, Vec<u8>>>(bytes, quota);
+    both::<BTreeMap<String, Vec<String>>>(bytes, quota);
+    both::<BTreeMap<String, BTreeMap<u32, bool>>>(bytes, quota);
+    both::<Vec<BTreeMap<u32, String>>>(bytes, quota);
+    both::<BTreeMap<String, Option<u32>>>(bytes, quota);
 }
 
 /// Messages of every shape the direct types meet, and of neighbouring shapes that
@@ -100,6 +110,43 @@ fn message() -> impl Strategy<Value = Vec<u8>> {
             .prop_map(|(v, x)| Encode!(&v, &x).unwrap()),
         big().prop_map(|n| Encode!(&n).unwrap()),
         ".{0,20}".prop_map(|s: String| Encode!(&s).unwrap()),
+        // Maps, and vectors of pairs with the same wire type in any order with
+        // repeated keys (what serde's inserts and a bulk build must agree on).
+        prop::collection::btree_map("[a-c]{0,3}", any::<u64>().prop_map(Nat::from), 0..12)
+            .prop_map(|m| Encode!(&m).unwrap()),
+        prop::collection::vec(("[a-c]{0,2}", any::<u32>()), 0..12)
+            .prop_map(|v| Encode!(&v).unwrap()),
+        prop::collection::vec((0..4u32, "[a-c]{0,2}"), 0..12).prop_map(|v| Encode!(&v).unwrap()),
+        prop::collection::vec((any::<i64>().prop_map(Int::from), big()), 0..6)
+            .prop_map(|v| Encode!(&v).unwrap()),
+        prop::collection::vec((big(), any::<i64>().prop_map(Int::from)), 0..6)
+            .prop_map(|v| Encode!(&v).unwrap()),
+        prop::collection::vec((0..3i64, prop::collection::vec(any::<u8>(), 0..4)), 0..6).prop_map(
+            |v| Encode!(&v
+                .into_iter()
+                .map(|(k, b)| (Int::from(k), b))
+                .collect::<Vec<_>>())
+            .unwrap()
+        ),
+        prop::collection::vec(
+            (
+                "[ab]",
+                prop::collection::btree_map(0..4u32, any::<bool>(), 0..4)
+            ),
+            0..5
+        )
+        .prop_map(|v| Encode!(&v).unwrap()),
+        prop::collection::vec(
+            prop::collection::btree_map(0..4u32, "[ab]{0,2}", 0..4),
+            0..4
+        )
+        .prop_map(|v| Encode!(&v).unwrap()),
+        prop::collection::vec(("[ab]", any::<Option<u32>>()), 0..6)
+            .prop_map(|v| Encode!(&v).unwrap()),
+        // Entries with a third field, or their fields in another order: not a map.
+        prop::collection::vec(("[ab]", any::<u32>(), any::<u8>()), 0..4)
+            .prop_map(|v| Encode!(&v).unwrap()),
+        prop::collection::vec((any::<u32>(), "[ab]"), 0..4).prop_map(|v| Encode!(&v).unwrap()),
         prop::collection::vec(prop::collection::vec(any::<u8>(), 0..30), 0..5).prop_map(|v| {
             let ps: Vec<candor::Principal> =
                 v.iter().map(|b| candor::Principal::from_slice(b)).collect();
@@ -141,6 +188,54 @@ fn fires_on_std_vectors_and_leaves() {
     assert!(both::<Vec<u32>>(&Encode!(&vec![1u32, 2, 3]).unwrap(), 1_000).1);
     assert!(both::<Vec<bool>>(&Encode!(&vec![true, false]).unwrap(), 1_000).1);
     assert!(both::<Vec<Vec<String>>>(&Encode!(&vec![vec!["a".to_string()]]).unwrap(), 1_000).1);
+}
+
+/// A `BTreeMap` of direct types is built from its entries at once: sorted or not,
+/// with repeated keys or not, it is the map serde's inserts build, at the same cost.
+#[test]
+fn fires_on_maps_of_direct_types() {
+    let map: BTreeMap<String, Nat> = [("b", 2u8), ("a", 1), ("c", 3)]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), Nat::from(v)))
+        .collect();
+    let (out, fired) = both::<BTreeMap<String, Nat>>(&Encode!(&map).unwrap(), 1_000);
+    assert!(
+        fired && out.starts_with(r#"{"a": Nat(1), "b": Nat(2), "c": Nat(3)}"#),
+        "{out}"
+    );
+    // Unsorted, with a key repeated: the last value wins, as with serde's inserts.
+    let pairs = vec![
+        (3u32, "x".to_string()),
+        (1, "y".into()),
+        (3, "z".into()),
+        (1, "w".into()),
+    ];
+    let (out, fired) = both::<BTreeMap<u32, String>>(&Encode!(&pairs).unwrap(), 1_000);
+    assert!(fired && out.starts_with(r#"{1: "w", 3: "z"}"#), "{out}");
+    let nested = vec![BTreeMap::from([(1u32, "a".to_string())]), BTreeMap::new()];
+    assert!(both::<Vec<BTreeMap<u32, String>>>(&Encode!(&nested).unwrap(), 1_000).1);
+    // A quota too small for the entries: the serde path gives the error.
+    let (out, fired) = both::<BTreeMap<String, Nat>>(&Encode!(&map).unwrap(), 40);
+    assert!(out.starts_with("error") && !fired, "{out}");
+}
+
+#[derive(CandidType, Deserialize, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key(u32);
+
+/// A map whose key or value has a `Deserialize` of its own, or a `HashMap`, keeps
+/// serde's visitor; so does a message whose entries are not `record { K; V }`.
+#[test]
+fn maps_keep_serde_where_they_must() {
+    let pairs = Encode!(&vec![(1u32, 2u32)]).unwrap();
+    assert!(!both::<BTreeMap<Key, u32>>(&pairs, 1_000).1);
+    assert!(!both::<BTreeMap<u32, Option<u32>>>(&pairs, 1_000).1);
+    assert!(!both::<HashMap<u32, u32>>(&pairs, 1_000).1);
+    let triples = Encode!(&vec![(1u32, 2u32, 3u32)]).unwrap();
+    let (out, fired) = both::<BTreeMap<u32, u32>>(&triples, 1_000);
+    assert!(out.starts_with("error") && !fired, "{out}");
+    let wrong = Encode!(&vec![("a".to_string(), 2u32)]).unwrap();
+    let (out, fired) = both::<BTreeMap<u32, u32>>(&wrong, 1_000);
+    assert!(out.starts_with("error") && !fired, "{out}");
 }
 
 #[derive(CandidType, Deserialize, Debug)]

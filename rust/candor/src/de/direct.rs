@@ -18,11 +18,14 @@
 //! (`spec/decoder.md`, fast path 16).
 
 use super::primvec::{BoolByte, LeNum};
-use super::value::{De, SeqBody};
+use super::quota;
+use super::value::{De, MapBody, SeqBody};
 use crate::types::number::Nat;
 use crate::wire::header::{Prim, Ref};
 use serde::de::Deserialize;
 use std::cell::Cell;
+
+const TEXT: Ref = Ref::prim(Prim::Text);
 
 thread_local! {
     static ENABLED: Cell<bool> = const { Cell::new(true) };
@@ -117,6 +120,48 @@ impl<'de> Direct<'_, 'de> {
             }
             out.push(elem(Direct(De::new(&mut *de.core, w, e)))?);
         }
+        de.core.leave();
+        Some(out)
+    }
+
+    /// A map's entries (`vec record { K; V }`), each key and value decoded by
+    /// `key` and `val`, read and charged as the serde path's `MapAccess` reads and
+    /// charges them for a visitor that takes every entry and then asks for one more
+    /// key (serde's map visitors do).
+    ///
+    /// The entries come back in wire order with duplicates kept; the caller builds
+    /// its map from them, which for keys whose equality is identity (candor's leaf
+    /// types and vectors of them) gives the map serde's one-by-one inserts give.
+    pub(crate) fn map_of<K, V>(
+        self,
+        key: impl Fn(Direct<'_, 'de>) -> Option<K>,
+        val: impl Fn(Direct<'_, 'de>) -> Option<V>,
+    ) -> Option<Vec<(K, V)>> {
+        let Direct(mut de) = self;
+        de.core.enter().ok()?;
+        let MapBody {
+            len,
+            wire: (wk, wv),
+            exp: (ek, ev),
+            text_keys,
+            fast,
+        } = de.map_begin().ok()?;
+        // A text key is read on the text frame, as `TextKeyDe` reads it.
+        let (wk, ek) = if text_keys { (TEXT, TEXT) } else { (wk, ek) };
+        let key_units = if text_keys || fast { 0 } else { quota::KEY };
+        let value_units = if fast { 0 } else { quota::ELEMENT };
+        let mut out = Vec::with_capacity(len.min(de.core.reader.remaining()));
+        for _ in 0..len {
+            de.core.charge(quota::KEY + key_units).ok()?;
+            let k = key(Direct(De::new(&mut *de.core, wk, ek)))?;
+            if value_units != 0 {
+                de.core.charge(value_units).ok()?;
+            }
+            let v = val(Direct(De::new(&mut *de.core, wv, ev)))?;
+            out.push((k, v));
+        }
+        // The visitor's last request for a key, answered "no more".
+        de.core.charge(quota::KEY).ok()?;
         de.core.leave();
         Some(out)
     }

@@ -240,6 +240,20 @@ fn not_direct_text(core: &mut Core<'_>, w: Ref, e: Ref) -> Result<()> {
     De::new(core, w, e).prim(Prim::Text)
 }
 
+/// What a map holds, once its type and length are read (`De::map_begin`).
+pub(super) struct MapBody {
+    /// Its entries.
+    pub(super) len: usize,
+    /// The key and value types on the wire.
+    pub(super) wire: (Ref, Ref),
+    /// The key and value types expected.
+    pub(super) exp: (Ref, Ref),
+    /// Keys are text on both sides: read with no per-key type check.
+    pub(super) text_keys: bool,
+    /// Every entry's cost was charged up front.
+    pub(super) fast: bool,
+}
+
 /// What a sequence holds, once its type and length are read (`De::seq_begin`).
 pub(super) enum SeqBody<'de> {
     /// A vector of fixed-width numbers (or bools) of type `p`: its elements' bytes,
@@ -1097,6 +1111,25 @@ impl<'de> De<'_, 'de> {
     }
 
     fn map<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
+        let MapBody {
+            len,
+            wire,
+            exp,
+            text_keys,
+            fast,
+        } = self.map_begin()?;
+        let mut access = MapAccess::new(&mut *self.core, len, wire, exp, text_keys, fast);
+        let out = v.visit_map(&mut access)?;
+        access.finish()?;
+        Ok(out)
+    }
+
+    /// Everything a map reads and charges before its first entry: the type check,
+    /// the length and, on a fast path, every entry's cost up front. Shared by the
+    /// serde path and the direct one (`direct.rs`), so both charge, read and fail
+    /// alike.
+    #[inline(always)]
+    pub(super) fn map_begin(&mut self) -> Result<MapBody> {
         self.unroll_then(quota::CALL)?;
         let (Node::Vec(w_el), Node::Vec(e_el)) = self.nodes() else {
             return Err(self.mismatch());
@@ -1128,10 +1161,13 @@ impl<'de> De<'_, 'de> {
             self.core
                 .charge(len.saturating_mul(quota::FAST_MAP_ENTRY))?;
         }
-        let mut access = MapAccess::new(&mut *self.core, len, (wk, wv), (ek, ev), text_keys, fast);
-        let out = v.visit_map(&mut access)?;
-        access.finish()?;
-        Ok(out)
+        Ok(MapBody {
+            len,
+            wire: (wk, wv),
+            exp: (ek, ev),
+            text_keys,
+            fast,
+        })
     }
 
     fn record<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {

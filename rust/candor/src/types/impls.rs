@@ -273,11 +273,12 @@ fn pair_vec<K: CandidType, V: CandidType>() -> Type {
 }
 
 macro_rules! map_impl {
-    ($($map:ident [$($gen:tt)*] [$($args:tt)*]),* $(,)?) => {$(
+    ($($map:ident [$($gen:tt)*] [$($args:tt)*] $({ $($direct:tt)* })?),* $(,)?) => {$(
         impl<$($gen)*> CandidType for std::collections::$map<$($args)*> {
             fn _ty() -> Type {
                 pair_vec::<K, V>()
             }
+            $($($direct)*)?
             fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
                 let mut ser = serializer.serialize_vec(self.len())?;
                 let mut entries = self.iter();
@@ -294,7 +295,25 @@ macro_rules! map_impl {
     )*};
 }
 map_impl!(
-    BTreeMap [K: CandidType + Ord, V: CandidType] [K, V],
+    // A `BTreeMap` of types with a direct path is built from its entries at once
+    // (sorted, then bulk-built) instead of serde's one insert per entry, each a
+    // search from the root. Equal keys of those types are identical, so keeping the
+    // last entry of a run of equal keys gives the map serde's inserts give.
+    // (`HashMap` is left to serde: building one needs `H: Default`, which its
+    // `CandidType` impl does not ask for, and its inserts cost no search.)
+    BTreeMap [K: CandidType + Ord, V: CandidType] [K, V] {
+        #[inline]
+        fn _has_direct() -> bool {
+            K::_has_direct() && V::_has_direct()
+        }
+        #[inline]
+        fn _try_direct() -> bool {
+            K::_has_direct() && V::_has_direct()
+        }
+        fn _decode_direct(d: crate::de::Direct<'_, '_>) -> Option<Self> {
+            Some(d.map_of(K::_decode_direct, V::_decode_direct)?.into_iter().collect())
+        }
+    },
     HashMap [K: CandidType + Eq + std::hash::Hash, V: CandidType, H: std::hash::BuildHasher] [K, V, H],
 );
 
