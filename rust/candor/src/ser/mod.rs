@@ -74,6 +74,31 @@ impl ValueSerializer {
     }
 }
 
+/// Appends `bytes` after their length (LEB128), as a text or blob is written. Up
+/// to 15 bytes the length is one byte, and it goes into the same 16-byte word pair
+/// as the bytes ([`append`]): one store instead of a push and a store.
+#[inline]
+pub(crate) fn append_with_len(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    if n > 15 {
+        leb::write_u64(out, n as u64);
+        append(out, bytes);
+        return;
+    }
+    let (lo, hi) = short_words(bytes);
+    // The pair shifted up one byte, the length (below 0x80: its LEB128 form is
+    // itself) in the byte freed; at most 15 bytes, so nothing is shifted out.
+    let first = lo << 8 | n as u64;
+    let second = hi << 8 | lo >> 56;
+    let mut words = [0u8; 16];
+    let (a, b) = words.split_at_mut(8);
+    a.copy_from_slice(&first.to_le_bytes());
+    b.copy_from_slice(&second.to_le_bytes());
+    let len = out.len();
+    out.extend_from_slice(&words);
+    out.truncate(len + 1 + n);
+}
+
 /// Appends `bytes` to `out`. Short slices (principals, names, memos: most of the text
 /// and blobs in a message) are gathered into one 16-byte word pair with a few
 /// overlapping loads and appended with a fixed-size store, the surplus cut off: wasm
@@ -184,8 +209,7 @@ impl<'a> types::Serializer for &'a mut ValueSerializer {
     );
     #[inline]
     fn serialize_text(self, v: &str) -> Result<()> {
-        leb::write_u64(&mut self.value, v.len() as u64);
-        append(&mut self.value, v.as_bytes());
+        append_with_len(&mut self.value, v.as_bytes());
         Ok(())
     }
     #[inline]
@@ -245,8 +269,7 @@ impl<'a> types::Serializer for &'a mut ValueSerializer {
     }
     #[inline]
     fn serialize_blob(self, blob: &[u8]) -> Result<()> {
-        leb::write_u64(&mut self.value, blob.len() as u64);
-        append(&mut self.value, blob);
+        append_with_len(&mut self.value, blob);
         Ok(())
     }
 }
@@ -300,6 +323,18 @@ impl types::Compound for Compound<'_> {
             self.ser.estimate_long(first, rest);
         }
     }
+    #[inline]
+    fn reserve_for_rest_ending<T: CandidType>(&mut self, remaining: usize, last: &T) {
+        if !self.ser.estimate {
+            return;
+        }
+        let first = self.ser.value.len().saturating_sub(self.start);
+        if remaining < SAMPLE_FROM {
+            self.ser.reserve_for(first, remaining);
+        } else {
+            self.ser.estimate_long_ending(first, remaining, last);
+        }
+    }
 }
 
 /// The fewest elements after the first for which a vector samples its last element:
@@ -326,6 +361,13 @@ impl ValueSerializer {
             None => first,
         };
         self.reserve_for(size, rest.len());
+    }
+    /// [`estimate_long`](Self::estimate_long) given the count of elements still to
+    /// come and the last of them.
+    #[inline(never)]
+    fn estimate_long_ending<T: CandidType>(&mut self, first: usize, remaining: usize, last: &T) {
+        let size = self.sampled(first, last, remaining);
+        self.reserve_for(size, remaining);
     }
     /// Reserves room for `remaining` more elements of `size` bytes each.
     #[inline]
@@ -648,6 +690,21 @@ mod tests {
                 let mut want = Vec::new();
                 leb::write_i128(&mut want, i);
                 assert_eq!(ser.get_result(), &want[..], "{i}");
+            }
+        }
+    }
+
+    #[test]
+    fn append_with_len_writes_the_length_then_the_bytes() {
+        let src: Vec<u8> = (0x80..=0xd0).collect();
+        for prefix in [0usize, 1, 7, 8, 13] {
+            for n in 0..=src.len() {
+                let mut out = vec![0xee; prefix];
+                super::append_with_len(&mut out, &src[..n]);
+                let mut want = vec![0xee; prefix];
+                crate::wire::leb::write_u64(&mut want, n as u64);
+                want.extend_from_slice(&src[..n]);
+                assert_eq!(out, want, "prefix {prefix}, length {n}");
             }
         }
     }

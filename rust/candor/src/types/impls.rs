@@ -273,7 +273,7 @@ fn pair_vec<K: CandidType, V: CandidType>() -> Type {
 }
 
 macro_rules! map_impl {
-    ($($map:ident [$($gen:tt)*] [$($args:tt)*] $({ $($direct:tt)* })?),* $(,)?) => {$(
+    ($($map:ident [$($gen:tt)*] [$($args:tt)*] $reserve:ident $({ $($direct:tt)* })?),* $(,)?) => {$(
         impl<$($gen)*> CandidType for std::collections::$map<$($args)*> {
             fn _ty() -> Type {
                 pair_vec::<K, V>()
@@ -284,7 +284,7 @@ macro_rules! map_impl {
                 let mut entries = self.iter();
                 if let Some(first) = entries.next() {
                     ser.serialize_element(&first)?;
-                    ser.reserve_like_first(self.len() - 1);
+                    $reserve!(ser, self, self.len() - 1);
                 }
                 for e in entries {
                     ser.serialize_element(&e)?;
@@ -294,6 +294,24 @@ macro_rules! map_impl {
         }
     )*};
 }
+
+/// After an ordered map's first entry: reserve for the rest from the first and the
+/// last entry, as a vector does (keys that count up grow along the map).
+macro_rules! reserve_ordered {
+    ($ser:ident, $map:ident, $remaining:expr) => {
+        if let Some(last) = $map.iter().next_back() {
+            $ser.reserve_for_rest_ending($remaining, &last);
+        }
+    };
+}
+
+/// After an unordered map's first entry: its last entry is not at hand, so reserve
+/// from the first.
+macro_rules! reserve_unordered {
+    ($ser:ident, $map:ident, $remaining:expr) => {
+        $ser.reserve_like_first($remaining);
+    };
+}
 map_impl!(
     // A `BTreeMap` of types with a direct path is built from its entries at once
     // (sorted, then bulk-built) instead of serde's one insert per entry, each a
@@ -301,7 +319,7 @@ map_impl!(
     // last entry of a run of equal keys gives the map serde's inserts give.
     // (`HashMap` is left to serde: building one needs `H: Default`, which its
     // `CandidType` impl does not ask for, and its inserts cost no search.)
-    BTreeMap [K: CandidType + Ord, V: CandidType] [K, V] {
+    BTreeMap [K: CandidType + Ord, V: CandidType] [K, V] reserve_ordered {
         #[inline]
         fn _has_direct() -> bool {
             K::_has_direct() && V::_has_direct()
@@ -314,7 +332,7 @@ map_impl!(
             Some(d.map_of(K::_decode_direct, V::_decode_direct)?.into_iter().collect())
         }
     },
-    HashMap [K: CandidType + Eq + std::hash::Hash, V: CandidType, H: std::hash::BuildHasher] [K, V, H],
+    HashMap [K: CandidType + Eq + std::hash::Hash, V: CandidType, H: std::hash::BuildHasher] [K, V, H] reserve_unordered,
 );
 
 macro_rules! seq_impl {

@@ -233,4 +233,12 @@ pub trait Compound {
     fn reserve_for_rest<T: CandidType>(&mut self, rest: &[T]) {
         self.reserve_like_first(rest.len())
     }
+    /// Hidden: [`reserve_for_rest`](Self::reserve_for_rest) for a collection that is
+    /// not a slice (an ordered map): `remaining` elements still to come, the last of
+    /// them `last`.
+    #[doc(hidden)]
+    #[inline]
+    fn reserve_for_rest_ending<T: CandidType>(&mut self, remaining: usize, _last: &T) {
+        self.reserve_like_first(remaining)
+    }
 }
