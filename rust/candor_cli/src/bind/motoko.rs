@@ -1,0 +1,265 @@
+//! `candor bind mo`: a Motoko module with the interface's types and `Self`, the
+//! actor's type, following the Candid–Motoko mapping of Motoko's design notes
+//! (`IDL-Motoko.md`).
+//!
+//! * names are escaped the way Motoko reads them back: a keyword or a name ending
+//!   in `_` gets one more `_` (Motoko drops a trailing `_` when it maps a label to
+//!   Candid), and a label that is no Motoko identifier (`kebab-case`, spaces) is
+//!   written `_N_`, N its field id, as is a label given as a number;
+//! * a record labelled `0, 1, …` with at least two fields is a tuple;
+//!   `vec nat8` is `Blob`, `reserved` `Any`, `empty` `None`, `float64` `Float`;
+//! * a method is `shared (query | composite query)? args -> async results`, a
+//!   one-way method `shared args -> ()`.
+//!
+//! A method whose name is no Motoko identifier cannot be written, since methods
+//! have no `_N_` form: such an interface is refused.
+
+use candor::pretty::candid::is_valid_as_id;
+use candor::pretty::utils::{concat, enclose, enclose_space, kwd, lines, str, LINE_WIDTH};
+use candor::types::{Field, FuncMode, Function, Label, Type, TypeEnv, TypeInner};
+use pretty::RcDoc;
+
+/// The Motoko module for `env` and `actor`.
+pub(super) fn motoko(env: &TypeEnv, actor: Option<&Type>) -> Result<String, String> {
+    let mut defs = std::vec::Vec::with_capacity(env.0.len() + 1);
+    for (name, t) in &env.0 {
+        defs.push(
+            kwd("public type")
+                .append(RcDoc::text(escape(name)))
+                .append(" = ")
+                .append(ty(t)?)
+                .append(";"),
+        );
+    }
+    let mut body = lines(defs.into_iter());
+    if let Some(actor) = actor {
+        let self_type = match actor.as_ref() {
+            TypeInner::Service(ms) => service(ms)?,
+            TypeInner::Class(args, body) => {
+                let body = match body.as_ref() {
+                    TypeInner::Service(ms) => service(ms)?,
+                    _ => ty(body)?,
+                };
+                arguments(args)?.append(" -> async ").append(body)
+            }
+            _ => ty(actor)?,
+        };
+        body = body.append(kwd("public type Self =").append(self_type));
+    }
+    let module = str(
+        "// Motoko can import a deployed canister's interface with\n\
+                      // `import Service \"canister:NAME\"`; this module is for when it cannot.\n",
+    )
+    .append(RcDoc::hardline())
+    .append("module ")
+    .append(enclose_space("{", body, "}"));
+    Ok(format!("{}\n", module.pretty(LINE_WIDTH)))
+}
+
+/// Motoko's reserved words (the language's keywords and the names of its
+/// built-in operations that the parser reserves).
+const KEYWORDS: &[&str] = &[
+    "actor",
+    "and",
+    "assert",
+    "async",
+    "async*",
+    "await",
+    "await?",
+    "await*",
+    "break",
+    "case",
+    "catch",
+    "class",
+    "composite",
+    "continue",
+    "debug",
+    "debug_show",
+    "do",
+    "else",
+    "false",
+    "finally",
+    "flexible",
+    "for",
+    "from_candid",
+    "func",
+    "if",
+    "ignore",
+    "import",
+    "in",
+    "include",
+    "label",
+    "let",
+    "loop",
+    "mixin",
+    "module",
+    "not",
+    "null",
+    "object",
+    "or",
+    "persistent",
+    "private",
+    "public",
+    "query",
+    "return",
+    "shared",
+    "stable",
+    "switch",
+    "system",
+    "throw",
+    "to_candid",
+    "transient",
+    "true",
+    "try",
+    "type",
+    "var",
+    "weak",
+    "while",
+    "with",
+];
+
+/// A name as Motoko writes it (see the module's documentation); `None` when only
+/// the `_N_` form can spell it.
+fn escape_ident(name: &str) -> Option<String> {
+    if KEYWORDS.contains(&name) || (is_valid_as_id(name) && name.ends_with('_')) {
+        Some(format!("{name}_"))
+    } else if is_valid_as_id(name) {
+        Some(name.to_string())
+    } else {
+        None
+    }
+}
+
+/// A type name or label: [`escape_ident`], else `_N_`.
+fn escape(name: &str) -> String {
+    escape_ident(name).unwrap_or_else(|| format!("_{}_", candor::idl_hash(name)))
+}
+
+fn label<'a>(l: &Label) -> RcDoc<'a> {
+    RcDoc::text(match l {
+        Label::Named(n) => escape(n),
+        Label::Id(n) | Label::Unnamed(n) => format!("_{n}_"),
+    })
+}
+
+/// Motoko's tuples have at least two elements.
+fn is_tuple(fs: &[Field]) -> bool {
+    fs.len() >= 2 && super::is_tuple(fs)
+}
+
+fn ty(t: &Type) -> Result<RcDoc<'_>, String> {
+    use TypeInner::*;
+    Ok(match t.as_ref() {
+        Null => str("Null"),
+        Bool => str("Bool"),
+        Nat => str("Nat"),
+        Int => str("Int"),
+        Nat8 => str("Nat8"),
+        Nat16 => str("Nat16"),
+        Nat32 => str("Nat32"),
+        Nat64 => str("Nat64"),
+        Int8 => str("Int8"),
+        Int16 => str("Int16"),
+        Int32 => str("Int32"),
+        Int64 => str("Int64"),
+        Float32 => str("Float32"),
+        Float64 => str("Float"),
+        Text => str("Text"),
+        Reserved => str("Any"),
+        Empty => str("None"),
+        Principal => str("Principal"),
+        Var(n) => RcDoc::text(escape(n)),
+        Opt(t) => str("?").append(ty(t)?),
+        Vec(t) if **t == Nat8 => str("Blob"),
+        Vec(t) => enclose("[", ty(t)?, "]"),
+        Record(fs) if is_tuple(fs) => tuple(fs.iter().map(|f| &f.ty))?,
+        Record(fs) => {
+            let mut items = std::vec::Vec::with_capacity(fs.len());
+            for f in fs {
+                items.push(label(&f.id).append(" : ").append(ty(&f.ty)?));
+            }
+            enclose_space("{", concat(items.into_iter(), ";"), "}")
+        }
+        Variant(fs) if fs.is_empty() => str("{#}"),
+        Variant(fs) => {
+            let mut items = std::vec::Vec::with_capacity(fs.len());
+            for f in fs {
+                let case = str("#").append(label(&f.id));
+                items.push(if *f.ty == Null {
+                    case
+                } else {
+                    case.append(" : ").append(ty(&f.ty)?)
+                });
+            }
+            enclose_space("{", concat(items.into_iter(), ";"), "}")
+        }
+        Func(f) => function(f)?,
+        Service(ms) => service(ms)?,
+        Class(_, _) | Knot(_) | Unknown | Future => {
+            return Err(format!("cannot bind the type {t} in Motoko"))
+        }
+    })
+}
+
+/// `(A, B)`.
+fn tuple<'a>(ts: impl Iterator<Item = &'a Type>) -> Result<RcDoc<'a>, String> {
+    let items = ts.map(ty).collect::<Result<std::vec::Vec<_>, _>>()?;
+    Ok(enclose("(", concat(items.into_iter(), ","), ")"))
+}
+
+/// A function's arguments or results: one type alone (in parentheses when it
+/// is a tuple or a function, which would otherwise read as several arguments or
+/// as the arrow's other side), else a tuple.
+fn arguments(ts: &[Type]) -> Result<RcDoc<'_>, String> {
+    match ts {
+        [one] => match one.as_ref() {
+            TypeInner::Record(fs) if is_tuple(fs) => Ok(enclose("(", ty(one)?, ")")),
+            TypeInner::Func(_) => Ok(enclose("(", ty(one)?, ")")),
+            _ => ty(one),
+        },
+        _ => tuple(ts.iter()),
+    }
+}
+
+fn function(f: &Function) -> Result<RcDoc<'_>, String> {
+    let args = arguments(&f.args)?;
+    let (head, rets) = match f.modes.as_slice() {
+        [] => ("shared", Some(&f.rets)),
+        [FuncMode::Query] => ("shared query", Some(&f.rets)),
+        [FuncMode::CompositeQuery] => ("shared composite query", Some(&f.rets)),
+        [FuncMode::Oneway] => ("shared", None),
+        more => {
+            return Err(format!(
+                "a function cannot be {} at once in Motoko",
+                more.iter()
+                    .map(|m| format!("{m:?}"))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ))
+        }
+    };
+    let tail = match rets {
+        Some(rets) => str("async ").append(arguments(rets)?),
+        None => str("()"),
+    };
+    Ok(kwd(head)
+        .append(args)
+        .append(" -> ")
+        .append(tail)
+        .nest(candor::pretty::utils::INDENT_SPACE))
+}
+
+/// `actor { m : shared … ; … }`.
+fn service(ms: &[(String, Type)]) -> Result<RcDoc<'_>, String> {
+    let mut items = std::vec::Vec::with_capacity(ms.len());
+    for (m, t) in ms {
+        let name = escape_ident(m).ok_or_else(|| {
+            format!(
+                "method \"{}\" has no Motoko name (methods have no _N_ form)",
+                m.escape_debug()
+            )
+        })?;
+        items.push(RcDoc::text(name).append(" : ").append(ty(t)?));
+    }
+    Ok(kwd("actor").append(enclose_space("{", concat(items.into_iter(), ";"), "}")))
+}
