@@ -1,0 +1,564 @@
+//! `candor bind js|ts|mo|did` on real interfaces: ICRC-1/2 (`golden/ledger.did`),
+//! NNS governance (the bench canister's `governance.did`), the management
+//! canister (exported here from `ic-management-canister-types`), and recursive
+//! and oddly named types (`golden/shapes.did`).
+//!
+//! * differential: the output equals candid_parser 0.4.1's generator's for the
+//!   same file once layout is set aside (whitespace, trailing separators,
+//!   comments), and the JS factories, run by Node against a recording `IDL`,
+//!   build the same type graphs;
+//! * the JS parses (`node --check`), the TypeScript type-checks (`tsc`, when
+//!   installed), the `.did` is accepted by `candor check` as equivalent to the
+//!   input in both directions;
+//! * golden files pin the output for the ledger and the shapes.
+//!
+//! Node and tsc are looked up on `PATH` (tsc also as `$TSC`); a test that needs
+//! one that is missing says so and passes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+/// A fresh directory for this test's files.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("candor-bind-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The management canister's interface, from the Rust types of
+/// `ic-management-canister-types` and the method names of the IC's interface
+/// specification, printed by candid.
+fn management_did() -> String {
+    use candid::types::internal::TypeContainer;
+    use candid::types::{FuncMode, Function, Type, TypeInner};
+    use ic_management_canister_types as m;
+    let mut c = TypeContainer::new();
+    let mut methods: Vec<(String, Type)> = Vec::new();
+    let mut add = |name: &str, args: Vec<Type>, rets: Vec<Type>, query: bool| {
+        let modes = if query { vec![FuncMode::Query] } else { vec![] };
+        let f = TypeInner::Func(Function { modes, args, rets }).into();
+        methods.push((name.to_string(), f));
+    };
+    add(
+        "create_canister",
+        vec![c.add::<m::CreateCanisterArgs>()],
+        vec![c.add::<m::CreateCanisterResult>()],
+        false,
+    );
+    add(
+        "update_settings",
+        vec![c.add::<m::UpdateSettingsArgs>()],
+        vec![],
+        false,
+    );
+    add(
+        "upload_chunk",
+        vec![c.add::<m::UploadChunkArgs>()],
+        vec![c.add::<m::UploadChunkResult>()],
+        false,
+    );
+    add(
+        "clear_chunk_store",
+        vec![c.add::<m::ClearChunkStoreArgs>()],
+        vec![],
+        false,
+    );
+    add(
+        "stored_chunks",
+        vec![c.add::<m::StoredChunksArgs>()],
+        vec![c.add::<m::StoredChunksResult>()],
+        false,
+    );
+    add(
+        "install_code",
+        vec![c.add::<m::InstallCodeArgs>()],
+        vec![],
+        false,
+    );
+    add(
+        "install_chunked_code",
+        vec![c.add::<m::InstallChunkedCodeArgs>()],
+        vec![],
+        false,
+    );
+    add(
+        "uninstall_code",
+        vec![c.add::<m::UninstallCodeArgs>()],
+        vec![],
+        false,
+    );
+    add(
+        "start_canister",
+        vec![c.add::<m::StartCanisterArgs>()],
+        vec![],
+        false,
+    );
+    add(
+        "stop_canister",
+        vec![c.add::<m::StopCanisterArgs>()],
+        vec![],
+        false,
+    );
+    add(
+        "canister_status",
+        vec![c.add::<m::CanisterStatusArgs>()],
+        vec![c.add::<m::CanisterStatusResult>()],
+        false,
+    );
+    add(
+        "canister_info",
+        vec![c.add::<m::CanisterInfoArgs>()],
+        vec![c.add::<m::CanisterInfoResult>()],
+        false,
+    );
+    add(
+        "delete_canister",
+        vec![c.add::<m::DeleteCanisterArgs>()],
+        vec![],
+        false,
+    );
+    add(
+        "deposit_cycles",
+        vec![c.add::<m::DepositCyclesArgs>()],
+        vec![],
+        false,
+    );
+    add("raw_rand", vec![], vec![c.add::<m::RawRandResult>()], false);
+    add(
+        "http_request",
+        vec![c.add::<m::HttpRequestArgs>()],
+        vec![c.add::<m::HttpRequestResult>()],
+        false,
+    );
+    add(
+        "ecdsa_public_key",
+        vec![c.add::<m::EcdsaPublicKeyArgs>()],
+        vec![c.add::<m::EcdsaPublicKeyResult>()],
+        false,
+    );
+    add(
+        "sign_with_ecdsa",
+        vec![c.add::<m::SignWithEcdsaArgs>()],
+        vec![c.add::<m::SignWithEcdsaResult>()],
+        false,
+    );
+    add(
+        "schnorr_public_key",
+        vec![c.add::<m::SchnorrPublicKeyArgs>()],
+        vec![c.add::<m::SchnorrPublicKeyResult>()],
+        false,
+    );
+    add(
+        "sign_with_schnorr",
+        vec![c.add::<m::SignWithSchnorrArgs>()],
+        vec![c.add::<m::SignWithSchnorrResult>()],
+        false,
+    );
+    add(
+        "vetkd_public_key",
+        vec![c.add::<m::VetKDPublicKeyArgs>()],
+        vec![c.add::<m::VetKDPublicKeyResult>()],
+        false,
+    );
+    add(
+        "vetkd_derive_key",
+        vec![c.add::<m::VetKDDeriveKeyArgs>()],
+        vec![c.add::<m::VetKDDeriveKeyResult>()],
+        false,
+    );
+    add(
+        "node_metrics_history",
+        vec![c.add::<m::NodeMetricsHistoryArgs>()],
+        vec![c.add::<m::NodeMetricsHistoryResult>()],
+        false,
+    );
+    add(
+        "subnet_info",
+        vec![c.add::<m::SubnetInfoArgs>()],
+        vec![c.add::<m::SubnetInfoResult>()],
+        false,
+    );
+    add(
+        "provisional_create_canister_with_cycles",
+        vec![c.add::<m::ProvisionalCreateCanisterWithCyclesArgs>()],
+        vec![c.add::<m::ProvisionalCreateCanisterWithCyclesResult>()],
+        false,
+    );
+    add(
+        "provisional_top_up_canister",
+        vec![c.add::<m::ProvisionalTopUpCanisterArgs>()],
+        vec![],
+        false,
+    );
+    add(
+        "take_canister_snapshot",
+        vec![c.add::<m::TakeCanisterSnapshotArgs>()],
+        vec![c.add::<m::TakeCanisterSnapshotResult>()],
+        false,
+    );
+    add(
+        "load_canister_snapshot",
+        vec![c.add::<m::LoadCanisterSnapshotArgs>()],
+        vec![],
+        false,
+    );
+    add(
+        "list_canister_snapshots",
+        vec![c.add::<m::ListCanisterSnapshotsArgs>()],
+        vec![c.add::<m::ListCanisterSnapshotsResult>()],
+        false,
+    );
+    add(
+        "delete_canister_snapshot",
+        vec![c.add::<m::DeleteCanisterSnapshotArgs>()],
+        vec![],
+        false,
+    );
+    add(
+        "read_canister_snapshot_metadata",
+        vec![c.add::<m::ReadCanisterSnapshotMetadataArgs>()],
+        vec![c.add::<m::ReadCanisterSnapshotMetadataResult>()],
+        false,
+    );
+    add(
+        "read_canister_snapshot_data",
+        vec![c.add::<m::ReadCanisterSnapshotDataArgs>()],
+        vec![c.add::<m::ReadCanisterSnapshotDataResult>()],
+        false,
+    );
+    add(
+        "upload_canister_snapshot_metadata",
+        vec![c.add::<m::UploadCanisterSnapshotMetadataArgs>()],
+        vec![c.add::<m::UploadCanisterSnapshotMetadataResult>()],
+        false,
+    );
+    add(
+        "upload_canister_snapshot_data",
+        vec![c.add::<m::UploadCanisterSnapshotDataArgs>()],
+        vec![],
+        false,
+    );
+    add(
+        "fetch_canister_logs",
+        vec![c.add::<m::FetchCanisterLogsArgs>()],
+        vec![c.add::<m::FetchCanisterLogsResult>()],
+        true,
+    );
+    methods.sort_by(|a, b| a.0.cmp(&b.0));
+    let actor = TypeInner::Service(methods).into();
+    candid::pretty::candid::compile(&c.env, &Some(actor))
+}
+
+/// The interfaces every language is tried on, with the files' paths; the
+/// management canister's is written into `dir`.
+fn interfaces(dir: &Path) -> Vec<(&'static str, PathBuf)> {
+    let management = dir.join("management.did");
+    std::fs::write(&management, management_did()).unwrap();
+    vec![
+        ("ledger", golden_dir().join("ledger.did")),
+        ("shapes", golden_dir().join("shapes.did")),
+        (
+            "governance",
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/canister/src/governance.did"),
+        ),
+        ("management", management),
+    ]
+}
+
+fn ours(lang: &str, did: &Path) -> String {
+    candor_cli::bind::generate(lang, did).unwrap_or_else(|e| panic!("bind {lang}: {e}"))
+}
+
+/// candid_parser 0.4.1's output for the same file.
+fn theirs(lang: &str, did: &Path) -> String {
+    use candid_parser::bindings::{javascript, motoko, typescript};
+    let (env, actor, prog) = candid_parser::check_file(did).unwrap();
+    match lang {
+        "js" => javascript::compile(&env, &actor),
+        "ts" => typescript::compile(&env, &actor, &prog),
+        "mo" => motoko::compile(&env, &actor, &prog),
+        "did" => candid::pretty::candid::compile(&env, &actor),
+        _ => unreachable!(),
+    }
+}
+
+/// The text without layout: comments and blank space removed, and a `,` or `;`
+/// just before a closing bracket (the one a broken-up list ends with).
+fn normalise(text: &str) -> String {
+    let mut kept = String::new();
+    let mut in_doc = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if in_doc {
+            in_doc = !t.ends_with("*/");
+            continue;
+        }
+        if t.starts_with("/**") {
+            in_doc = !t.ends_with("*/");
+            continue;
+        }
+        if t.starts_with("//") {
+            continue;
+        }
+        kept.push_str(t);
+    }
+    let squeezed: String = kept.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut out = String::with_capacity(squeezed.len());
+    let mut chars = squeezed.chars().peekable();
+    while let Some(c) = chars.next() {
+        if (c == ',' || c == ';') && matches!(chars.peek(), Some('}' | ']' | ')' | '>')) {
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Two normalised texts are equal; else the first place they differ, with some\n/// context.
+#[track_caller]
+fn assert_same(what: &str, ours: &str, theirs: &str) {
+    let (a, b) = (ours, theirs);
+    if a != b {
+        let at = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+        let from = at.saturating_sub(80);
+        let ca: String = a.chars().skip(from).take(160).collect();
+        let cb: String = b.chars().skip(from).take(160).collect();
+        panic!("{what}: differs at {at}\n ours:   {ca}\n theirs: {cb}");
+    }
+}
+
+/// Where the output differs from candid_parser's on purpose (each is a section of
+/// `spec/differences.md`): interface, language, candid_parser's text and ours,
+/// both normalised. Each must occur, so the list stays true.
+const DELIBERATE: &[(&str, &str, &str, &str)] = &[
+    // A service reference is a `Principal` to the agent wherever it appears;
+    // candid_parser writes the service's interface for one inside a definition.
+    (
+        "shapes",
+        "ts",
+        "'svc':{'ping':ActorMethod<[],undefined>}",
+        "'svc':Principal",
+    ),
+];
+
+#[test]
+fn js_ts_mo_and_did_match_candid_parser_up_to_layout() {
+    let dir = scratch("differential");
+    for (name, did) in interfaces(&dir) {
+        for lang in ["js", "ts", "mo", "did"] {
+            let mut expected = normalise(&theirs(lang, &did));
+            for (_, _, from, to) in DELIBERATE.iter().filter(|d| d.0 == name && d.1 == lang) {
+                assert!(expected.contains(from), "{name} {lang}: {from} not found");
+                expected = expected.replace(from, to);
+            }
+            assert_same(
+                &format!("{name} {lang}"),
+                &normalise(&ours(lang, &did)),
+                &expected,
+            );
+        }
+    }
+}
+
+fn tool(name: &str) -> Option<PathBuf> {
+    let ok = |p: &Path| {
+        Command::new(p)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if let Some(p) = std::env::var_os(name.to_uppercase()) {
+        let p = PathBuf::from(p);
+        if ok(&p) {
+            return Some(p);
+        }
+    }
+    let p = PathBuf::from(name);
+    ok(&p).then_some(p)
+}
+
+#[track_caller]
+fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{cmd:?}:\n{text}");
+    text
+}
+
+/// Runs a JS module's `idlFactory` and `init` (or `types`) against an `IDL`
+/// that records what it is asked to build, and prints the result as JSON:
+/// records and variants with their fields sorted, `IDL.Rec()`s numbered in the
+/// order the walk meets them.
+const RECORDER: &str = r#"
+const [, , file] = process.argv;
+const mod = await import(file);
+let recs = 0;
+const prim = (t) => ({ t });
+const IDL = {
+  Null: prim('null'), Bool: prim('bool'), Nat: prim('nat'), Int: prim('int'),
+  Nat8: prim('nat8'), Nat16: prim('nat16'), Nat32: prim('nat32'), Nat64: prim('nat64'),
+  Int8: prim('int8'), Int16: prim('int16'), Int32: prim('int32'), Int64: prim('int64'),
+  Float32: prim('float32'), Float64: prim('float64'), Text: prim('text'),
+  Reserved: prim('reserved'), Empty: prim('empty'), Principal: prim('principal'),
+  Opt: (t) => ({ t: 'opt', of: t }),
+  Vec: (t) => ({ t: 'vec', of: t }),
+  Tuple: (...ts) => ({ t: 'tuple', of: ts }),
+  Record: (fs) => ({ t: 'record', fs }),
+  Variant: (fs) => ({ t: 'variant', fs }),
+  Func: (args, rets, modes) => ({ t: 'func', args, rets, modes }),
+  Service: (ms) => ({ t: 'service', fs: ms }),
+  Rec: () => {
+    const r = { t: 'rec', inner: undefined };
+    r.fill = (t) => { if (r.inner) throw new Error('filled twice'); r.inner = t; };
+    r.getType = () => r.inner;
+    return r;
+  },
+};
+const seen = new Map();
+const dump = (t) => {
+  if (t === undefined) throw new Error('an unfilled IDL.Rec()');
+  if (t.t === 'rec') {
+    if (seen.has(t)) return { rec: seen.get(t) };
+    seen.set(t, recs++);
+    return { rec: seen.get(t), is: dump(t.inner) };
+  }
+  const out = { t: t.t };
+  if (t.of) out.of = Array.isArray(t.of) ? t.of.map(dump) : dump(t.of);
+  if (t.fs) out.fs = Object.keys(t.fs).sort().map((k) => [k, dump(t.fs[k])]);
+  if (t.args) { out.args = t.args.map(dump); out.rets = t.rets.map(dump); out.modes = t.modes; }
+  return out;
+};
+const result = {};
+if (mod.idlFactory) {
+  result.service = dump(mod.idlFactory({ IDL }));
+  result.init = mod.init({ IDL }).map(dump);
+}
+if (mod.types) {
+  const ts = mod.types({ IDL });
+  result.types = Object.keys(ts).sort().map((k) => [k, dump(ts[k])]);
+}
+console.log(JSON.stringify(result));
+"#;
+
+fn record_js(node: &Path, dir: &Path, name: &str, js: &str) -> String {
+    let file = dir.join(format!("{name}.mjs"));
+    std::fs::write(&file, js).unwrap();
+    run(Command::new(node).arg("--check").arg(&file));
+    let recorder = dir.join("recorder.mjs");
+    std::fs::write(&recorder, RECORDER).unwrap();
+    run(Command::new(node).arg(&recorder).arg(&file))
+}
+
+#[test]
+fn the_js_parses_and_builds_the_same_types_as_candid_parser_s() {
+    let Some(node) = tool("node") else {
+        eprintln!("node is not installed: the JS is not run");
+        return;
+    };
+    let dir = scratch("node");
+    for (name, did) in interfaces(&dir) {
+        let a = record_js(&node, &dir, &format!("{name}_ours"), &ours("js", &did));
+        let b = record_js(&node, &dir, &format!("{name}_theirs"), &theirs("js", &did));
+        assert_eq!(a, b, "{name}");
+        assert!(a.contains("\"service\""), "{name}: {a}");
+    }
+}
+
+/// Just enough of `@icp-sdk/core` for the declarations to type-check.
+const AGENT_TYPES: &str = "
+declare module '@icp-sdk/core/principal' { export class Principal { toText(): string } }
+declare module '@icp-sdk/core/agent' {
+  export type ActorMethod<Args extends unknown[] = unknown[], Ret = unknown> =
+    (...args: Args) => Promise<Ret>;
+}
+declare module '@icp-sdk/core/candid' {
+  export namespace IDL {
+    class Type {}
+    type InterfaceFactory = (idl: { IDL: unknown }) => Type;
+  }
+}
+";
+
+#[test]
+fn the_typescript_type_checks() {
+    let Some(tsc) = tool("tsc") else {
+        eprintln!("tsc is not installed (nor $TSC): the declarations are not checked");
+        return;
+    };
+    let dir = scratch("tsc");
+    std::fs::write(dir.join("agent.d.ts"), AGENT_TYPES).unwrap();
+    let mut files = vec![dir.join("agent.d.ts")];
+    for (name, did) in interfaces(&dir) {
+        let file = dir.join(format!("{name}.d.ts"));
+        std::fs::write(&file, ours("ts", &did)).unwrap();
+        files.push(file);
+    }
+    run(Command::new(tsc)
+        .args([
+            "--noEmit", "--strict", "--target", "es2020", "--lib", "es2020",
+        ])
+        .args(&files));
+}
+
+#[test]
+fn the_did_is_equivalent_to_the_input_both_ways() {
+    let dir = scratch("did");
+    for (name, did) in interfaces(&dir) {
+        let out = dir.join(format!("{name}.normalised.did"));
+        std::fs::write(&out, ours("did", &did)).unwrap();
+        let candor = env!("CARGO_BIN_EXE_candor");
+        run(Command::new(candor)
+            .arg("check")
+            .arg(&out)
+            .arg("--previous")
+            .arg(&did));
+        run(Command::new(candor)
+            .arg("check")
+            .arg(&did)
+            .arg("--previous")
+            .arg(&out));
+        // Normalising twice changes nothing past the first line (which names the file).
+        let again = ours("did", &out);
+        let body = |s: &str| s.split_once('\n').map(|(_, b)| b.to_string());
+        assert_eq!(
+            body(&again),
+            body(&std::fs::read_to_string(&out).unwrap()),
+            "{name}"
+        );
+    }
+}
+
+/// `tests/golden/bind/NAME.EXT` holds `candor bind LANG NAME.did`
+/// (`UPDATE_GOLDEN=1` rewrites them).
+#[test]
+fn golden_bindings() {
+    for name in ["ledger", "shapes"] {
+        for (lang, ext) in [("js", "js"), ("ts", "d.ts"), ("mo", "mo"), ("did", "did")] {
+            let out = Command::new(env!("CARGO_BIN_EXE_candor"))
+                .args(["bind", lang, &format!("{name}.did")])
+                .current_dir(golden_dir())
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{name} {lang}");
+            let actual = String::from_utf8(out.stdout).unwrap();
+            let path = golden_dir().join("bind").join(format!("{name}.{ext}"));
+            if std::env::var_os("UPDATE_GOLDEN").is_some() {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, &actual).unwrap();
+                continue;
+            }
+            let expected = std::fs::read_to_string(&path)
+                .unwrap_or_else(|_| panic!("{} missing: run with UPDATE_GOLDEN=1", path.display()));
+            assert_eq!(actual, expected, "{name} {lang}");
+        }
+    }
+}
