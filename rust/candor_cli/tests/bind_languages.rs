@@ -1,7 +1,8 @@
-//! `candor bind js|ts|mo|did` on real interfaces: ICRC-1/2 (`golden/ledger.did`),
-//! NNS governance (the bench canister's `governance.did`), the management
-//! canister (exported here from `ic-management-canister-types`), and recursive
-//! and oddly named types (`golden/shapes.did`).
+//! `candor bind js|ts|mo|did` on real interfaces: ICRC-1/2 (exported here from
+//! `icrc-ledger-types`, and `golden/ledger.did`), NNS governance (the bench
+//! canister's `governance.did`), the management canister (exported here from
+//! `ic-management-canister-types`), and recursive and oddly named types
+//! (`golden/shapes.did`).
 //!
 //! * differential: the output equals candid_parser 0.4.1's generator's for the
 //!   same file once layout is set aside (whitespace, trailing separators,
@@ -30,228 +31,114 @@ fn scratch(test: &str) -> PathBuf {
     dir
 }
 
-/// The management canister's interface, from the Rust types of
-/// `ic-management-canister-types` and the method names of the IC's interface
-/// specification, printed by candid.
-fn management_did() -> String {
-    use candid::types::internal::TypeContainer;
-    use candid::types::{FuncMode, Function, Type, TypeInner};
-    use ic_management_canister_types as m;
-    let mut c = TypeContainer::new();
-    let mut methods: Vec<(String, Type)> = Vec::new();
-    let mut add = |name: &str, args: Vec<Type>, rets: Vec<Type>, query: bool| {
+/// A service assembled from Rust types with candid's derive, printed by candid.
+struct Export {
+    types: candid::types::internal::TypeContainer,
+    methods: Vec<(String, candid::types::Type)>,
+}
+
+impl Export {
+    fn new() -> Self {
+        Export {
+            types: candid::types::internal::TypeContainer::new(),
+            methods: Vec::new(),
+        }
+    }
+
+    fn push(
+        &mut self,
+        name: &str,
+        args: Vec<candid::types::Type>,
+        rets: Vec<candid::types::Type>,
+        query: bool,
+    ) {
+        use candid::types::{FuncMode, Function, TypeInner};
         let modes = if query { vec![FuncMode::Query] } else { vec![] };
         let f = TypeInner::Func(Function { modes, args, rets }).into();
-        methods.push((name.to_string(), f));
-    };
-    add(
-        "create_canister",
-        vec![c.add::<m::CreateCanisterArgs>()],
-        vec![c.add::<m::CreateCanisterResult>()],
-        false,
-    );
-    add(
-        "update_settings",
-        vec![c.add::<m::UpdateSettingsArgs>()],
-        vec![],
-        false,
-    );
-    add(
-        "upload_chunk",
-        vec![c.add::<m::UploadChunkArgs>()],
-        vec![c.add::<m::UploadChunkResult>()],
-        false,
-    );
-    add(
-        "clear_chunk_store",
-        vec![c.add::<m::ClearChunkStoreArgs>()],
-        vec![],
-        false,
-    );
-    add(
-        "stored_chunks",
-        vec![c.add::<m::StoredChunksArgs>()],
-        vec![c.add::<m::StoredChunksResult>()],
-        false,
-    );
-    add(
-        "install_code",
-        vec![c.add::<m::InstallCodeArgs>()],
-        vec![],
-        false,
-    );
-    add(
-        "install_chunked_code",
-        vec![c.add::<m::InstallChunkedCodeArgs>()],
-        vec![],
-        false,
-    );
-    add(
-        "uninstall_code",
-        vec![c.add::<m::UninstallCodeArgs>()],
-        vec![],
-        false,
-    );
-    add(
-        "start_canister",
-        vec![c.add::<m::StartCanisterArgs>()],
-        vec![],
-        false,
-    );
-    add(
-        "stop_canister",
-        vec![c.add::<m::StopCanisterArgs>()],
-        vec![],
-        false,
-    );
-    add(
-        "canister_status",
-        vec![c.add::<m::CanisterStatusArgs>()],
-        vec![c.add::<m::CanisterStatusResult>()],
-        false,
-    );
-    add(
-        "canister_info",
-        vec![c.add::<m::CanisterInfoArgs>()],
-        vec![c.add::<m::CanisterInfoResult>()],
-        false,
-    );
-    add(
-        "delete_canister",
-        vec![c.add::<m::DeleteCanisterArgs>()],
-        vec![],
-        false,
-    );
-    add(
-        "deposit_cycles",
-        vec![c.add::<m::DepositCyclesArgs>()],
-        vec![],
-        false,
-    );
-    add("raw_rand", vec![], vec![c.add::<m::RawRandResult>()], false);
-    add(
-        "http_request",
-        vec![c.add::<m::HttpRequestArgs>()],
-        vec![c.add::<m::HttpRequestResult>()],
-        false,
-    );
-    add(
-        "ecdsa_public_key",
-        vec![c.add::<m::EcdsaPublicKeyArgs>()],
-        vec![c.add::<m::EcdsaPublicKeyResult>()],
-        false,
-    );
-    add(
-        "sign_with_ecdsa",
-        vec![c.add::<m::SignWithEcdsaArgs>()],
-        vec![c.add::<m::SignWithEcdsaResult>()],
-        false,
-    );
-    add(
-        "schnorr_public_key",
-        vec![c.add::<m::SchnorrPublicKeyArgs>()],
-        vec![c.add::<m::SchnorrPublicKeyResult>()],
-        false,
-    );
-    add(
-        "sign_with_schnorr",
-        vec![c.add::<m::SignWithSchnorrArgs>()],
-        vec![c.add::<m::SignWithSchnorrResult>()],
-        false,
-    );
-    add(
-        "vetkd_public_key",
-        vec![c.add::<m::VetKDPublicKeyArgs>()],
-        vec![c.add::<m::VetKDPublicKeyResult>()],
-        false,
-    );
-    add(
-        "vetkd_derive_key",
-        vec![c.add::<m::VetKDDeriveKeyArgs>()],
-        vec![c.add::<m::VetKDDeriveKeyResult>()],
-        false,
-    );
-    add(
-        "node_metrics_history",
-        vec![c.add::<m::NodeMetricsHistoryArgs>()],
-        vec![c.add::<m::NodeMetricsHistoryResult>()],
-        false,
-    );
-    add(
-        "subnet_info",
-        vec![c.add::<m::SubnetInfoArgs>()],
-        vec![c.add::<m::SubnetInfoResult>()],
-        false,
-    );
-    add(
-        "provisional_create_canister_with_cycles",
-        vec![c.add::<m::ProvisionalCreateCanisterWithCyclesArgs>()],
-        vec![c.add::<m::ProvisionalCreateCanisterWithCyclesResult>()],
-        false,
-    );
-    add(
-        "provisional_top_up_canister",
-        vec![c.add::<m::ProvisionalTopUpCanisterArgs>()],
-        vec![],
-        false,
-    );
-    add(
-        "take_canister_snapshot",
-        vec![c.add::<m::TakeCanisterSnapshotArgs>()],
-        vec![c.add::<m::TakeCanisterSnapshotResult>()],
-        false,
-    );
-    add(
-        "load_canister_snapshot",
-        vec![c.add::<m::LoadCanisterSnapshotArgs>()],
-        vec![],
-        false,
-    );
-    add(
-        "list_canister_snapshots",
-        vec![c.add::<m::ListCanisterSnapshotsArgs>()],
-        vec![c.add::<m::ListCanisterSnapshotsResult>()],
-        false,
-    );
-    add(
-        "delete_canister_snapshot",
-        vec![c.add::<m::DeleteCanisterSnapshotArgs>()],
-        vec![],
-        false,
-    );
-    add(
-        "read_canister_snapshot_metadata",
-        vec![c.add::<m::ReadCanisterSnapshotMetadataArgs>()],
-        vec![c.add::<m::ReadCanisterSnapshotMetadataResult>()],
-        false,
-    );
-    add(
-        "read_canister_snapshot_data",
-        vec![c.add::<m::ReadCanisterSnapshotDataArgs>()],
-        vec![c.add::<m::ReadCanisterSnapshotDataResult>()],
-        false,
-    );
-    add(
-        "upload_canister_snapshot_metadata",
-        vec![c.add::<m::UploadCanisterSnapshotMetadataArgs>()],
-        vec![c.add::<m::UploadCanisterSnapshotMetadataResult>()],
-        false,
-    );
-    add(
-        "upload_canister_snapshot_data",
-        vec![c.add::<m::UploadCanisterSnapshotDataArgs>()],
-        vec![],
-        false,
-    );
-    add(
-        "fetch_canister_logs",
-        vec![c.add::<m::FetchCanisterLogsArgs>()],
-        vec![c.add::<m::FetchCanisterLogsResult>()],
-        true,
-    );
-    methods.sort_by(|a, b| a.0.cmp(&b.0));
-    let actor = TypeInner::Service(methods).into();
-    candid::pretty::candid::compile(&c.env, &Some(actor))
+        self.methods.push((name.to_string(), f));
+    }
+
+    fn did(mut self) -> String {
+        self.methods.sort_by(|a, b| a.0.cmp(&b.0));
+        let actor = candid::types::TypeInner::Service(self.methods).into();
+        candid::pretty::candid::compile(&self.types.env, &Some(actor))
+    }
+}
+
+/// `method!(export, name: (A, B) -> (R) query)`.
+macro_rules! method {
+    ($e:ident, $name:ident : ($($a:ty),*) -> ($($r:ty),*) $($q:ident)?) => {{
+        let args = vec![$($e.types.add::<$a>()),*];
+        let rets = vec![$($e.types.add::<$r>()),*];
+        $e.push(stringify!($name), args, rets, stringify!($($q)?) == "query");
+    }};
+}
+
+/// The management canister's interface, from the Rust types of
+/// `ic-management-canister-types` and the method names of the IC's interface
+/// specification.
+fn management_did() -> String {
+    use ic_management_canister_types as m;
+    let mut e = Export::new();
+    method!(e, create_canister: (m::CreateCanisterArgs) -> (m::CreateCanisterResult));
+    method!(e, update_settings: (m::UpdateSettingsArgs) -> ());
+    method!(e, upload_chunk: (m::UploadChunkArgs) -> (m::UploadChunkResult));
+    method!(e, clear_chunk_store: (m::ClearChunkStoreArgs) -> ());
+    method!(e, stored_chunks: (m::StoredChunksArgs) -> (m::StoredChunksResult));
+    method!(e, install_code: (m::InstallCodeArgs) -> ());
+    method!(e, install_chunked_code: (m::InstallChunkedCodeArgs) -> ());
+    method!(e, uninstall_code: (m::UninstallCodeArgs) -> ());
+    method!(e, start_canister: (m::StartCanisterArgs) -> ());
+    method!(e, stop_canister: (m::StopCanisterArgs) -> ());
+    method!(e, canister_status: (m::CanisterStatusArgs) -> (m::CanisterStatusResult));
+    method!(e, canister_info: (m::CanisterInfoArgs) -> (m::CanisterInfoResult));
+    method!(e, delete_canister: (m::DeleteCanisterArgs) -> ());
+    method!(e, deposit_cycles: (m::DepositCyclesArgs) -> ());
+    method!(e, raw_rand: () -> (m::RawRandResult));
+    method!(e, http_request: (m::HttpRequestArgs) -> (m::HttpRequestResult));
+    method!(e, ecdsa_public_key: (m::EcdsaPublicKeyArgs) -> (m::EcdsaPublicKeyResult));
+    method!(e, sign_with_ecdsa: (m::SignWithEcdsaArgs) -> (m::SignWithEcdsaResult));
+    method!(e, schnorr_public_key: (m::SchnorrPublicKeyArgs) -> (m::SchnorrPublicKeyResult));
+    method!(e, sign_with_schnorr: (m::SignWithSchnorrArgs) -> (m::SignWithSchnorrResult));
+    method!(e, vetkd_public_key: (m::VetKDPublicKeyArgs) -> (m::VetKDPublicKeyResult));
+    method!(e, vetkd_derive_key: (m::VetKDDeriveKeyArgs) -> (m::VetKDDeriveKeyResult));
+    method!(e, node_metrics_history: (m::NodeMetricsHistoryArgs) -> (m::NodeMetricsHistoryResult));
+    method!(e, subnet_info: (m::SubnetInfoArgs) -> (m::SubnetInfoResult));
+    method!(e, provisional_create_canister_with_cycles: (m::ProvisionalCreateCanisterWithCyclesArgs) -> (m::ProvisionalCreateCanisterWithCyclesResult));
+    method!(e, provisional_top_up_canister: (m::ProvisionalTopUpCanisterArgs) -> ());
+    method!(e, take_canister_snapshot: (m::TakeCanisterSnapshotArgs) -> (m::TakeCanisterSnapshotResult));
+    method!(e, load_canister_snapshot: (m::LoadCanisterSnapshotArgs) -> ());
+    method!(e, list_canister_snapshots: (m::ListCanisterSnapshotsArgs) -> (m::ListCanisterSnapshotsResult));
+    method!(e, delete_canister_snapshot: (m::DeleteCanisterSnapshotArgs) -> ());
+    method!(e, read_canister_snapshot_metadata: (m::ReadCanisterSnapshotMetadataArgs) -> (m::ReadCanisterSnapshotMetadataResult));
+    method!(e, read_canister_snapshot_data: (m::ReadCanisterSnapshotDataArgs) -> (m::ReadCanisterSnapshotDataResult));
+    method!(e, upload_canister_snapshot_metadata: (m::UploadCanisterSnapshotMetadataArgs) -> (m::UploadCanisterSnapshotMetadataResult));
+    method!(e, upload_canister_snapshot_data: (m::UploadCanisterSnapshotDataArgs) -> ());
+    method!(e, fetch_canister_logs: (m::FetchCanisterLogsArgs) -> (m::FetchCanisterLogsResult) query);
+    e.did()
+}
+
+/// An ICRC-1/2 ledger's interface, from the Rust types of `icrc-ledger-types`
+/// and the method names of the ICRC-1 and ICRC-2 standards.
+fn icrc_did() -> String {
+    use candid::Nat;
+    use icrc_ledger_types::icrc::generic_metadata_value::MetadataValue;
+    use icrc_ledger_types::icrc1::{account::Account, transfer as t};
+    use icrc_ledger_types::icrc2::{allowance as a, approve as p, transfer_from as f};
+    let mut e = Export::new();
+    method!(e, icrc1_name: () -> (String) query);
+    method!(e, icrc1_symbol: () -> (String) query);
+    method!(e, icrc1_decimals: () -> (u8) query);
+    method!(e, icrc1_fee: () -> (Nat) query);
+    method!(e, icrc1_metadata: () -> (Vec<(String, MetadataValue)>) query);
+    method!(e, icrc1_total_supply: () -> (Nat) query);
+    method!(e, icrc1_minting_account: () -> (Option<Account>) query);
+    method!(e, icrc1_balance_of: (Account) -> (Nat) query);
+    method!(e, icrc1_transfer: (t::TransferArg) -> (Result<Nat, t::TransferError>));
+    method!(e, icrc2_approve: (p::ApproveArgs) -> (Result<Nat, p::ApproveError>));
+    method!(e, icrc2_allowance: (a::AllowanceArgs) -> (a::Allowance) query);
+    method!(e, icrc2_transfer_from: (f::TransferFromArgs) -> (Result<Nat, f::TransferFromError>));
+    e.did()
 }
 
 /// The interfaces every language is tried on, with the files' paths; the
@@ -259,8 +146,11 @@ fn management_did() -> String {
 fn interfaces(dir: &Path) -> Vec<(&'static str, PathBuf)> {
     let management = dir.join("management.did");
     std::fs::write(&management, management_did()).unwrap();
+    let icrc = dir.join("icrc.did");
+    std::fs::write(&icrc, icrc_did()).unwrap();
     vec![
         ("ledger", golden_dir().join("ledger.did")),
+        ("icrc", icrc),
         ("shapes", golden_dir().join("shapes.did")),
         (
             "governance",
