@@ -141,6 +141,24 @@ fn icrc_did() -> String {
     e.did()
 }
 
+/// An actor class (init arguments), every annotation, references to functions
+/// and services inside values, one-element and longer tuples, a recursive init
+/// argument.
+const CLASS: &str = "\
+type Init = record { owner : principal; limits : opt Limits; peer : Peer };
+type Limits = record { max : nat; next : opt Limits };
+type Callback = func (nat) -> () oneway;
+type Peer = service { hello : (text) -> (text) composite_query; notify : Callback };
+type Pair = record { nat; text };
+service : (Init, opt nat) -> {
+  register : (Peer, Callback) -> ();
+  peek : () -> (opt Init, nat, int64) composite_query;
+  fire : (vec int32) -> () oneway;
+  pair : (Pair) -> (record { 0 : nat }) query;
+  callback : (func (Pair) -> ()) -> (Callback);
+}
+";
+
 /// The interfaces every language is tried on, with the files' paths; the
 /// management canister's is written into `dir`.
 fn interfaces(dir: &Path) -> Vec<(&'static str, PathBuf)> {
@@ -148,6 +166,8 @@ fn interfaces(dir: &Path) -> Vec<(&'static str, PathBuf)> {
     std::fs::write(&management, management_did()).unwrap();
     let icrc = dir.join("icrc.did");
     std::fs::write(&icrc, icrc_did()).unwrap();
+    let class = dir.join("class.did");
+    std::fs::write(&class, CLASS).unwrap();
     vec![
         ("ledger", golden_dir().join("ledger.did")),
         ("icrc", icrc),
@@ -157,6 +177,7 @@ fn interfaces(dir: &Path) -> Vec<(&'static str, PathBuf)> {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benches/canister/src/governance.did"),
         ),
         ("management", management),
+        ("class", class),
     ]
 }
 
@@ -233,6 +254,15 @@ const DELIBERATE: &[(&str, &str, &str, &str)] = &[
         "ts",
         "'svc':{'ping':ActorMethod<[],undefined>}",
         "'svc':Principal",
+    ),
+    ("class", "ts", "'peer':Peer", "'peer':Principal"),
+    // A function type as the only argument of a Motoko function is put in
+    // parentheses: `shared shared A -> async () -> async B` does not parse.
+    (
+        "class",
+        "mo",
+        "callback:sharedsharedPair->async()->asyncCallback",
+        "callback:shared(sharedPair->async())->asyncCallback",
     ),
 ];
 
@@ -451,4 +481,112 @@ fn golden_bindings() {
             assert_eq!(actual, expected, "{name} {lang}");
         }
     }
+}
+
+/// Definitions named like the generated code's own names or the languages'
+/// reserved words, labels that are keywords, numbers, or no identifiers.
+const RESERVED: &str = "\
+type IDL = record { \"type\" : nat; \"kebab-name\" : text; ok_ : nat; 7 : bool };
+type number = vec IDL;
+type Principal = variant { a; b : number };
+type class = opt class;
+service : { \"type\" : (IDL, number, Principal, class) -> (); \"with space\" : () -> () }
+";
+
+/// candid_parser writes `const IDL = IDL.Record(…)` inside the factory, which
+/// throws when run (the parameter `IDL` is shadowed before it is read), and
+/// `export type number = …`, which TypeScript refuses; candor renames such
+/// definitions (`IDL_`, `number_`).
+#[test]
+fn reserved_names_are_renamed_so_the_js_runs_and_the_typescript_checks() {
+    let dir = scratch("reserved");
+    let did = dir.join("reserved.did");
+    std::fs::write(&did, RESERVED).unwrap();
+    let js = ours("js", &did);
+    assert!(js.contains("const IDL_ = IDL.Record({"), "{js}");
+    assert!(js.contains("const class_ = IDL.Rec();"), "{js}");
+    let ts = ours("ts", &did);
+    assert!(ts.contains("export type number_ = Array<IDL_>;"), "{ts}");
+    assert!(
+        ts.contains("export type Principal_ = { 'a' : null } |"),
+        "{ts}"
+    );
+    if let Some(node) = tool("node") {
+        let dump = record_js(&node, &dir, "reserved_ours", &js);
+        assert!(dump.contains("\"type\""), "{dump}");
+        let file = dir.join("reserved_theirs.mjs");
+        std::fs::write(&file, theirs("js", &did)).unwrap();
+        let recorder = dir.join("recorder.mjs");
+        let out = Command::new(&node)
+            .arg(&recorder)
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "candid_parser's factory ran");
+    } else {
+        eprintln!("node is not installed: the JS is not run");
+    }
+    if let Some(tsc) = tool("tsc") {
+        std::fs::write(dir.join("agent.d.ts"), AGENT_TYPES).unwrap();
+        std::fs::write(dir.join("reserved.d.ts"), &ts).unwrap();
+        run(Command::new(tsc)
+            .args([
+                "--noEmit", "--strict", "--target", "es2020", "--lib", "es2020",
+            ])
+            .arg(dir.join("agent.d.ts"))
+            .arg(dir.join("reserved.d.ts")));
+    } else {
+        eprintln!("tsc is not installed (nor $TSC): the declarations are not checked");
+    }
+}
+
+/// Motoko: keywords and names ending in `_` get one more `_`, labels that are no
+/// identifiers and numbers are `_N_`; a method that is no identifier cannot be
+/// written and is refused with its name.
+#[test]
+fn motoko_escapes_labels_and_refuses_methods_it_cannot_name() {
+    let dir = scratch("motoko");
+    let did = dir.join("reserved.did");
+    std::fs::write(&did, RESERVED).unwrap();
+    let err = candor_cli::bind::generate("mo", &did).unwrap_err();
+    assert!(
+        err.ends_with("method \"with space\" has no Motoko name (methods have no _N_ form)"),
+        "{err}"
+    );
+    let named = RESERVED.replace("\"with space\"", "ignore");
+    std::fs::write(&did, named).unwrap();
+    let mo = ours("mo", &did);
+    let hash = candor::idl_hash("kebab-name");
+    let expected = format!(
+        "  public type IDL = {{\n    _7_ : Bool;\n    ok__ : Nat;\n    type_ : Nat;\n    _{hash}_ : Text;\n  }};\n"
+    );
+    assert!(mo.contains(&expected), "{mo}");
+    assert!(
+        mo.contains("    ignore_ : shared () -> async ();\n"),
+        "{mo}"
+    );
+    assert!(
+        mo.contains("    type_ : shared (IDL, number, Principal__, class_) -> async ()"),
+        "{mo}"
+    );
+}
+
+/// A file without a service: JS gets `types`, every definition by name.
+#[test]
+fn a_file_without_a_service_gives_js_types() {
+    let dir = scratch("types");
+    let did = dir.join("types.did");
+    std::fs::write(
+        &did,
+        "type A = record { b : B }; type B = opt A; type C = nat;",
+    )
+    .unwrap();
+    let js = ours("js", &did);
+    assert!(js.contains("export const types = ({ IDL }) => {"), "{js}");
+    assert!(js.contains("return { A, B, C };"), "{js}");
+    if let Some(node) = tool("node") {
+        let dump = record_js(&node, &dir, "types", &js);
+        assert!(dump.starts_with("{\"types\":[[\"A\""), "{dump}");
+    }
+    assert!(!ours("ts", &did).contains("_SERVICE"));
 }

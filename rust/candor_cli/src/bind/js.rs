@@ -53,7 +53,7 @@ pub(super) fn javascript(env: &TypeEnv, actor: Option<&Type>) -> Result<String, 
                 .map(|n| TypeInner::Var(n.clone()).into())
                 .collect();
             let (order, ahead) = definition_order(env, &roots)?;
-            let all = concat(order.iter().map(|n| js.name(n)), ",");
+            let all = concat(env.0.keys().map(|n| js.name(n)), ",");
             let body = js.definitions(env, &order, &ahead)?.append(
                 kwd("return")
                     .append(enclose_space("{", all, "}"))

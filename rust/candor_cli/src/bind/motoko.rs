@@ -18,31 +18,34 @@ use candor::pretty::candid::is_valid_as_id;
 use candor::pretty::utils::{concat, enclose, enclose_space, kwd, lines, str, LINE_WIDTH};
 use candor::types::{Field, FuncMode, Function, Label, Type, TypeEnv, TypeInner};
 use pretty::RcDoc;
+use std::collections::BTreeMap;
 
 /// The Motoko module for `env` and `actor`.
 pub(super) fn motoko(env: &TypeEnv, actor: Option<&Type>) -> Result<String, String> {
+    let names = super::identifiers(env, PRIMITIVE_TYPES);
+    let mo = Mo { names: &names };
     let mut defs = std::vec::Vec::with_capacity(env.0.len() + 1);
     for (name, t) in &env.0 {
         defs.push(
             kwd("public type")
-                .append(RcDoc::text(escape(name)))
+                .append(mo.name(name))
                 .append(" = ")
-                .append(ty(t)?)
+                .append(mo.ty(t)?)
                 .append(";"),
         );
     }
     let mut body = lines(defs.into_iter());
     if let Some(actor) = actor {
         let self_type = match actor.as_ref() {
-            TypeInner::Service(ms) => service(ms)?,
+            TypeInner::Service(ms) => mo.service(ms)?,
             TypeInner::Class(args, body) => {
                 let body = match body.as_ref() {
-                    TypeInner::Service(ms) => service(ms)?,
-                    _ => ty(body)?,
+                    TypeInner::Service(ms) => mo.service(ms)?,
+                    _ => mo.ty(body)?,
                 };
-                arguments(args)?.append(" -> async ").append(body)
+                mo.arguments(args)?.append(" -> async ").append(body)
             }
-            _ => ty(actor)?,
+            _ => mo.ty(actor)?,
         };
         body = body.append(kwd("public type Self =").append(self_type));
     }
@@ -147,119 +150,161 @@ fn is_tuple(fs: &[Field]) -> bool {
     fs.len() >= 2 && super::is_tuple(fs)
 }
 
-fn ty(t: &Type) -> Result<RcDoc<'_>, String> {
-    use TypeInner::*;
-    Ok(match t.as_ref() {
-        Null => str("Null"),
-        Bool => str("Bool"),
-        Nat => str("Nat"),
-        Int => str("Int"),
-        Nat8 => str("Nat8"),
-        Nat16 => str("Nat16"),
-        Nat32 => str("Nat32"),
-        Nat64 => str("Nat64"),
-        Int8 => str("Int8"),
-        Int16 => str("Int16"),
-        Int32 => str("Int32"),
-        Int64 => str("Int64"),
-        Float32 => str("Float32"),
-        Float64 => str("Float"),
-        Text => str("Text"),
-        Reserved => str("Any"),
-        Empty => str("None"),
-        Principal => str("Principal"),
-        Var(n) => RcDoc::text(escape(n)),
-        Opt(t) => str("?").append(ty(t)?),
-        Vec(t) if **t == Nat8 => str("Blob"),
-        Vec(t) => enclose("[", ty(t)?, "]"),
-        Record(fs) if is_tuple(fs) => tuple(fs.iter().map(|f| &f.ty))?,
-        Record(fs) => {
-            let mut items = std::vec::Vec::with_capacity(fs.len());
-            for f in fs {
-                items.push(label(&f.id).append(" : ").append(ty(&f.ty)?));
-            }
-            enclose_space("{", concat(items.into_iter(), ";"), "}")
-        }
-        Variant(fs) if fs.is_empty() => str("{#}"),
-        Variant(fs) => {
-            let mut items = std::vec::Vec::with_capacity(fs.len());
-            for f in fs {
-                let case = str("#").append(label(&f.id));
-                items.push(if *f.ty == Null {
-                    case
-                } else {
-                    case.append(" : ").append(ty(&f.ty)?)
-                });
-            }
-            enclose_space("{", concat(items.into_iter(), ";"), "}")
-        }
-        Func(f) => function(f)?,
-        Service(ms) => service(ms)?,
-        Class(_, _) | Knot(_) | Unknown | Future => {
-            return Err(format!("cannot bind the type {t} in Motoko"))
-        }
-    })
+/// Motoko's primitive types: a definition of that name would hide it in the
+/// module, so it is renamed (type names are not on the wire).
+const PRIMITIVE_TYPES: &[&str] = &[
+    "Null",
+    "Bool",
+    "Nat",
+    "Int",
+    "Nat8",
+    "Nat16",
+    "Nat32",
+    "Nat64",
+    "Int8",
+    "Int16",
+    "Int32",
+    "Int64",
+    "Float",
+    "Float32",
+    "Text",
+    "Any",
+    "None",
+    "Principal",
+    "Blob",
+    "Char",
+    "Error",
+    "Region",
+    "Self",
+];
+
+struct Mo<'n> {
+    /// Each definition's Motoko name, before escaping.
+    names: &'n BTreeMap<String, String>,
 }
 
-/// `(A, B)`.
-fn tuple<'a>(ts: impl Iterator<Item = &'a Type>) -> Result<RcDoc<'a>, String> {
-    let items = ts.map(ty).collect::<Result<std::vec::Vec<_>, _>>()?;
-    Ok(enclose("(", concat(items.into_iter(), ","), ")"))
-}
-
-/// A function's arguments or results: one type alone (in parentheses when it
-/// is a tuple or a function, which would otherwise read as several arguments or
-/// as the arrow's other side), else a tuple.
-fn arguments(ts: &[Type]) -> Result<RcDoc<'_>, String> {
-    match ts {
-        [one] => match one.as_ref() {
-            TypeInner::Record(fs) if is_tuple(fs) => Ok(enclose("(", ty(one)?, ")")),
-            TypeInner::Func(_) => Ok(enclose("(", ty(one)?, ")")),
-            _ => ty(one),
-        },
-        _ => tuple(ts.iter()),
+impl Mo<'_> {
+    fn name<'a>(&self, candid: &str) -> RcDoc<'a> {
+        let renamed = self.names.get(candid).map_or(candid, String::as_str);
+        RcDoc::text(escape(renamed))
     }
-}
 
-fn function(f: &Function) -> Result<RcDoc<'_>, String> {
-    let args = arguments(&f.args)?;
-    let (head, rets) = match f.modes.as_slice() {
-        [] => ("shared", Some(&f.rets)),
-        [FuncMode::Query] => ("shared query", Some(&f.rets)),
-        [FuncMode::CompositeQuery] => ("shared composite query", Some(&f.rets)),
-        [FuncMode::Oneway] => ("shared", None),
-        more => {
-            return Err(format!(
-                "a function cannot be {} at once in Motoko",
-                more.iter()
-                    .map(|m| format!("{m:?}"))
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            ))
-        }
-    };
-    let tail = match rets {
-        Some(rets) => str("async ").append(arguments(rets)?),
-        None => str("()"),
-    };
-    Ok(kwd(head)
-        .append(args)
-        .append(" -> ")
-        .append(tail)
-        .nest(candor::pretty::utils::INDENT_SPACE))
-}
-
-/// `actor { m : shared … ; … }`.
-fn service(ms: &[(String, Type)]) -> Result<RcDoc<'_>, String> {
-    let mut items = std::vec::Vec::with_capacity(ms.len());
-    for (m, t) in ms {
-        let name = escape_ident(m).ok_or_else(|| {
-            format!(
-                "method \"{}\" has no Motoko name (methods have no _N_ form)",
-                m.escape_debug()
-            )
-        })?;
-        items.push(RcDoc::text(name).append(" : ").append(ty(t)?));
+    fn ty<'a>(&self, t: &'a Type) -> Result<RcDoc<'a>, String> {
+        use TypeInner::*;
+        Ok(match t.as_ref() {
+            Null => str("Null"),
+            Bool => str("Bool"),
+            Nat => str("Nat"),
+            Int => str("Int"),
+            Nat8 => str("Nat8"),
+            Nat16 => str("Nat16"),
+            Nat32 => str("Nat32"),
+            Nat64 => str("Nat64"),
+            Int8 => str("Int8"),
+            Int16 => str("Int16"),
+            Int32 => str("Int32"),
+            Int64 => str("Int64"),
+            Float32 => str("Float32"),
+            Float64 => str("Float"),
+            Text => str("Text"),
+            Reserved => str("Any"),
+            Empty => str("None"),
+            Principal => str("Principal"),
+            Var(n) => self.name(n),
+            Opt(t) => str("?").append(self.ty(t)?),
+            Vec(t) if **t == Nat8 => str("Blob"),
+            Vec(t) => enclose("[", self.ty(t)?, "]"),
+            Record(fs) if is_tuple(fs) => self.tuple(fs.iter().map(|f| &f.ty))?,
+            Record(fs) => {
+                let mut items = std::vec::Vec::with_capacity(fs.len());
+                for f in fs {
+                    items.push(label(&f.id).append(" : ").append(self.ty(&f.ty)?));
+                }
+                enclose_space("{", concat(items.into_iter(), ";"), "}")
+            }
+            Variant(fs) if fs.is_empty() => str("{#}"),
+            Variant(fs) => {
+                let mut items = std::vec::Vec::with_capacity(fs.len());
+                for f in fs {
+                    let case = str("#").append(label(&f.id));
+                    items.push(if *f.ty == Null {
+                        case
+                    } else {
+                        case.append(" : ").append(self.ty(&f.ty)?)
+                    });
+                }
+                enclose_space("{", concat(items.into_iter(), ";"), "}")
+            }
+            Func(f) => self.function(f)?,
+            Service(ms) => self.service(ms)?,
+            Class(_, _) | Knot(_) | Unknown | Future => {
+                return Err(format!("cannot bind the type {t} in Motoko"))
+            }
+        })
     }
-    Ok(kwd("actor").append(enclose_space("{", concat(items.into_iter(), ";"), "}")))
+
+    /// `(A, B)`.
+    fn tuple<'a>(&self, ts: impl Iterator<Item = &'a Type>) -> Result<RcDoc<'a>, String> {
+        let items = ts
+            .map(|t| self.ty(t))
+            .collect::<Result<std::vec::Vec<_>, _>>()?;
+        Ok(enclose("(", concat(items.into_iter(), ","), ")"))
+    }
+
+    /// A function's arguments or results: one type alone (in parentheses when it
+    /// is a tuple or a function, which would otherwise read as several arguments or
+    /// as the arrow's other side), else a tuple.
+    fn arguments<'a>(&self, ts: &'a [Type]) -> Result<RcDoc<'a>, String> {
+        match ts {
+            [one] => match one.as_ref() {
+                TypeInner::Record(fs) if is_tuple(fs) => Ok(enclose("(", self.ty(one)?, ")")),
+                TypeInner::Func(_) => Ok(enclose("(", self.ty(one)?, ")")),
+                _ => self.ty(one),
+            },
+            _ => self.tuple(ts.iter()),
+        }
+    }
+
+    fn function<'a>(&self, f: &'a Function) -> Result<RcDoc<'a>, String> {
+        let args = self.arguments(&f.args)?;
+        let (head, rets) = match f.modes.as_slice() {
+            [] => ("shared", Some(&f.rets)),
+            [FuncMode::Query] => ("shared query", Some(&f.rets)),
+            [FuncMode::CompositeQuery] => ("shared composite query", Some(&f.rets)),
+            [FuncMode::Oneway] => ("shared", None),
+            more => {
+                return Err(format!(
+                    "a function cannot be {} at once in Motoko",
+                    more.iter()
+                        .map(|m| format!("{m:?}"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ))
+            }
+        };
+        let tail = match rets {
+            Some(rets) => str("async ").append(self.arguments(rets)?),
+            None => str("()"),
+        };
+        Ok(kwd(head)
+            .append(args)
+            .append(" -> ")
+            .append(tail)
+            .nest(candor::pretty::utils::INDENT_SPACE))
+    }
+
+    /// `actor { m : shared … ; … }`.
+    fn service<'a>(&self, ms: &'a [(String, Type)]) -> Result<RcDoc<'a>, String> {
+        let mut items = std::vec::Vec::with_capacity(ms.len());
+        for (m, t) in ms {
+            let name = escape_ident(m).ok_or_else(|| {
+                format!(
+                    "method \"{}\" has no Motoko name (methods have no _N_ form)",
+                    m.escape_debug()
+                )
+            })?;
+            items.push(RcDoc::text(name).append(" : ").append(self.ty(t)?));
+        }
+        Ok(kwd("actor").append(enclose_space("{", concat(items.into_iter(), ";"), "}")))
+    }
 }
