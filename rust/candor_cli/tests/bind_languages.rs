@@ -23,12 +23,30 @@ fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
 }
 
-/// A fresh directory for this test's files.
-fn scratch(test: &str) -> PathBuf {
+/// A fresh directory for a test's files, removed when the test passes (kept to
+/// look at when it fails).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch(test: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("candor-bind-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// A service assembled from Rust types with candid's derive, printed by candid.
@@ -589,4 +607,28 @@ fn a_file_without_a_service_gives_js_types() {
         assert!(dump.starts_with("{\"types\":[[\"A\""), "{dump}");
     }
     assert!(!ours("ts", &did).contains("_SERVICE"));
+}
+
+/// A type nested deeper than the `.did` printer prints in full is refused by
+/// `bind did` (it would print `…`); the other languages write it whole.
+#[test]
+fn bind_did_refuses_what_the_printer_would_elide() {
+    let dir = scratch("deep");
+    let did = dir.join("deep.did");
+    let deep = format!("type T = {}nat;", "opt ".repeat(130));
+    std::fs::write(&did, format!("{deep}\nservice : {{ f : (T) -> () }}")).unwrap();
+    let err = candor_cli::bind::generate("did", &did).unwrap_err();
+    assert!(
+        err.ends_with("type T nests deeper than 120 levels"),
+        "{err}"
+    );
+    let js = normalise(&ours("js", &did));
+    assert!(js.contains(&format!("{}IDL.Nat", "IDL.Opt(".repeat(130))));
+    let shallow = format!("type T = {}nat;", "opt ".repeat(100));
+    std::fs::write(&did, format!("{shallow}\nservice : {{ f : (T) -> () }}")).unwrap();
+    let printed = normalise(&ours("did", &did));
+    assert!(
+        printed.contains(&format!("{}nat", "opt".repeat(100))),
+        "{printed}"
+    );
 }
