@@ -294,11 +294,12 @@ fn js_ts_mo_and_did_match_candid_parser_up_to_layout() {
                 assert!(expected.contains(from), "{name} {lang}: {from} not found");
                 expected = expected.replace(from, to);
             }
-            assert_same(
-                &format!("{name} {lang}"),
-                &normalise(&ours(lang, &did)),
-                &expected,
-            );
+            let mine = ours(lang, &did);
+            assert_same(&format!("{name} {lang}"), &normalise(&mine), &expected);
+            if lang == "ts" || lang == "mo" {
+                let (a, b) = (comments(&mine), comments(&theirs(lang, &did)));
+                assert_eq!(a, b, "{name} {lang}: comments");
+            }
         }
     }
 }
@@ -475,14 +476,23 @@ fn the_did_is_equivalent_to_the_input_both_ways() {
     }
 }
 
-/// `tests/golden/bind/NAME.EXT` holds `candor bind LANG NAME.did`
-/// (`UPDATE_GOLDEN=1` rewrites them).
+/// `tests/golden/bind/NAME.EXT` holds `candor bind LANG NAME.did` for the
+/// ledger, the shapes and `bind/docs.did` (`UPDATE_GOLDEN=1` rewrites them).
 #[test]
 fn golden_bindings() {
-    for name in ["ledger", "shapes"] {
-        for (lang, ext) in [("js", "js"), ("ts", "d.ts"), ("mo", "mo"), ("did", "did")] {
+    for (name, did) in [
+        ("ledger", "ledger.did"),
+        ("shapes", "shapes.did"),
+        ("docs", "bind/docs.did"),
+    ] {
+        for (lang, ext) in [
+            ("js", "js"),
+            ("ts", "d.ts"),
+            ("mo", "mo"),
+            ("did", "normalised.did"),
+        ] {
             let out = Command::new(env!("CARGO_BIN_EXE_candor"))
-                .args(["bind", lang, &format!("{name}.did")])
+                .args(["bind", lang, did])
                 .current_dir(golden_dir())
                 .output()
                 .unwrap();
@@ -490,7 +500,6 @@ fn golden_bindings() {
             let actual = String::from_utf8(out.stdout).unwrap();
             let path = golden_dir().join("bind").join(format!("{name}.{ext}"));
             if std::env::var_os("UPDATE_GOLDEN").is_some() {
-                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
                 std::fs::write(&path, &actual).unwrap();
                 continue;
             }
@@ -631,4 +640,31 @@ fn bind_did_refuses_what_the_printer_would_elide() {
         printed.contains(&format!("{}nat", "opt".repeat(100))),
         "{printed}"
     );
+}
+
+/// The comment lines of a binding, in order (the generated first line aside).
+fn comments(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| {
+            l.starts_with("/**")
+                || l.starts_with("* ")
+                || l.starts_with("*/")
+                || l.starts_with("///")
+        })
+        .map(String::from)
+        .collect()
+}
+
+/// `///` comments on definitions, fields, cases, methods and the service reach
+/// the TypeScript and the Motoko as candid_parser's carry them
+/// (`golden/bind/docs.did`).
+#[test]
+fn comments_are_carried_as_candid_parser_carries_them() {
+    let did = golden_dir().join("bind/docs.did");
+    for lang in ["ts", "mo"] {
+        let (a, b) = (ours(lang, &did), theirs(lang, &did));
+        assert_eq!(comments(&a), comments(&b), "{lang}\n{a}\n{b}");
+        assert!(comments(&a).len() >= 8, "{a}");
+    }
 }

@@ -14,6 +14,7 @@
 //! lines break where didc's output breaks theirs.
 
 mod did;
+mod docs;
 mod js;
 mod motoko;
 pub mod rust;
@@ -66,7 +67,7 @@ impl Language {
 pub fn generate(lang: &str, did_path: &Path) -> Result<String, String> {
     let language = Language::parse(lang)?;
     let shown = did_path.display();
-    let (env, actor, _) =
+    let (env, actor, prog) =
         candor_parser::check_file(did_path).map_err(|e| format!("{shown}: {e}"))?;
     let source = did_path
         .file_name()
@@ -81,8 +82,8 @@ pub fn generate(lang: &str, did_path: &Path) -> Result<String, String> {
             return rust::rust(&env, actor, &source).map_err(|e| format!("{shown}: {e}"))
         }
         Language::JavaScript => js::javascript(&env, actor),
-        Language::TypeScript => ts::typescript(&env, actor),
-        Language::Motoko => motoko::motoko(&env, actor),
+        Language::TypeScript => ts::typescript(&env, actor, &docs::Docs::new(&prog)),
+        Language::Motoko => motoko::motoko(&env, actor, &docs::Docs::new(&prog)),
         Language::Did => did::did(&env, actor),
     }
     .map_err(|e| format!("{shown}: {e}"))?;

@@ -10,10 +10,13 @@
 //!   `vec nat8` is `Blob`, `reserved` `Any`, `empty` `None`, `float64` `Float`;
 //! * a method is `shared (query | composite query)? args -> async results`, a
 //!   one-way method `shared args -> ()`.
+//! * comments above definitions, fields, cases, methods and the service become
+//!   `///` comments (see `docs`).
 //!
 //! A method whose name is no Motoko identifier cannot be written, since methods
 //! have no `_N_` form: such an interface is refused.
 
+use super::docs::{Doc, Docs, NONE};
 use candor::pretty::candid::is_valid_as_id;
 use candor::pretty::utils::{concat, enclose, enclose_space, kwd, lines, str, LINE_WIDTH};
 use candor::types::{Field, FuncMode, Function, Label, Type, TypeEnv, TypeInner};
@@ -21,33 +24,43 @@ use pretty::RcDoc;
 use std::collections::BTreeMap;
 
 /// The Motoko module for `env` and `actor`.
-pub(super) fn motoko(env: &TypeEnv, actor: Option<&Type>) -> Result<String, String> {
+pub(super) fn motoko(
+    env: &TypeEnv,
+    actor: Option<&Type>,
+    docs: &Docs<'_>,
+) -> Result<String, String> {
     let names = super::identifiers(env, PRIMITIVE_TYPES);
     let mo = Mo { names: &names };
     let mut defs = std::vec::Vec::with_capacity(env.0.len() + 1);
     for (name, t) in &env.0 {
+        let doc = docs.definition(name);
         defs.push(
-            kwd("public type")
+            comment(doc.lines)
+                .append(kwd("public type"))
                 .append(mo.name(name))
                 .append(" = ")
-                .append(mo.ty(t)?)
+                .append(mo.ty_doc(t, doc)?)
                 .append(";"),
         );
     }
     let mut body = lines(defs.into_iter());
     if let Some(actor) = actor {
+        let doc = docs.actor();
         let self_type = match actor.as_ref() {
-            TypeInner::Service(ms) => mo.service(ms)?,
+            TypeInner::Service(ms) => mo.service(ms, doc)?,
             TypeInner::Class(args, body) => {
                 let body = match body.as_ref() {
-                    TypeInner::Service(ms) => mo.service(ms)?,
+                    TypeInner::Service(ms) => mo.service(ms, doc)?,
                     _ => mo.ty(body)?,
                 };
                 mo.arguments(args)?.append(" -> async ").append(body)
             }
             _ => mo.ty(actor)?,
         };
-        body = body.append(kwd("public type Self =").append(self_type));
+        body = body
+            .append(comment(doc.lines))
+            .append(kwd("public type Self ="))
+            .append(self_type);
     }
     let module = str(
         "// Motoko can import a deployed canister's interface with\n\
@@ -190,6 +203,12 @@ impl Mo<'_> {
     }
 
     fn ty<'a>(&self, t: &'a Type) -> Result<RcDoc<'a>, String> {
+        self.ty_doc(t, NONE)
+    }
+
+    /// The type `t`, with the comments `doc` holds for its fields, cases and
+    /// methods.
+    fn ty_doc<'a>(&self, t: &'a Type, doc: Doc<'_>) -> Result<RcDoc<'a>, String> {
         use TypeInner::*;
         Ok(match t.as_ref() {
             Null => str("Null"),
@@ -211,14 +230,20 @@ impl Mo<'_> {
             Empty => str("None"),
             Principal => str("Principal"),
             Var(n) => self.name(n),
-            Opt(t) => str("?").append(self.ty(t)?),
+            Opt(t) => str("?").append(self.ty_doc(t, doc.element())?),
             Vec(t) if **t == Nat8 => str("Blob"),
-            Vec(t) => enclose("[", self.ty(t)?, "]"),
+            Vec(t) => enclose("[", self.ty_doc(t, doc.element())?, "]"),
             Record(fs) if is_tuple(fs) => self.tuple(fs.iter().map(|f| &f.ty))?,
             Record(fs) => {
                 let mut items = std::vec::Vec::with_capacity(fs.len());
                 for f in fs {
-                    items.push(label(&f.id).append(" : ").append(self.ty(&f.ty)?));
+                    let field = doc.field(&f.id);
+                    items.push(
+                        comment(field.lines)
+                            .append(label(&f.id))
+                            .append(" : ")
+                            .append(self.ty_doc(&f.ty, field)?),
+                    );
                 }
                 enclose_space("{", concat(items.into_iter(), ";"), "}")
             }
@@ -226,17 +251,18 @@ impl Mo<'_> {
             Variant(fs) => {
                 let mut items = std::vec::Vec::with_capacity(fs.len());
                 for f in fs {
-                    let case = str("#").append(label(&f.id));
+                    let field = doc.field(&f.id);
+                    let case = comment(field.lines).append("#").append(label(&f.id));
                     items.push(if *f.ty == Null {
                         case
                     } else {
-                        case.append(" : ").append(self.ty(&f.ty)?)
+                        case.append(" : ").append(self.ty_doc(&f.ty, field)?)
                     });
                 }
                 enclose_space("{", concat(items.into_iter(), ";"), "}")
             }
             Func(f) => self.function(f)?,
-            Service(ms) => self.service(ms)?,
+            Service(ms) => self.service(ms, doc)?,
             Class(_, _) | Knot(_) | Unknown | Future => {
                 return Err(format!("cannot bind the type {t} in Motoko"))
             }
@@ -294,7 +320,7 @@ impl Mo<'_> {
     }
 
     /// `actor { m : shared … ; … }`.
-    fn service<'a>(&self, ms: &'a [(String, Type)]) -> Result<RcDoc<'a>, String> {
+    fn service<'a>(&self, ms: &'a [(String, Type)], doc: Doc<'_>) -> Result<RcDoc<'a>, String> {
         let mut items = std::vec::Vec::with_capacity(ms.len());
         for (m, t) in ms {
             let name = escape_ident(m).ok_or_else(|| {
@@ -303,8 +329,24 @@ impl Mo<'_> {
                     m.escape_debug()
                 )
             })?;
-            items.push(RcDoc::text(name).append(" : ").append(self.ty(t)?));
+            items.push(
+                comment(doc.method(m).lines)
+                    .append(RcDoc::text(name))
+                    .append(" : ")
+                    .append(self.ty(t)?),
+            );
         }
         Ok(kwd("actor").append(enclose_space("{", concat(items.into_iter(), ";"), "}")))
     }
+}
+
+/// `///` lines before an item.
+fn comment<'a>(lines: &[String]) -> RcDoc<'a> {
+    let mut doc = RcDoc::nil();
+    for line in lines {
+        doc = doc
+            .append(RcDoc::text(format!("/// {line}")))
+            .append(RcDoc::hardline());
+    }
+    doc
 }

@@ -11,7 +11,11 @@
 //!   a tuple;
 //! * `_SERVICE` is the service's interface; `idlFactory` and `init` are declared
 //!   with the agent's types.
+//!
+//! Comments above definitions, fields, cases, methods and the service become
+//! `/** … */` comments (see `docs`).
 
+use super::docs::{Doc, Docs, NONE};
 use super::{identifiers, is_tuple, JS_RESERVED};
 use candor::pretty::utils::{
     concat, enclose, enclose_space, kwd, lines, quote_ident, str, strict_concat, INDENT_SPACE,
@@ -26,19 +30,23 @@ const IMPORTS: &str = "import type { Principal } from '@icp-sdk/core/principal';
                        import type { IDL } from '@icp-sdk/core/candid';\n";
 
 /// The `.d.ts` for `env` and `actor`.
-pub(super) fn typescript(env: &TypeEnv, actor: Option<&Type>) -> Result<String, String> {
+pub(super) fn typescript(
+    env: &TypeEnv,
+    actor: Option<&Type>,
+    docs: &Docs<'_>,
+) -> Result<String, String> {
     let names = identifiers(env, JS_RESERVED);
     let ts = Ts { env, names: &names };
     let mut defs = std::vec::Vec::with_capacity(env.0.len());
     for (name, t) in &env.0 {
-        defs.push(ts.definition(name, t)?);
+        defs.push(ts.definition(name, t, docs.definition(name))?);
     }
     let mut doc = str(IMPORTS)
         .append(RcDoc::hardline())
         .append(lines(defs.into_iter()));
     if let Some(actor) = actor {
         doc = doc
-            .append(ts.actor(actor)?)
+            .append(ts.actor(actor, docs.actor())?)
             .append(RcDoc::hardline())
             .append("export declare const idlFactory: IDL.InterfaceFactory;")
             .append(RcDoc::hardline())
@@ -64,16 +72,16 @@ impl<'n> Ts<'n> {
 
     /// `export interface X { … }` for a record or a service, `export type X = …;`
     /// for the rest.
-    fn definition(&self, name: &str, t: &'n Type) -> Result<RcDoc<'n>, String> {
-        Ok(match t.as_ref() {
+    fn definition(&self, name: &str, t: &'n Type, doc: Doc<'_>) -> Result<RcDoc<'n>, String> {
+        let def = match t.as_ref() {
             TypeInner::Record(fs) if !fs.is_empty() && !is_tuple(fs) => kwd("export interface")
                 .append(self.name(name))
                 .append(" ")
-                .append(self.ty(t)?),
+                .append(self.ty(t, doc)?),
             TypeInner::Service(ms) => kwd("export interface")
                 .append(self.name(name))
                 .append(" ")
-                .append(self.methods(ms)?),
+                .append(self.methods(ms, doc)?),
             TypeInner::Func(f) => kwd("export type")
                 .append(self.name(name))
                 .append(" = ")
@@ -88,27 +96,29 @@ impl<'n> Ts<'n> {
             _ => kwd("export type")
                 .append(self.name(name))
                 .append(" = ")
-                .append(self.ty(t)?)
+                .append(self.ty(t, doc)?)
                 .append(";"),
-        })
+        };
+        Ok(comment(doc.lines).append(def))
     }
 
     /// `export interface _SERVICE …`.
-    fn actor(&self, t: &'n Type) -> Result<RcDoc<'n>, String> {
+    fn actor(&self, t: &'n Type, doc: Doc<'_>) -> Result<RcDoc<'n>, String> {
+        let head = comment(doc.lines).append(kwd("export interface _SERVICE"));
         match t.as_ref() {
-            TypeInner::Class(_, body) => self.actor(body),
-            TypeInner::Service(ms) => {
-                Ok(kwd("export interface _SERVICE").append(self.methods(ms)?))
-            }
-            TypeInner::Var(n) => Ok(kwd("export interface _SERVICE extends")
+            TypeInner::Class(_, body) => self.actor(body, doc),
+            TypeInner::Service(ms) => Ok(head.append(self.methods(ms, doc)?)),
+            TypeInner::Var(n) => Ok(head
+                .append(kwd("extends"))
                 .append(self.name(n))
                 .append(" {}")),
             _ => Err(format!("the service's type {t} is not a service")),
         }
     }
 
-    /// The type of a value the agent hands over or takes.
-    fn ty(&self, t: &'n Type) -> Result<RcDoc<'n>, String> {
+    /// The type of a value the agent hands over or takes; `doc` holds its
+    /// fields' comments.
+    fn ty(&self, t: &'n Type, doc: Doc<'_>) -> Result<RcDoc<'n>, String> {
         use TypeInner::*;
         Ok(match t.as_ref() {
             Null => str("null"),
@@ -124,19 +134,19 @@ impl<'n> Ts<'n> {
                 Ok(Service(_)) => str("Principal"),
                 _ => self.name(n),
             },
-            Opt(t) => str("[] | ").append(enclose("[", self.ty(t)?, "]")),
-            Vec(t) => self.vec(t)?,
+            Opt(t) => str("[] | ").append(enclose("[", self.ty(t, doc.element())?, "]")),
+            Vec(t) => self.vec(t, doc.element())?,
             Record(fs) if is_tuple(fs) => {
                 let items = fs
                     .iter()
-                    .map(|f| self.ty(&f.ty))
+                    .map(|f| self.ty(&f.ty, NONE))
                     .collect::<Result<std::vec::Vec<_>, _>>()?;
                 enclose("[", concat(items.into_iter(), ","), "]")
             }
             Record(fs) => {
                 let items = fs
                     .iter()
-                    .map(|f| self.field(f))
+                    .map(|f| self.field(f, doc))
                     .collect::<Result<std::vec::Vec<_>, _>>()?;
                 enclose_space("{", concat(items.into_iter(), ","), "}")
             }
@@ -144,7 +154,7 @@ impl<'n> Ts<'n> {
             Variant(fs) => {
                 let mut cases = std::vec::Vec::with_capacity(fs.len());
                 for f in fs {
-                    cases.push(enclose_space("{", self.field(f)?, "}"));
+                    cases.push(enclose_space("{", self.field(f, doc)?, "}"));
                 }
                 strict_concat(cases.into_iter(), " |").nest(INDENT_SPACE)
             }
@@ -158,7 +168,7 @@ impl<'n> Ts<'n> {
 
     /// A `vec`: the typed array of a fixed-size integer (or a plain array of
     /// them), else `Array<T>`.
-    fn vec(&self, elem: &'n Type) -> Result<RcDoc<'n>, String> {
+    fn vec(&self, elem: &'n Type, doc: Doc<'_>) -> Result<RcDoc<'n>, String> {
         use TypeInner::*;
         let shape = match elem.as_ref() {
             Var(n) => self
@@ -177,19 +187,24 @@ impl<'n> Ts<'n> {
             Int16 => "Int16Array | number[]",
             Int32 => "Int32Array | number[]",
             Int64 => "BigInt64Array | bigint[]",
-            _ => return Ok(str("Array").append(enclose("<", self.ty(elem)?, ">"))),
+            _ => return Ok(str("Array").append(enclose("<", self.ty(elem, doc)?, ">"))),
         }))
     }
 
-    /// `'name' : T`, or `_N_ : T` for a number.
-    fn field(&self, f: &'n Field) -> Result<RcDoc<'n>, String> {
+    /// `'name' : T`, or `_N_ : T` for a number, after the field's comment
+    /// (`doc` is the record's or variant's).
+    fn field(&self, f: &'n Field, doc: Doc<'_>) -> Result<RcDoc<'n>, String> {
+        let doc = doc.field(&f.id);
         let label = match f.id.as_ref() {
             Label::Named(n) => quote_ident(n),
             Label::Id(n) | Label::Unnamed(n) => {
                 RcDoc::text(format!("_{n}_")).append(RcDoc::space())
             }
         };
-        Ok(label.append(kwd(":")).append(self.ty(&f.ty)?))
+        Ok(comment(doc.lines)
+            .append(label)
+            .append(kwd(":"))
+            .append(self.ty(&f.ty, doc)?))
     }
 
     /// `ActorMethod<[A, B], R>`.
@@ -197,16 +212,16 @@ impl<'n> Ts<'n> {
         let args = f
             .args
             .iter()
-            .map(|t| self.ty(t))
+            .map(|t| self.ty(t, NONE))
             .collect::<Result<std::vec::Vec<_>, _>>()?;
         let args = enclose("[", concat(args.into_iter(), ","), "]");
         let ret = match f.rets.as_slice() {
             [] => str("undefined"),
-            [one] => self.ty(one)?,
+            [one] => self.ty(one, NONE)?,
             more => {
                 let items = more
                     .iter()
-                    .map(|t| self.ty(t))
+                    .map(|t| self.ty(t, NONE))
                     .collect::<Result<std::vec::Vec<_>, _>>()?;
                 enclose("[", concat(items.into_iter(), ","), "]")
             }
@@ -220,7 +235,7 @@ impl<'n> Ts<'n> {
 
     /// `{ 'm' : ActorMethod<…>, … }`: a method's type is its signature, or the
     /// name of a function type defined in the file.
-    fn methods(&self, ms: &'n [(String, Type)]) -> Result<RcDoc<'n>, String> {
+    fn methods(&self, ms: &'n [(String, Type)], doc: Doc<'_>) -> Result<RcDoc<'n>, String> {
         let mut items = std::vec::Vec::with_capacity(ms.len());
         for (m, t) in ms {
             let sig = match t.as_ref() {
@@ -228,8 +243,28 @@ impl<'n> Ts<'n> {
                 TypeInner::Var(n) => self.name(n),
                 _ => return Err(format!("method {m} is not a function")),
             };
-            items.push(quote_ident(m).append(kwd(":")).append(sig));
+            items.push(
+                comment(doc.method(m).lines)
+                    .append(quote_ident(m))
+                    .append(kwd(":"))
+                    .append(sig),
+            );
         }
         Ok(enclose_space("{", concat(items.into_iter(), ","), "}"))
     }
+}
+
+/// `/** … */` lines before an item (a `*/` in the text is written `*\/`, so it
+/// cannot end the comment).
+fn comment<'a>(lines: &[String]) -> RcDoc<'a> {
+    if lines.is_empty() {
+        return RcDoc::nil();
+    }
+    let mut doc = RcDoc::text("/**").append(RcDoc::hardline());
+    for line in lines {
+        doc = doc
+            .append(RcDoc::text(format!(" * {}", line.replace("*/", "*\\/"))))
+            .append(RcDoc::hardline());
+    }
+    doc.append(" */").append(RcDoc::hardline())
 }

@@ -3,6 +3,9 @@ import type { Principal } from '@icp-sdk/core/principal';
 import type { ActorMethod } from '@icp-sdk/core/agent';
 import type { IDL } from '@icp-sdk/core/candid';
 
+/**
+ * The ICRC-1 transfer method, as the ICRC-1 standard defines it.
+ */
 export interface Account {
   'owner' : Principal,
   'subaccount' : [] | [Uint8Array | number[]],

@@ -3,6 +3,7 @@
 // `import Service "canister:NAME"`; this module is for when it cannot.
 
 module {
+  /// The ICRC-1 transfer method, as the ICRC-1 standard defines it.
   public type Account = { owner : Principal; subaccount : ?Blob };
   public type TransferArg = {
     to : Account;

@@ -3,6 +3,9 @@ import type { Principal } from '@icp-sdk/core/principal';
 import type { ActorMethod } from '@icp-sdk/core/agent';
 import type { IDL } from '@icp-sdk/core/candid';
 
+/**
+ * Recursive and empty types, for `random` and `bind`.
+ */
 export type List = [] | [{ 'head' : bigint, 'tail' : List }];
 export interface Mixed {
   'n' : null,

@@ -3,6 +3,7 @@
 // `import Service "canister:NAME"`; this module is for when it cannot.
 
 module {
+  /// Recursive and empty types, for `random` and `bind`.
   public type List = ?{ head : Int; tail : List };
   public type Mixed = {
     n : Null;
