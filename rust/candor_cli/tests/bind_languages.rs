@@ -11,7 +11,13 @@
 //! * the JS parses (`node --check`), the TypeScript type-checks (`tsc`, when
 //!   installed), the `.did` is accepted by `candor check` as equivalent to the
 //!   input in both directions;
-//! * golden files pin the output for the ledger and the shapes.
+//! * golden files pin the output for the ledger, the shapes and a file with
+//!   comments everywhere;
+//! * with the real JS agent (`CANDOR_AGENT_JS`: a directory where `npm install
+//!   @icp-sdk/core` was run), the agent reads random messages of every method
+//!   with the generated factory and writes them back as the same values, and a
+//!   client written against the declarations and the agent's own types
+//!   type-checks.
 //!
 //! Node and tsc are looked up on `PATH` (tsc also as `$TSC`); a test that needs
 //! one that is missing says so and passes.
@@ -441,12 +447,59 @@ fn the_typescript_type_checks() {
         std::fs::write(&file, ours("ts", &did)).unwrap();
         files.push(file);
     }
-    run(Command::new(tsc)
+    run(Command::new(&tsc)
         .args([
             "--noEmit", "--strict", "--target", "es2020", "--lib", "es2020",
         ])
         .args(&files));
+    // Against the real agent's types, with a client that uses them.
+    let Some(agent) = std::env::var_os("CANDOR_AGENT_JS") else {
+        eprintln!("CANDOR_AGENT_JS is not set: not checked against @icp-sdk/core's types");
+        return;
+    };
+    let core = Path::new(&agent).join("node_modules/@icp-sdk/core/lib/esm");
+    std::fs::write(dir.join("client.ts"), CLIENT).unwrap();
+    let names: Vec<String> = files[1..]
+        .iter()
+        .map(|f| format!("{:?}", f.file_name().unwrap().to_str().unwrap()))
+        .collect();
+    let config = format!(
+        r#"{{ "compilerOptions": {{ "strict": true, "noEmit": true, "target": "es2020",
+  "module": "esnext", "moduleResolution": "bundler", "lib": ["es2020"], "types": [],
+  "skipLibCheck": true, "paths": {{ "@icp-sdk/core/*": [{:?}] }} }},
+  "files": [{}, "client.ts"] }}"#,
+        format!("{}/*/index.d.ts", core.display()),
+        names.join(", ")
+    );
+    std::fs::write(dir.join("tsconfig.json"), config).unwrap();
+    run(Command::new(&tsc).arg("-p").arg(dir.join("tsconfig.json")));
 }
+
+/// A client of the ICRC ledger written against the declarations and the real
+/// agent: `Actor.createActor<_SERVICE>`, typed arguments and results.
+const CLIENT: &str = "
+import { Actor, HttpAgent } from '@icp-sdk/core/agent';
+import { Principal } from '@icp-sdk/core/principal';
+import { idlFactory, type _SERVICE, type Account, type TransferArg } from './icrc';
+
+export async function pay(agent: HttpAgent, to: Account): Promise<bigint | string> {
+  const ledger = Actor.createActor<_SERVICE>(idlFactory, {
+    agent,
+    canisterId: Principal.fromText('ryjl3-tyaaa-aaaaa-aaaba-cai'),
+  });
+  const balance: bigint = await ledger.icrc1_balance_of(to);
+  const arg: TransferArg = {
+    to,
+    fee: [],
+    memo: [new Uint8Array([1, 2])],
+    from_subaccount: [],
+    created_at_time: [BigInt(Date.now()) * 1_000_000n],
+    amount: balance / 2n,
+  };
+  const reply = await ledger.icrc1_transfer(arg);
+  return 'Ok' in reply ? reply.Ok : JSON.stringify(Object.keys(reply.Err));
+}
+";
 
 #[test]
 fn the_did_is_equivalent_to_the_input_both_ways() {
@@ -667,4 +720,121 @@ fn comments_are_carried_as_candid_parser_carries_them() {
         assert_eq!(comments(&a), comments(&b), "{lang}\n{a}\n{b}");
         assert!(comments(&a).len() >= 8, "{a}");
     }
+}
+
+/// Reads messages with a generated `idlFactory` through the real agent's `IDL`
+/// (`@icp-sdk/core/candid`) and writes them back: argv is the agent's
+/// directory (holding `node_modules/@icp-sdk/core`), the factory's module and a
+/// JSON file `{ method: [hex, …] }`; prints the same shape with the agent's bytes.
+const AGENT_ROUND_TRIP: &str = r#"
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+const [, , agentDir, factory, messages] = process.argv;
+const require = createRequire(agentDir + '/package.json');
+const { IDL } = await import(pathToFileURL(require.resolve('@icp-sdk/core/candid')).href);
+const mod = await import(pathToFileURL(factory).href);
+const methods = new Map(mod.idlFactory({ IDL })._fields);
+const input = JSON.parse(readFileSync(messages, 'utf8'));
+const output = {};
+for (const [name, list] of Object.entries(input)) {
+  const func = methods.get(name);
+  if (!func) throw new Error('no method ' + name);
+  output[name] = list.map((hex) => {
+    // A copy: a Buffer may sit at an offset inside a shared pool.
+    const values = IDL.decode(func.argTypes, Uint8Array.from(Buffer.from(hex, 'hex')));
+    return Buffer.from(IDL.encode(func.argTypes, values)).toString('hex');
+  });
+}
+console.log(JSON.stringify(output));
+"#;
+
+/// The real JS agent, given `CANDOR_AGENT_JS`, a directory where
+/// `npm install @icp-sdk/core` was run, reads random messages of every method
+/// with `bind js`'s factory and writes them back; candor reads the agent's bytes
+/// as the same values.
+#[test]
+fn the_agent_reads_and_writes_messages_with_the_generated_factory() {
+    let (Some(node), Some(agent)) = (tool("node"), std::env::var_os("CANDOR_AGENT_JS")) else {
+        eprintln!("node or CANDOR_AGENT_JS (a directory with @icp-sdk/core installed) missing: the agent is not run");
+        return;
+    };
+    let dir = scratch("agent");
+    let script = dir.join("round_trip.mjs");
+    std::fs::write(&script, AGENT_ROUND_TRIP).unwrap();
+    let mut checked = 0;
+    for (name, did) in interfaces(&dir) {
+        let factory = dir.join(format!("{name}.mjs"));
+        std::fs::write(&factory, ours("js", &did)).unwrap();
+        let (env, actor, _) = candor_parser::check_file(&did).unwrap();
+        let methods = env.as_service(actor.as_ref().unwrap()).unwrap().to_vec();
+        let mut sent = std::collections::BTreeMap::new();
+        for (method, _) in &methods {
+            let types = env
+                .get_method(actor.as_ref().unwrap(), method)
+                .unwrap()
+                .args
+                .clone();
+            // A method whose arguments have no value (`empty` inside) is skipped.
+            let Ok(messages) = candor_cli::random::generate(&env, &types, 7, 4) else {
+                continue;
+            };
+            let hex: Vec<String> = messages
+                .iter()
+                .map(|m| hex_string(&m.to_bytes_with_types(&env, &types).unwrap()))
+                .collect();
+            sent.insert(method.clone(), (types, hex));
+        }
+        let json = format!(
+            "{{{}}}",
+            sent.iter()
+                .map(|(m, (_, hex))| format!(
+                    "{m:?}:[{}]",
+                    hex.iter()
+                        .map(|h| format!("{h:?}"))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let input = dir.join(format!("{name}.json"));
+        std::fs::write(&input, json).unwrap();
+        let reply = run(Command::new(&node)
+            .arg(&script)
+            .arg(&agent)
+            .arg(&factory)
+            .arg(&input));
+        for (method, (types, hex)) in &sent {
+            let key = format!("{method:?}:[");
+            let at = reply
+                .find(&key)
+                .unwrap_or_else(|| panic!("{name} {method}: {reply}"))
+                + key.len();
+            let back: Vec<&str> = reply[at..reply[at..].find(']').unwrap() + at]
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .map(|s| s.trim_matches('"'))
+                .collect();
+            assert_eq!(back.len(), hex.len(), "{name} {method}");
+            for (ours, theirs) in hex.iter().zip(back) {
+                let read = |h: &str| {
+                    let bytes = (0..h.len())
+                        .step_by(2)
+                        .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
+                        .collect::<Vec<_>>();
+                    candor::IDLArgs::from_bytes_with_types(&bytes, &env, types)
+                        .unwrap_or_else(|e| panic!("{name} {method}: {e}"))
+                        .to_string()
+                };
+                assert_eq!(read(ours), read(theirs), "{name} {method}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}
+
+fn hex_string(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
