@@ -2,7 +2,7 @@
 //!
 //! | `LANG` | output | module |
 //! |---|---|---|
-//! | `rust` (`rs`) | Rust types and a typed client, depending on candor alone | [`rust`] |
+//! | `rust` (`rs`) | Rust types and a typed client, depending on candor alone | `rust` |
 //! | `js` (`javascript`) | `idlFactory` and `init` for the JS agent (`@icp-sdk/core`, `@dfinity/agent`) | `js` |
 //! | `ts` (`typescript`) | the declarations beside it: types, `_SERVICE`, `idlFactory`, `init` | `ts` |
 //! | `mo` (`motoko`) | a Motoko module: the types and `Self`, the actor's type | `motoko` |
@@ -17,7 +17,7 @@ mod did;
 mod docs;
 mod js;
 mod motoko;
-pub mod rust;
+mod rust;
 mod ts;
 
 use candor::types::{Field, Type, TypeEnv};
