@@ -18,6 +18,8 @@
 //!   with the generated factory and writes them back as the same values, and a
 //!   client written against the declarations and the agent's own types
 //!   type-checks.
+//! * with the Motoko compiler (`CANDOR_MOTOKO_JS`: a directory where `npm install
+//!   motoko` was run), every module `bind mo` writes type-checks.
 //!
 //! Node and tsc are looked up on `PATH` (tsc also as `$TSC`); a test that needs
 //! one that is missing says so and passes.
@@ -837,4 +839,62 @@ fn the_agent_reads_and_writes_messages_with_the_generated_factory() {
 
 fn hex_string(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Type-checks Motoko files with the `motoko` npm package (moc compiled to JS):
+/// argv is that package's directory, then the files; prints every error.
+const MOTOKO_CHECK: &str = r#"
+const { createRequire } = require('node:module');
+const fs = require('node:fs');
+const [, , dir, ...files] = process.argv;
+const mo = createRequire(dir + '/package.json')('motoko');
+let errors = 0;
+for (const file of files) {
+  mo.write(file, fs.readFileSync(file, 'utf8'));
+  for (const d of mo.check(file).filter((d) => d.severity === 1)) {
+    errors++;
+    console.log(`${file}:${d.range.start.line + 1}: ${d.message}`);
+  }
+}
+process.exit(errors ? 1 : 0);
+"#;
+
+/// With `CANDOR_MOTOKO_JS`, a directory where `npm install motoko` was run, the
+/// Motoko compiler accepts every module `bind mo` writes for the test interfaces
+/// (and refuses candid_parser's for the class, whose function-typed argument it
+/// does not parenthesise: B3).
+#[test]
+fn the_motoko_compiler_accepts_the_modules() {
+    let (Some(node), Some(motoko)) = (tool("node"), std::env::var_os("CANDOR_MOTOKO_JS")) else {
+        eprintln!("node or CANDOR_MOTOKO_JS (a directory with the motoko npm package) missing: the Motoko is not compiled");
+        return;
+    };
+    let motoko = Path::new(&motoko).join("node_modules/motoko");
+    let dir = scratch("motoko_compiler");
+    let script = dir.join("check.cjs");
+    std::fs::write(&script, MOTOKO_CHECK).unwrap();
+    let reserved = dir.join("reserved.did");
+    std::fs::write(&reserved, RESERVED.replace("\"with space\"", "ignore")).unwrap();
+    let mut files = Vec::new();
+    let mut all = interfaces(&dir);
+    all.push(("reserved", reserved));
+    all.push(("docs", golden_dir().join("bind/docs.did")));
+    for (name, did) in all {
+        let file = dir.join(format!("{name}.mo"));
+        std::fs::write(&file, ours("mo", &did)).unwrap();
+        files.push(file);
+    }
+    run(Command::new(&node).arg(&script).arg(&motoko).args(&files));
+    let theirs_file = dir.join("class_theirs.mo");
+    std::fs::write(&theirs_file, theirs("mo", &dir.join("class.did"))).unwrap();
+    let out = Command::new(&node)
+        .arg(&script)
+        .arg(&motoko)
+        .arg(&theirs_file)
+        .output()
+        .unwrap();
+    assert!(
+        !out.status.success(),
+        "candid_parser's class module compiled"
+    );
 }
