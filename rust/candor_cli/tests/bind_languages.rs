@@ -898,3 +898,48 @@ fn the_motoko_compiler_accepts_the_modules() {
         "candid_parser's class module compiled"
     );
 }
+
+/// `bind did` merges imported definitions and imported services' methods into
+/// one file, which `check` finds equivalent to the importing one both ways.
+#[test]
+fn imports_are_merged_into_the_normalised_did() {
+    let dir = scratch("imports");
+    std::fs::write(
+        dir.join("types.did"),
+        "type Account = record { owner : principal; sub : opt blob };",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("extra.did"),
+        "import \"types.did\";\nservice : { owner_of : (nat) -> (Account) query }",
+    )
+    .unwrap();
+    let main = dir.join("main.did");
+    std::fs::write(
+        &main,
+        "import \"types.did\";\nimport service \"extra.did\";\n\
+         service : { balance : (Account) -> (nat) query }",
+    )
+    .unwrap();
+    let text = ours("did", &main);
+    assert!(!text.contains("import"), "{text}");
+    assert!(text.contains("type Account = record"), "{text}");
+    assert!(
+        text.contains("owner_of : (nat) -> (Account) query;"),
+        "{text}"
+    );
+    let out = dir.join("out.did");
+    std::fs::write(&out, &text).unwrap();
+    let candor = env!("CARGO_BIN_EXE_candor");
+    run(Command::new(candor)
+        .arg("check")
+        .arg(&out)
+        .arg("--previous")
+        .arg(&main));
+    run(Command::new(candor)
+        .arg("check")
+        .arg(&main)
+        .arg("--previous")
+        .arg(&out));
+    assert!(ours("js", &main).contains("'owner_of' : IDL.Func([IDL.Nat], [Account], ['query'])"));
+}
