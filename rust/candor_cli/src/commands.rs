@@ -312,16 +312,8 @@ pub fn bind(raw: &[String]) -> Outcome {
         },
     )?;
     let [language, file] = args.positional.as_slice() else {
-        return Err("usage: candor bind rust FILE.did".into());
+        return Err("usage: candor bind rust|js|ts|mo|did FILE.did".into());
     };
-    if language != "rust" {
-        return Err(format!("bind knows one language, rust (not `{language}`)"));
-    }
-    let (env, actor, _) =
-        candor_parser::check_file(Path::new(file)).map_err(|e| format!("{file}: {e}"))?;
-    let name = Path::new(file)
-        .file_name()
-        .map_or(file.as_str().into(), |n| n.to_string_lossy());
-    print(&crate::bind::rust(&env, actor.as_ref(), &name).map_err(|e| format!("{file}: {e}"))?)?;
+    print(&crate::bind::generate(language, Path::new(file))?)?;
     Ok(Answer::Yes)
 }

@@ -4,7 +4,7 @@
 //! * [`explain`]: a message to annotated text, every byte on one line;
 //! * [`assemble`]: that text, edited or not, back to bytes;
 //! * [`scalar`]: how both print and re-encode scalar values;
-//! * [`bind`]: Rust types and a typed client for an interface;
+//! * [`bind`]: an interface in Rust, JS, TypeScript, Motoko, or normalised Candid;
 //! * [`random`]: random well-typed values for a method's arguments;
 //! * [`input`]: reading messages (raw, hex, blob literal) and writing bytes;
 //! * [`args`] and [`commands`]: the subcommands.

@@ -36,8 +36,10 @@ commands:
   random --did FILE --method M [--rets] [--seed N] [--count N] [--format hex|raw|blob]
         random well-typed argument values (Candid text, or messages with --format);
         the same seed gives the same values
-  bind rust FILE.did
-        Rust types (derive CandidType, Deserialize) and a typed client for the service
+  bind rust|js|ts|mo|did FILE.did
+        the interface in another language: Rust types and a typed client, the JS
+        agent's idlFactory, TypeScript declarations, a Motoko module, or the .did
+        normalised (imports merged, definitions sorted)
 
 BYTES is hex, a `blob \"…\"` literal, @FILE, or - / nothing for standard input;
 raw bytes starting with DIDL are recognised.

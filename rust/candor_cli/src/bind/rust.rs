@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt::Write;
 
 /// The Rust source for `env` and, when there is one, the client for `actor`.
-pub fn rust(env: &TypeEnv, actor: Option<&Type>, source: &str) -> Result<String, String> {
+pub(super) fn rust(env: &TypeEnv, actor: Option<&Type>, source: &str) -> Result<String, String> {
     let mut b = Bind {
         env,
         out: String::new(),
