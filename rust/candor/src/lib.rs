@@ -47,6 +47,7 @@
 pub mod de;
 pub mod error;
 mod fasthash;
+mod limits;
 pub mod pretty;
 pub mod ser;
 pub mod types;

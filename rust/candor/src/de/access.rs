@@ -6,10 +6,10 @@ use super::core::Core;
 use super::key::{KeyDe, TextKeyDe};
 use super::merge::{FieldMerge, Step};
 use super::quota;
-use super::value::{De, NULL, RESERVED};
+use super::value::De;
+use crate::error::Result;
 use crate::error::{Error, PathSegment};
 use crate::wire::header::{FieldLabel, Node, Ref, Span};
-use crate::Result;
 use serde::de::{self, DeserializeSeed, Visitor};
 
 /// Units charged with a record key: the key and the `next_value` call that must
@@ -54,8 +54,8 @@ impl<'a, 'de> StructAccess<'a, 'de> {
             core,
             fields: FieldMerge::new(wf, ef),
             pending: PendingField {
-                wire: NULL,
-                expected: RESERVED,
+                wire: Ref::NULL,
+                expected: Ref::RESERVED,
                 index: 0,
             },
         }
@@ -118,7 +118,7 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                         resolved
                     };
                     self.pending = PendingField {
-                        wire: NULL,
+                        wire: Ref::NULL,
                         expected: e,
                         index: k,
                     };
@@ -190,16 +190,16 @@ impl<'a, 'de> TupleAccess<'a, 'de> {
         let e = if i < ef.len {
             core.exp
                 .field((ef.start + i) as usize)
-                .map_or(RESERVED, |f| f.ty)
+                .map_or(Ref::RESERVED, |f| f.ty)
         } else {
-            RESERVED
+            Ref::RESERVED
         };
         let w = if i < wf.len {
             core.wire
                 .field((wf.start + i) as usize)
-                .map_or(NULL, |f| f.ty)
+                .map_or(Ref::NULL, |f| f.ty)
         } else {
-            NULL
+            Ref::NULL
         };
         (w, e)
     }
@@ -495,7 +495,7 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
     fn unit_variant(self) -> Result<()> {
         // A unit case's payload is `null` by direct reference on both sides when
         // both sides declare it so: no arena lookup.
-        if self.w == NULL && self.e == NULL {
+        if self.w == Ref::NULL && self.e == Ref::NULL {
             return Ok(());
         }
         let unit = self.core.wnode(self.w) == Node::Prim(crate::wire::header::Prim::Null)
@@ -548,7 +548,7 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
 #[inline(never)]
 fn wire_field_untyped(core: &mut Core<'_>, w: Ref) -> Result<()> {
     core.skip(w)?;
-    if !w.is_var() && w != RESERVED {
+    if !w.is_var() && w != Ref::RESERVED {
         core.charge(quota::CALL)?;
     }
     Ok(())

@@ -13,10 +13,10 @@
 
 use super::core::Core;
 use super::merge::{FieldMerge, Step};
-use super::skip::{min_size, Meter};
+use super::skip::Meter;
 use crate::error::fault;
+use crate::error::Result;
 use crate::wire::header::{Node, Ref};
-use crate::Result;
 
 /// One value-level check: the units its walk would have cost so far. Made fresh for
 /// each check and passed down its walk (and the skips inside it), so nothing of one
@@ -137,7 +137,7 @@ impl OptCheck {
     }
 
     fn vec(&mut self, core: &mut Core<'_>, we: Ref, ee: Ref) -> Result<bool> {
-        let n = core.reader.len(min_size(&core.wire, we))?;
+        let n = core.reader.len(core.wire.min_size(we))?;
         for _ in 0..n {
             if !self.walk(core, we, ee)? {
                 return Ok(false);

@@ -8,10 +8,10 @@
 use super::header_cache::LentArena;
 use super::quota;
 use super::subtype::{LentMemo, Sides};
+use crate::error::Result;
 use crate::error::{fault, Error};
 use crate::wire::header::{Arena, Node, Ref, Span, PRIM_COUNT};
 use crate::wire::reader::Reader;
-use crate::Result;
 use std::rc::Rc;
 
 /// Nesting levels between two measures of the stack (see [`Core::enter`]).
@@ -807,7 +807,7 @@ impl<'de> Core<'de> {
         memo.get().check(sides, w, e)
     }
 
-    /// The fewest bytes an element of wire type `el` takes ([`super::skip::min_size`]),
+    /// The fewest bytes an element of wire type `el` takes ([`Arena::min_size`]),
     /// for a vector's length check. Only a record's takes a walk over its fields;
     /// the vectors of a message mostly repeat one element type (a vector of records
     /// inside a vector is read once per outer element), so the last record's answer
@@ -816,12 +816,12 @@ impl<'de> Core<'de> {
     #[inline(always)]
     pub(super) fn elem_min_size(&mut self, el: Ref) -> usize {
         if !matches!(self.wnode(el), Node::Record(_)) {
-            return super::skip::min_size(&self.wire, el);
+            return self.wire.min_size(el);
         }
         if self.min_memo.0 == el {
             return self.min_memo.1;
         }
-        let n = super::skip::min_size(&self.wire, el);
+        let n = self.wire.min_size(el);
         self.min_memo = (el, n);
         n
     }

@@ -8,12 +8,12 @@
 //! (`Rc::make_mut`): that happens once per new type, never on the steady path.
 
 use super::quota;
+use crate::error::{Error, Result};
 use crate::fasthash::FastMap;
 use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::header::{Arena, FieldEntry, FieldLabel, FuncEntry, Node, Prim, Ref, Span};
 use crate::wire::store::Store;
-use crate::{Error, Result};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -66,7 +66,9 @@ pub(crate) fn shared_arena() -> Rc<Arena> {
 /// The root reference of `T`'s expected type, with `held` (the decoder's arena)
 /// set to the arena it is in; or `None`, `held` untouched, when `T` takes whatever
 /// type the wire has (its Candid type is `Unknown`, as `IDLValue`'s).
-pub(crate) fn of<T: crate::CandidType + ?Sized>(held: &mut Rc<Arena>) -> Result<Option<Ref>> {
+pub(crate) fn of<T: crate::types::CandidType + ?Sized>(
+    held: &mut Rc<Arena>,
+) -> Result<Option<Ref>> {
     let id = TypeId::of::<T>();
     INTERNER.with(|cell| {
         let mut it = cell.borrow_mut();

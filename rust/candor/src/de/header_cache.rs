@@ -126,8 +126,8 @@ pub(crate) struct Hit {
 pub(crate) fn take(
     bytes: &[u8],
     limits: Limits,
-    pay: impl FnOnce(usize) -> crate::Result<Option<usize>>,
-) -> Option<crate::Result<Hit>> {
+    pay: impl FnOnce(usize) -> crate::error::Result<Option<usize>>,
+) -> Option<crate::error::Result<Hit>> {
     // `try_with`: while the thread is torn down the cache may be gone; decode as usual.
     CACHE
         .try_with(|c| {

@@ -10,8 +10,8 @@ use super::core::Core;
 use super::quota;
 use super::value::De;
 use crate::error::Error;
+use crate::error::Result;
 use crate::wire::header::{Arena, FieldLabel, Prim, Ref};
-use crate::Result;
 use serde::de::{self, Visitor};
 
 /// The identifier of an expected field or case: its name when it has one (the

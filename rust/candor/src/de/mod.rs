@@ -7,6 +7,7 @@
 //! rule in `skip`. `spec/decoder.md` describes the design and every fast path.
 
 mod access;
+mod args;
 mod coerce;
 mod core;
 mod describe;
@@ -24,19 +25,14 @@ mod value;
 use self::core::Core;
 pub use self::direct::Direct;
 use self::subtype::LentMemo;
+use crate::error::Result;
 use crate::error::{Error, PathSegment};
 use crate::types::{CandidType, Type, TypeEnv};
 use crate::wire::header::{self, Node, Prim, Ref};
-use crate::Result;
 use serde::de::Deserialize;
 use std::rc::Rc;
 
-/// Default bound on nesting (records, variants, vectors, options) while decoding.
-///
-/// Deep enough for the recursive lists canisters really send (a 2,048-element
-/// `opt record { head; tail }` list nests about 4,100 levels), shallow enough that
-/// the native and wasm stacks hold it; the same on every target.
-pub const DEFAULT_MAX_DEPTH: u32 = 5_000;
+pub use crate::limits::DEFAULT_MAX_DEPTH;
 
 /// Default bound on the stack a decode may use below where it started.
 ///
@@ -451,7 +447,7 @@ impl<'de> IDLDeserialize<'de> {
             None => {
                 return match self.core.enode(e) {
                     Node::Opt(_) | Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved) => {
-                        T::deserialize(value::De::new(&mut self.core, value::NULL, e))
+                        T::deserialize(value::De::new(&mut self.core, Ref::NULL, e))
                     }
                     _ => Err(Error::msg(format!(
                         "No more values on the wire, the expected type {} is not opt, null, or reserved",

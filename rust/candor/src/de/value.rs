@@ -10,12 +10,12 @@ use super::core::{CaseMemo, Checked, Core, VecKind, VecShape};
 use super::describe::describe;
 use super::primvec;
 use super::quota;
+use crate::error::Result;
 use crate::error::{fault, Error, PathSegment};
-use crate::types::number::{leb_to_le_bytes, TAG_INT, TAG_NAT};
-use crate::types::reference::{TAG_FUNC, TAG_SERVICE};
+use crate::types::bytes_tag::BytesTag;
+use crate::types::number::leb_to_le_bytes;
 use crate::wire::header::{Arena, FieldEntry, Node, Prim, Ref, Span};
 use crate::wire::leb;
-use crate::Result;
 use serde::de::{self, Visitor};
 
 thread_local! {
@@ -33,14 +33,6 @@ pub(crate) fn spec_only_reads() -> u64 {
     SPEC_ONLY_READS.with(std::cell::Cell::get)
 }
 
-/// Tag of the `visit_bytes` protocol (shared with candid) for principals, reserved
-/// and blobs reached through `deserialize_any`.
-pub(crate) const TAG_PRINCIPAL: u8 = 2;
-pub(crate) const TAG_RESERVED: u8 = 3;
-pub(crate) const TAG_BLOB: u8 = 6;
-
-pub(crate) const NULL: Ref = Ref::prim(Prim::Null);
-pub(crate) const RESERVED: Ref = Ref::prim(Prim::Reserved);
 const NAT: Ref = Ref::prim(Prim::Nat);
 const INT: Ref = Ref::prim(Prim::Int);
 const PRINCIPAL: Ref = Ref::prim(Prim::Principal);
@@ -379,7 +371,7 @@ impl<'a, 'de> De<'a, 'de> {
         }
         let bytes = self.big_leb()?;
         let mut out = Vec::with_capacity(bytes.len() + 2);
-        out.push(TAG_NAT);
+        out.push(BytesTag::Nat as u8);
         leb_to_le_bytes(bytes, false, &mut out);
         v.visit_byte_buf(out)
     }
@@ -413,7 +405,7 @@ impl<'a, 'de> De<'a, 'de> {
         let mut out = Vec::with_capacity(bytes.len() + 2);
         // An int read from a nat is still an int (candid tags it 0: `IDLValue`
         // decodes `Int`, not `Nat`): its magnitude bytes get a zero sign byte.
-        out.push(TAG_INT);
+        out.push(BytesTag::Int as u8);
         leb_to_le_bytes(bytes, !is_nat, &mut out);
         if is_nat {
             out.push(0);
@@ -473,7 +465,7 @@ impl<'a, 'de> De<'a, 'de> {
     #[inline(never)]
     fn tagged_blob_from_other<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
         self.empty_vec_as_blob()?;
-        v.visit_byte_buf(vec![TAG_BLOB])
+        v.visit_byte_buf(vec![BytesTag::Blob as u8])
     }
 
     /// A blob expected and a vector of another element type on the wire: the
@@ -527,7 +519,7 @@ impl<'a, 'de> De<'a, 'de> {
         self.core.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
         if tagged {
             let mut buf = [0u8; 30];
-            buf[0] = TAG_PRINCIPAL;
+            buf[0] = BytesTag::Principal as u8;
             buf[1..=bytes.len()].copy_from_slice(bytes);
             v.visit_bytes(&buf[..=bytes.len()])
         } else {
@@ -551,7 +543,7 @@ impl<'a, 'de> De<'a, 'de> {
         let bytes = self.core.reader.principal()?;
         self.core.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
         let mut buf = [0u8; 30];
-        buf[0] = TAG_SERVICE;
+        buf[0] = BytesTag::Service as u8;
         buf[1..=bytes.len()].copy_from_slice(bytes);
         v.visit_bytes(&buf[..=bytes.len()])
     }
@@ -575,7 +567,7 @@ impl<'a, 'de> De<'a, 'de> {
                 .saturating_add(quota::FUNC_REFERENCE),
         )?;
         let mut out = Vec::with_capacity(principal.len() + len + 12);
-        out.push(TAG_FUNC);
+        out.push(BytesTag::Func as u8);
         leb::write_u64(&mut out, len as u64);
         out.extend_from_slice(method);
         out.extend_from_slice(principal);
@@ -692,7 +684,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                         self.core.skip(self.w())?;
                     }
                     self.core.charge(quota::CALL)?;
-                    v.visit_bytes(&[TAG_RESERVED])
+                    v.visit_bytes(&[BytesTag::Reserved as u8])
                 }
                 Prim::Empty => Err(if self.core.wnode(self.w()) == Node::Prim(Prim::Empty) {
                     fault::empty_value(self.core.offset())
@@ -711,7 +703,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                 self.core.charge(len.saturating_add(quota::CALL))?;
                 let blob = self.core.reader.take(len, "blob")?;
                 let mut out = Vec::with_capacity(len + 1);
-                out.push(TAG_BLOB);
+                out.push(BytesTag::Blob as u8);
                 out.extend_from_slice(blob);
                 v.visit_byte_buf(out)
             }
@@ -1217,7 +1209,7 @@ fn case_of(core: &Core<'_>, (wf, ef): (Span, Span), index: u64, at: usize) -> Re
         _ => {
             let exp_cases = core.exp.fields(ef);
             match exp_cases.binary_search_by_key(&case.id, |f| f.id) {
-                Ok(k) => (k, exp_cases.get(k).map_or(RESERVED, |f| f.ty)),
+                Ok(k) => (k, exp_cases.get(k).map_or(Ref::RESERVED, |f| f.ty)),
                 Err(_) => return Err(unknown_case(case.id).at(at)),
             }
         }

@@ -8,12 +8,12 @@
 //! `cached_header` computes it once per list of Rust argument types and reuses the
 //! bytes afterwards.
 
+use crate::error::{Error, Result};
 use crate::fasthash::FastMap;
 use crate::types::internal::{env_clear, find_type};
 use crate::types::walk::{StackMark, MAX_WALK_STACK, STACK_CHECK_EVERY};
 use crate::types::{is_primitive, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::{leb, opcode};
-use crate::{Error, Result};
 use std::cell::RefCell;
 use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;

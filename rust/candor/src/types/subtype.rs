@@ -20,7 +20,7 @@
 
 use super::internal::{elide_args, elide_large};
 use super::{Field, FuncMode, Type, TypeEnv, TypeInner};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 

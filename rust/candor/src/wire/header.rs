@@ -14,7 +14,7 @@ use super::opcode;
 use super::reader::Reader;
 use super::store::Store;
 use crate::error::fault;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 use std::cell::Cell;
 
 /// A reference to a node. The low 31 bits index the arena; the top bit marks a
@@ -27,6 +27,11 @@ pub(crate) struct Ref(u32);
 const VAR_BIT: u32 = 1 << 31;
 
 impl Ref {
+    /// `null`, the wire type of a field or argument the message lacks.
+    pub(crate) const NULL: Ref = Ref::prim(Prim::Null);
+    /// `reserved`, the expected type of a field or argument nothing asks for.
+    pub(crate) const RESERVED: Ref = Ref::prim(Prim::Reserved);
+
     #[inline(always)]
     pub(crate) const fn prim(p: Prim) -> Ref {
         Ref(p as u32)

@@ -3,6 +3,7 @@
 
 pub(crate) mod header;
 pub(crate) mod leb;
+mod min_size;
 pub(crate) mod opcode;
 pub(crate) mod reader;
 pub(crate) mod store;
