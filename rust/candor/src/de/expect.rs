@@ -13,7 +13,7 @@ use crate::fasthash::FastMap;
 use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::header::{Arena, FieldEntry, FieldLabel, FuncEntry, Node, Prim, Ref, Span};
-use crate::wire::store::Store;
+use crate::wire::inline_vec::InlineVec;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -25,7 +25,7 @@ struct Interner {
     /// own (`IDLValue`), which decode at the wire type. A canister decodes a handful
     /// of argument types: the first ones live inline (a scan of a few words, and no
     /// allocation on the first call of a fresh instance), the rest in a map.
-    roots_small: Store<(TypeId, Option<Ref>), 8>,
+    roots_small: InlineVec<(TypeId, Option<Ref>), 8>,
     roots: FastMap<TypeId, Option<Ref>>,
     /// Node per `Rc<TypeInner>` address, with the `Rc` itself, so an address is
     /// never reused for another type while it is in this map.

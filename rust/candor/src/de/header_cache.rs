@@ -275,7 +275,7 @@ impl Cache {
 /// when they hold beyond the message, or else to the spares the next parse reuses.
 ///
 /// The giving back is this field's `Drop`, not the decoder's: this holds nothing
-/// borrowed from the input, so the decoder (`Core<'de>`, `IDLDeserialize<'de>`)
+/// borrowed from the input, so the decoder (`DecodeState<'de>`, `IDLDeserialize<'de>`)
 /// has no destructor that needs the input alive, and may be dropped after it, as
 /// candid's may: `Decode!(&bytes, T)` as the last expression of a function whose
 /// local `bytes` it reads is a temporary dropped after that local (before edition

@@ -6,8 +6,8 @@
 //! quota and 1× against the skipping quota, with candid's per-call units (table
 //! references resolved, field keys, variant labels…). See `spec/limits.md`.
 
-use super::core::Core;
 use super::quota;
+use super::state::DecodeState;
 use crate::error::Result;
 use crate::error::{fault, Error};
 use crate::wire::header::{Node, Prim, Ref, Span};
@@ -23,9 +23,9 @@ fn digits(mut n: u32) -> usize {
 
 /// How a walk over a value pays for the units it would cost. The walk itself is
 /// the same whoever pays; the meter is the caller's, passed down the walk, so no
-/// state about who pays sits on the shared `Core`.
+/// state about who pays sits on the shared `DecodeState`.
 pub(super) trait Meter {
-    fn charge(&mut self, core: &mut Core<'_>, units: usize) -> Result<()>;
+    fn charge(&mut self, state: &mut DecodeState<'_>, units: usize) -> Result<()>;
 }
 
 /// Skipped work, charged as candid charges it: 50× on the decoding quota and 1× on
@@ -34,8 +34,8 @@ pub(super) struct Skipped;
 
 impl Meter for Skipped {
     #[inline(always)]
-    fn charge(&mut self, core: &mut Core<'_>, units: usize) -> Result<()> {
-        core.charge_untyped(units)
+    fn charge(&mut self, state: &mut DecodeState<'_>, units: usize) -> Result<()> {
+        state.charge_untyped(units)
     }
 }
 
@@ -43,12 +43,12 @@ impl Meter for Skipped {
 struct Decoded;
 
 impl Meter for Decoded {
-    fn charge(&mut self, core: &mut Core<'_>, units: usize) -> Result<()> {
-        core.charge(units)
+    fn charge(&mut self, state: &mut DecodeState<'_>, units: usize) -> Result<()> {
+        state.charge(units)
     }
 }
 
-impl<'de> Core<'de> {
+impl<'de> DecodeState<'de> {
     /// Reads a value of a future type as a value in its own right (a visitor
     /// asked for it at its wire type): candid hands such a value over as `null`
     /// and charges its bytes as decoding, not as skipping.
@@ -72,7 +72,7 @@ impl<'de> Core<'de> {
         if w.is_var() {
             meter.charge(self, 2 * quota::UNROLL)?;
         }
-        match self.wnode(w) {
+        match self.wire_node(w) {
             Node::Prim(p) => self.skip_prim(meter, p),
             Node::Opt(inner) => self.skip_opt(meter, inner),
             Node::Vec(el) => self.skip_vec(meter, el.resolved()),
@@ -132,7 +132,7 @@ impl<'de> Core<'de> {
     /// elements in one pass each, anything else element by element.
     #[inline(always)]
     fn skip_vec<M: Meter>(&mut self, meter: &mut M, el: Ref) -> Result<()> {
-        let el_node = self.wnode(el);
+        let el_node = self.wire_node(el);
         if el_node == Node::Prim(Prim::Nat8) {
             let n = self.reader.len(1)?;
             meter.charge(self, n.saturating_add(quota::CALL))?;
@@ -210,7 +210,7 @@ impl<'de> Core<'de> {
             return Err(fault::variant_index(index, cases.len as usize, at));
         };
         // candid's untyped label is "<id>,id,<accessor>".
-        let accessor = if self.wnode(ty) == Node::Prim(Prim::Null) && !ty.is_var() {
+        let accessor = if self.wire_node(ty) == Node::Prim(Prim::Null) && !ty.is_var() {
             quota::UNTYPED_UNIT
         } else {
             quota::UNTYPED_NEWTYPE

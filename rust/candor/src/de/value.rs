@@ -1,15 +1,15 @@
 //! The serde `Deserializer` for one value: a frame holding the wire type and the
-//! expected type of that value, and a borrow of the shared [`Core`].
+//! expected type of that value, and a borrow of the shared [`DecodeState`].
 //!
 //! Every method charges the decoding quota exactly as candid 0.10.39 does for the
 //! same serde call (see `spec/limits.md`), so a canister's quota accepts and rejects
 //! the same messages after switching.
 
 use super::access::{EnumAccess, MapAccess, StructAccess, TupleAccess, VecAccess};
-use super::core::{CaseMemo, Checked, Core, VecKind, VecShape};
 use super::describe::describe;
 use super::primvec;
 use super::quota;
+use super::state::{CaseMemo, DecodeState, PairSpans, VecKind, VecShape};
 use crate::error::Result;
 use crate::error::{fault, Error, PathSegment};
 use crate::types::bytes_tag::BytesTag;
@@ -43,7 +43,7 @@ const PRINCIPAL: Ref = Ref::prim(Prim::Principal);
 /// scalars, which a call passes in two arguments: every `Deserialize` impl that is
 /// not inlined takes its frame that way rather than through memory.
 pub(crate) struct De<'a, 'de> {
-    pub core: &'a mut Core<'de>,
+    pub state: &'a mut DecodeState<'de>,
     /// The wire type in the low half, the expected type in the high half.
     pair: u64,
 }
@@ -192,18 +192,18 @@ pub(super) fn owned_text(s: &str) -> String {
 /// to be inlined where they are used, and the frame travels as three scalars
 /// instead of through memory.
 #[inline(never)]
-fn owned_string(core: &mut Core<'_>, w: Ref, e: Ref) -> Result<String> {
+fn owned_string(state: &mut DecodeState<'_>, w: Ref, e: Ref) -> Result<String> {
     let text = Ref::prim(Prim::Text);
     if w != text || e != text {
-        not_direct_text(core, w, e)?;
+        not_direct_text(state, w, e)?;
     }
-    // `Core::text`'s read, with the short ASCII test made on the copy's own
+    // `DecodeState::text`'s read, with the short ASCII test made on the copy's own
     // words instead of on the input first.
-    let n = core.reader.len(1)?;
+    let n = state.reader.len(1)?;
     // `n` is at most the bytes left in the input, so adding one cannot overflow.
-    core.charge(n + quota::CALL)?;
-    let at = core.offset();
-    let bytes = core.reader.take(n, "text")?;
+    state.charge(n + quota::CALL)?;
+    let at = state.offset();
+    let bytes = state.reader.take(n, "text")?;
     let (v, or) = owned_bytes_or(bytes);
     if or & HIGH_BITS != 0 {
         validate_text(bytes, at)?;
@@ -213,7 +213,7 @@ fn owned_string(core: &mut Core<'_>, w: Ref, e: Ref) -> Result<String> {
     Ok(unsafe { String::from_utf8_unchecked(v) })
 }
 
-/// A text that is not short ASCII, validated as `Core::text` does, out of line:
+/// A text that is not short ASCII, validated as `DecodeState::text` does, out of line:
 /// `from_utf8`'s answer goes through memory, which would otherwise give every
 /// string's read a stack frame.
 #[inline(never)]
@@ -228,8 +228,8 @@ fn validate_text(bytes: &[u8], at: usize) -> Result<()> {
 /// sides (a type variable, or a mismatch), out of the way of the common case.
 #[cold]
 #[inline(never)]
-fn not_direct_text(core: &mut Core<'_>, w: Ref, e: Ref) -> Result<()> {
-    De::new(core, w, e).prim(Prim::Text)
+fn not_direct_text(state: &mut DecodeState<'_>, w: Ref, e: Ref) -> Result<()> {
+    De::new(state, w, e).prim(Prim::Text)
 }
 
 /// What a sequence holds, once its type and length are read (`De::seq_begin`).
@@ -245,16 +245,16 @@ pub(super) enum SeqBody<'de> {
         e: Ref,
         per_elem: usize,
     },
-    /// A tuple record, now the kept tuple pair (`Core::tuple_ok`): its field spans
+    /// A tuple record, now the kept tuple pair (`DecodeState::tuple_ok`): its field spans
     /// and first two element types are read from there.
     Tuple,
 }
 
 impl<'a, 'de> De<'a, 'de> {
     #[inline(always)]
-    pub(super) fn new(core: &'a mut Core<'de>, w: Ref, e: Ref) -> Self {
+    pub(super) fn new(state: &'a mut DecodeState<'de>, w: Ref, e: Ref) -> Self {
         De {
-            core,
+            state,
             pair: ref_bits(w) | ref_bits(e) << 32,
         }
     }
@@ -283,7 +283,7 @@ impl<'a, 'de> De<'a, 'de> {
     fn unroll(&mut self) -> Result<()> {
         let c = usize::from(self.w().is_var()) + usize::from(self.e().is_var());
         if c != 0 {
-            self.core.charge(c)?;
+            self.state.charge(c)?;
             self.set(self.w().resolved(), self.e().resolved());
         }
         Ok(())
@@ -298,22 +298,22 @@ impl<'a, 'de> De<'a, 'de> {
     #[inline(always)]
     fn unroll_pair(&mut self, extra: usize) -> Result<(Ref, Ref)> {
         let c = usize::from(self.w().is_var()) + usize::from(self.e().is_var());
-        self.core.charge2(c, extra)?;
+        self.state.charge_then(c, extra)?;
         Ok((self.w().resolved(), self.e().resolved()))
     }
 
     #[inline(always)]
     fn unroll_then(&mut self, extra: usize) -> Result<()> {
         let c = usize::from(self.w().is_var()) + usize::from(self.e().is_var());
-        self.core.charge2(c, extra)?;
+        self.state.charge_then(c, extra)?;
         self.set(self.w().resolved(), self.e().resolved());
         Ok(())
     }
 
     /// This frame's (resolved) pair, with the spans its shape check found.
     #[inline(always)]
-    fn checked(&self, wf: Span, ef: Span) -> Checked {
-        Checked {
+    fn checked(&self, wf: Span, ef: Span) -> PairSpans {
+        PairSpans {
             w: self.w(),
             e: self.e(),
             wf,
@@ -323,16 +323,19 @@ impl<'a, 'de> De<'a, 'de> {
 
     #[inline(always)]
     fn nodes(&self) -> (Node, Node) {
-        (self.core.wnode(self.w()), self.core.enode(self.e()))
+        (
+            self.state.wire_node(self.w()),
+            self.state.expected_node(self.e()),
+        )
     }
 
     /// "expected <e>, found <w>" at the current offset.
     #[cold]
     fn mismatch(&self) -> Error {
         Error::mismatch(
-            describe(&self.core.exp, self.e()),
-            describe(&self.core.wire, self.w()),
-            self.core.offset(),
+            describe(&self.state.exp, self.e()),
+            describe(&self.state.wire, self.w()),
+            self.state.offset(),
         )
     }
 
@@ -340,9 +343,9 @@ impl<'a, 'de> De<'a, 'de> {
     fn internal(&self, what: &str) -> Error {
         Error::msg(format!(
             "the Rust type asked for {what} but its Candid type is {}",
-            describe(&self.core.exp, self.e())
+            describe(&self.state.exp, self.e())
         ))
-        .at(self.core.offset())
+        .at(self.state.offset())
     }
 
     #[inline(always)]
@@ -364,8 +367,8 @@ impl<'a, 'de> De<'a, 'de> {
     #[inline(always)]
     fn nat<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Nat)?;
-        if !self.core.untyped {
-            if let Some(x) = self.core.small_nat()? {
+        if !self.state.untyped {
+            if let Some(x) = self.state.small_nat()? {
                 return v.visit_u64(x);
             }
         }
@@ -383,21 +386,21 @@ impl<'a, 'de> De<'a, 'de> {
             self.w() == NAT
         } else {
             self.unroll()?;
-            if self.core.enode(self.e()) != Node::Prim(Prim::Int) {
+            if self.state.expected_node(self.e()) != Node::Prim(Prim::Int) {
                 return Err(self.internal("int"));
             }
-            match self.core.wnode(self.w()) {
+            match self.state.wire_node(self.w()) {
                 Node::Prim(Prim::Int) => false,
                 Node::Prim(Prim::Nat) => true,
                 _ => return Err(self.mismatch()),
             }
         };
-        if !self.core.untyped {
+        if !self.state.untyped {
             if is_nat {
-                if let Some(x) = self.core.small_nat()? {
+                if let Some(x) = self.state.small_nat()? {
                     return v.visit_u64(x);
                 }
-            } else if let Some(x) = self.core.small_int()? {
+            } else if let Some(x) = self.state.small_int()? {
                 return v.visit_i64(x);
             }
         }
@@ -416,8 +419,8 @@ impl<'a, 'de> De<'a, 'de> {
     /// The bytes of a LEB128 value of any length, charged per byte.
     #[cold]
     fn big_leb(&mut self) -> Result<&'de [u8]> {
-        let bytes = self.core.reader.long_leb("nat/int")?;
-        self.core.charge(bytes.len())?;
+        let bytes = self.state.reader.long_leb("nat/int")?;
+        self.state.charge(bytes.len())?;
         Ok(bytes)
     }
 
@@ -427,26 +430,26 @@ impl<'a, 'de> De<'a, 'de> {
     #[inline(always)]
     fn bytes(mut self) -> Result<Bytes<'a, 'de>> {
         self.unroll()?;
-        if self.core.blob_ok != (self.w(), self.e()) {
-            match self.core.enode(self.e()) {
+        if self.state.blob_ok != (self.w(), self.e()) {
+            match self.state.expected_node(self.e()) {
                 Node::Prim(Prim::Principal) => return Ok(Bytes::Principal(self)),
-                Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
-                    match self.core.wnode(self.w()) {
-                        Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
+                Node::Vec(el) if self.state.expected_node(el) == Node::Prim(Prim::Nat8) => {
+                    match self.state.wire_node(self.w()) {
+                        Node::Vec(wel) if self.state.wire_node(wel) == Node::Prim(Prim::Nat8) => {}
                         _ => return self.blob_from_other(),
                     }
-                    self.core.blob_ok = (self.w(), self.e());
+                    self.state.blob_ok = (self.w(), self.e());
                 }
                 _ => {
                     return Err(Error::subtype("bytes only takes principal or vec nat8")
-                        .at(self.core.offset()))
+                        .at(self.state.offset()))
                 }
             }
         }
-        let len = self.core.reader.len(1)?;
+        let len = self.state.reader.len(1)?;
         // `len` is at most the bytes left in the input: one more cannot overflow.
-        self.core.charge(len + quota::CALL)?;
-        Ok(Bytes::Blob(self.core.reader.take(len, "blob")?))
+        self.state.charge(len + quota::CALL)?;
+        Ok(Bytes::Blob(self.state.reader.take(len, "blob")?))
     }
 
     /// [`bytes`](Self::bytes) of a blob expected and something else on the wire:
@@ -474,20 +477,20 @@ impl<'a, 'de> De<'a, 'de> {
     /// reads blobs only from blobs, so it gives `null` inside an `opt`, and an
     /// error outside one; `spec/differences.md` D12.) Charged as the empty blob.
     fn empty_vec_as_blob(&mut self) -> Result<()> {
-        let Node::Vec(el) = self.core.wnode(self.w()) else {
+        let Node::Vec(el) = self.state.wire_node(self.w()) else {
             return Err(self.mismatch());
         };
-        let at = self.core.offset();
-        let min = self.core.elem_min_size(el.resolved());
-        if self.core.reader.len(min)? != 0 {
+        let at = self.state.offset();
+        let min = self.state.elem_min_size(el.resolved());
+        if self.state.reader.len(min)? != 0 {
             return Err(Error::mismatch(
-                describe(&self.core.exp, self.e()),
-                describe(&self.core.wire, self.w()),
+                describe(&self.state.exp, self.e()),
+                describe(&self.state.wire, self.w()),
                 at,
             ));
         }
         count_spec_only_read();
-        self.core.charge(quota::CALL)
+        self.state.charge(quota::CALL)
     }
 
     /// A future type expected: only ever a wire type read at itself (no expected
@@ -496,10 +499,10 @@ impl<'a, 'de> De<'a, 'de> {
     #[cold]
     #[inline(never)]
     fn future<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
-        if self.core.wnode(self.w()) != Node::Future {
+        if self.state.wire_node(self.w()) != Node::Future {
             return Err(self.mismatch());
         }
-        self.core.read_future()?;
+        self.state.read_future()?;
         v.visit_unit()
     }
 
@@ -509,14 +512,14 @@ impl<'a, 'de> De<'a, 'de> {
         if self.w() != PRINCIPAL {
             self.unroll()?;
             if !matches!(
-                self.core.wnode(self.w()),
+                self.state.wire_node(self.w()),
                 Node::Prim(Prim::Principal) | Node::Service(_)
             ) {
                 return Err(self.mismatch());
             }
         }
-        let bytes = self.core.reader.principal()?;
-        self.core.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
+        let bytes = self.state.reader.principal()?;
+        self.state.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
         if tagged {
             let mut buf = [0u8; 30];
             buf[0] = BytesTag::Principal as u8;
@@ -530,8 +533,8 @@ impl<'a, 'de> De<'a, 'de> {
     /// func/service: candid charges a subtype check the size of the type table.
     fn check_reference(&mut self) -> Result<()> {
         self.unroll()?;
-        self.core.charge(self.core.table_len)?;
-        if self.core.subtype(self.w(), self.e()) {
+        self.state.charge(self.state.table_len)?;
+        if self.state.subtype(self.w(), self.e()) {
             Ok(())
         } else {
             Err(self.mismatch())
@@ -540,8 +543,8 @@ impl<'a, 'de> De<'a, 'de> {
 
     fn service<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.check_reference()?;
-        let bytes = self.core.reader.principal()?;
-        self.core.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
+        let bytes = self.state.reader.principal()?;
+        self.state.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
         let mut buf = [0u8; 30];
         buf[0] = BytesTag::Service as u8;
         buf[1..=bytes.len()].copy_from_slice(bytes);
@@ -550,16 +553,16 @@ impl<'a, 'de> De<'a, 'de> {
 
     fn func<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.check_reference()?;
-        let at = self.core.offset();
-        if !self.core.reader.bool()? {
+        let at = self.state.offset();
+        if !self.state.reader.bool()? {
             return Err(fault::opaque_reference(at));
         }
-        let principal = self.core.reader.principal()?;
-        let len = self.core.reader.len(1)?;
-        let at = self.core.offset();
-        let method = self.core.reader.take(len, "method name")?;
+        let principal = self.state.reader.principal()?;
+        let len = self.state.reader.len(1)?;
+        let at = self.state.offset();
+        let method = self.state.reader.take(len, "method name")?;
         std::str::from_utf8(method).map_err(|e| fault::invalid_utf8("method name", e, at))?;
-        self.core.charge(
+        self.state.charge(
             principal
                 .len()
                 .max(quota::PRINCIPAL_MIN)
@@ -589,21 +592,21 @@ impl<'a, 'de> De<'a, 'de> {
     /// where the value begins (`at`) is kept for it: the caller has it at hand, as
     /// it has just read the `opt`'s tag.
     fn some<V: Visitor<'de>>(self, w: Ref, e: Ref, at: usize, v: V) -> Result<V::Value> {
-        self.core.enter()?;
-        let fits = self.core.subtype(w, e) || self.core.coerces(w, e)?;
+        self.state.enter()?;
+        let fits = self.state.subtype(w, e) || self.state.coerces(w, e)?;
         if !fits {
             // candid charges 10 for backtracking, then skips the value.
-            self.core.charge(quota::OPT_BACKTRACK)?;
-            self.core.skip(w)?;
+            self.state.charge(quota::OPT_BACKTRACK)?;
+            self.state.skip(w)?;
             let out: Result<V::Value> = v.visit_none();
-            self.core.leave();
+            self.state.leave();
             return out.map_err(|err| err.within(PathSegment::Opt));
         }
-        let out = v.visit_some(De::new(&mut *self.core, w, e));
-        self.core.leave();
+        let out = v.visit_some(De::new(&mut *self.state, w, e));
+        self.state.leave();
         match out {
             Ok(value) => Ok(value),
-            Err(err) => opt_failed::<V>(self.core, w, at, err),
+            Err(err) => opt_failed::<V>(self.state, w, at, err),
         }
     }
 
@@ -639,8 +642,8 @@ macro_rules! primitive {
         #[inline]
         fn $method<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
             self.prim(Prim::$p)?;
-            self.core.charge($n)?;
-            let b = self.core.reader.fixed::<$n>(stringify!($p))?;
+            self.state.charge($n)?;
+            let b = self.state.reader.fixed::<$n>(stringify!($p))?;
             v.$visit(<$t>::from_le_bytes(b))
         }
     )*};
@@ -662,7 +665,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
             }
         }
         self.unroll()?;
-        match self.core.enode(self.e()) {
+        match self.state.expected_node(self.e()) {
             Node::Prim(p) => match p {
                 Prim::Int => self.int(v),
                 Prim::Nat => self.nat(v),
@@ -680,28 +683,30 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                 Prim::Text => self.deserialize_str(v),
                 Prim::Null => self.deserialize_unit(v),
                 Prim::Reserved => {
-                    if self.core.wnode(self.w()) != Node::Prim(Prim::Reserved) {
-                        self.core.skip(self.w())?;
+                    if self.state.wire_node(self.w()) != Node::Prim(Prim::Reserved) {
+                        self.state.skip(self.w())?;
                     }
-                    self.core.charge(quota::CALL)?;
+                    self.state.charge(quota::CALL)?;
                     v.visit_bytes(&[BytesTag::Reserved as u8])
                 }
-                Prim::Empty => Err(if self.core.wnode(self.w()) == Node::Prim(Prim::Empty) {
-                    fault::empty_value(self.core.offset())
-                } else {
-                    self.mismatch()
-                }),
+                Prim::Empty => Err(
+                    if self.state.wire_node(self.w()) == Node::Prim(Prim::Empty) {
+                        fault::empty_value(self.state.offset())
+                    } else {
+                        self.mismatch()
+                    },
+                ),
                 Prim::Principal => self.principal(v, true),
             },
             Node::Opt(_) => self.deserialize_option(v),
-            Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
-                match self.core.wnode(self.w()) {
-                    Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
+            Node::Vec(el) if self.state.expected_node(el) == Node::Prim(Prim::Nat8) => {
+                match self.state.wire_node(self.w()) {
+                    Node::Vec(wel) if self.state.wire_node(wel) == Node::Prim(Prim::Nat8) => {}
                     _ => return self.tagged_blob_from_other(v),
                 }
-                let len = self.core.reader.len(1)?;
-                self.core.charge(len.saturating_add(quota::CALL))?;
-                let blob = self.core.reader.take(len, "blob")?;
+                let len = self.state.reader.len(1)?;
+                self.state.charge(len.saturating_add(quota::CALL))?;
+                let blob = self.state.reader.take(len, "blob")?;
                 let mut out = Vec::with_capacity(len + 1);
                 out.push(BytesTag::Blob as u8);
                 out.extend_from_slice(blob);
@@ -722,12 +727,12 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     /// charge the units candid charges for the same value.
     fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         if is_ignored_any::<V>() {
-            self.core.skip(self.w())?;
+            self.state.skip(self.w())?;
             return v.visit_unit();
         }
         let w = self.w();
-        self.core
-            .at_wire_type(|core| de::Deserializer::deserialize_any(De::new(core, w, w), v))
+        self.state
+            .at_wire_type(|state| de::Deserializer::deserialize_any(De::new(state, w, w), v))
     }
 
     primitive! {
@@ -745,20 +750,20 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn deserialize_i128<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.unroll()?;
-        if self.core.enode(self.e()) != Node::Prim(Prim::Int) {
+        if self.state.expected_node(self.e()) != Node::Prim(Prim::Int) {
             return Err(self.internal("i128"));
         }
-        self.core.charge(quota::BIG_FLAT)?;
-        let at = self.core.offset();
-        let value = match self.core.wnode(self.w()) {
+        self.state.charge(quota::BIG_FLAT)?;
+        let at = self.state.offset();
+        let value = match self.state.wire_node(self.w()) {
             Node::Prim(Prim::Int) => self
-                .core
+                .state
                 .reader
                 .int_i128()
                 .ok_or_else(|| fault::number_too_large("int does not fit i128", at))?,
             Node::Prim(Prim::Nat) => {
                 let n = self
-                    .core
+                    .state
                     .reader
                     .nat_u128()
                     .ok_or_else(|| fault::number_too_large("nat does not fit u128", at))?;
@@ -772,10 +777,10 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn deserialize_u128<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Nat)?;
-        self.core.charge(quota::BIG_FLAT)?;
-        let at = self.core.offset();
+        self.state.charge(quota::BIG_FLAT)?;
+        let at = self.state.offset();
         let n = self
-            .core
+            .state
             .reader
             .nat_u128()
             .ok_or_else(|| fault::number_too_large("nat does not fit u128", at))?;
@@ -784,8 +789,8 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn deserialize_bool<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Bool)?;
-        self.core.charge(quota::CALL)?;
-        let b = self.core.reader.bool()?;
+        self.state.charge(quota::CALL)?;
+        let b = self.state.reader.bool()?;
         v.visit_bool(b)
     }
 
@@ -796,7 +801,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     #[inline]
     fn deserialize_str<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Text)?;
-        let s = self.core.text()?;
+        let s = self.state.text()?;
         v.visit_borrowed_str(s)
     }
 
@@ -805,7 +810,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     /// [`owned_text`]).
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        v.visit_string(owned_string(self.core, self.w(), self.e())?)
+        v.visit_string(owned_string(self.state, self.w(), self.e())?)
     }
 
     fn deserialize_bytes<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
@@ -839,8 +844,8 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         match wire {
             Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved) => v.visit_none(),
             Node::Opt(w_in) => {
-                if self.core.reader.bool()? {
-                    let at = self.core.offset();
+                if self.state.reader.bool()? {
+                    let at = self.state.offset();
                     self.some(w_in, e_in, at, v)
                 } else {
                     v.visit_none()
@@ -848,7 +853,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
             }
             _ => {
                 let w = self.w();
-                let at = self.core.offset();
+                let at = self.state.offset();
                 self.some(w, e_in.resolved(), at, v)
             }
         }
@@ -856,7 +861,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn deserialize_unit<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Null)?;
-        self.core.charge(quota::CALL)?;
+        self.state.charge(quota::CALL)?;
         v.visit_unit()
     }
 
@@ -865,7 +870,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         _name: &'static str,
         v: V,
     ) -> Result<V::Value> {
-        self.core.charge(quota::CALL)?;
+        self.state.charge(quota::CALL)?;
         self.deserialize_unit(v)
     }
 
@@ -874,7 +879,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         _name: &'static str,
         v: V,
     ) -> Result<V::Value> {
-        self.core.charge(quota::CALL)?;
+        self.state.charge(quota::CALL)?;
         v.visit_newtype_struct(self)
     }
 
@@ -917,9 +922,9 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     ) -> Result<V::Value> {
         // `nested` spelled out: a closure here is one more function the inliner
         // may leave out of line in the cycle a recursive Rust enum makes.
-        self.core.enter()?;
+        self.state.enter()?;
         let out = self.variant(v);
-        self.core.leave();
+        self.state.leave();
         out
     }
 
@@ -934,12 +939,12 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
 impl<'de> De<'_, 'de> {
     /// Runs `f` one nesting level deeper (the depth and stack bounds of
-    /// `Core::enter`), leaving the level however `f` ends.
+    /// `DecodeState::enter`), leaving the level however `f` ends.
     #[inline(always)]
     fn nested<R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
-        self.core.enter()?;
+        self.state.enter()?;
         let out = f(self);
-        self.core.leave();
+        self.state.leave();
         out
     }
 
@@ -954,7 +959,7 @@ impl<'de> De<'_, 'de> {
         match self.seq_begin(tuple_len, cost)? {
             SeqBody::Fixed { p, data, at } => {
                 let (w, e) = (self.w(), self.e());
-                De::new(&mut *self.core, w, e).prim_vec(p, data, at, v)
+                De::new(&mut *self.state, w, e).prim_vec(p, data, at, v)
             }
             SeqBody::Elems {
                 len,
@@ -962,15 +967,15 @@ impl<'de> De<'_, 'de> {
                 e,
                 per_elem,
             } => {
-                let mut access = VecAccess::new(&mut *self.core, len, w, e, per_elem);
+                let mut access = VecAccess::new(&mut *self.state, len, w, e, per_elem);
                 let out = v.visit_seq(&mut access)?;
                 access.finish()?;
                 Ok(out)
             }
             SeqBody::Tuple => {
-                let Checked { wf, ef, .. } = self.core.tuple_ok;
-                let first = self.core.tuple_first;
-                let mut access = TupleAccess::new(&mut *self.core, wf, ef, first);
+                let PairSpans { wf, ef, .. } = self.state.tuple_ok;
+                let first = self.state.tuple_first;
+                let mut access = TupleAccess::new(&mut *self.state, wf, ef, first);
                 let out = v.visit_seq(&mut access)?;
                 access.finish()?;
                 Ok(out)
@@ -989,10 +994,10 @@ impl<'de> De<'_, 'de> {
         cost: usize,
     ) -> Result<SeqBody<'de>> {
         let (w, e) = self.unroll_pair(cost)?;
-        if self.core.tuple_ok.get(w, e).is_some() {
+        if self.state.tuple_ok.get(w, e).is_some() {
             return Ok(SeqBody::Tuple);
         }
-        let kept = self.core.vec_ok;
+        let kept = self.state.vec_ok;
         let shape = if kept.w == w && kept.e == e {
             kept
         } else {
@@ -1000,7 +1005,7 @@ impl<'de> De<'_, 'de> {
             match self.nodes() {
                 (Node::Vec(w_el), Node::Vec(e_el)) => {
                     let shape = self.vec_shape(w_el.resolved(), e_el);
-                    self.core.vec_ok = shape;
+                    self.state.vec_ok = shape;
                     shape
                 }
                 _ => return self.tuple_begin(),
@@ -1010,19 +1015,19 @@ impl<'de> De<'_, 'de> {
         match shape.kind {
             VecKind::Fixed(p) => {
                 let size = shape.min;
-                let len = self.core.reader.len(size)?;
-                check_array_len(self.core, tuple_len, len)?;
-                self.core
+                let len = self.state.reader.len(size)?;
+                check_array_len(self.state, tuple_len, len)?;
+                self.state
                     .charge(len.saturating_mul(quota::ELEMENT + size))?;
-                let at = self.core.offset();
-                let data = self.core.reader.take(len * size, "vector")?;
+                let at = self.state.offset();
+                let data = self.state.reader.take(len * size, "vector")?;
                 Ok(SeqBody::Fixed { p, data, at })
             }
             kind => {
-                let len = self.core.reader.len(shape.min)?;
-                check_array_len(self.core, tuple_len, len)?;
+                let len = self.state.reader.len(shape.min)?;
+                check_array_len(self.state, tuple_len, len)?;
                 let per_elem = if kind == VecKind::Bignum {
-                    self.core.charge(len.saturating_mul(quota::ELEMENT))?;
+                    self.state.charge(len.saturating_mul(quota::ELEMENT))?;
                     0
                 } else {
                     quota::ELEMENT
@@ -1038,10 +1043,10 @@ impl<'de> De<'_, 'de> {
     }
 
     /// How a vector of (resolved) wire elements `w_el` and expected elements `e_el`
-    /// is read: a function of the two arenas, kept per pair (`Core::vec_ok`).
+    /// is read: a function of the two arenas, kept per pair (`DecodeState::vec_ok`).
     #[inline(always)]
     fn vec_shape(&mut self, w_el: Ref, e_el: Ref) -> VecShape {
-        let (wn, en) = (self.core.wnode(w_el), self.core.enode(e_el));
+        let (wn, en) = (self.state.wire_node(w_el), self.state.expected_node(e_el));
         let (kind, min) = match (wn, en) {
             (Node::Prim(wp), Node::Prim(ep)) if wp == ep && primvec::is_fixed(wp) => {
                 (VecKind::Fixed(wp), primvec::size(wp))
@@ -1049,9 +1054,9 @@ impl<'de> De<'_, 'de> {
             (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat))
             | (Node::Prim(Prim::Int), Node::Prim(Prim::Int))
             | (Node::Prim(Prim::Nat), Node::Prim(Prim::Int)) => {
-                (VecKind::Bignum, self.core.elem_min_size(w_el))
+                (VecKind::Bignum, self.state.elem_min_size(w_el))
             }
-            _ => (VecKind::Elems, self.core.elem_min_size(w_el)),
+            _ => (VecKind::Elems, self.state.elem_min_size(w_el)),
         };
         VecShape {
             w: self.w(),
@@ -1069,19 +1074,19 @@ impl<'de> De<'_, 'de> {
     fn tuple_begin(&mut self) -> Result<SeqBody<'de>> {
         match self.nodes() {
             (Node::Record(wf), Node::Record(ef)) => {
-                if !is_tuple(&self.core.exp, ef) {
+                if !is_tuple(&self.state.exp, ef) {
                     return Err(self.mismatch());
                 }
-                if !is_tuple(&self.core.wire, wf) {
+                if !is_tuple(&self.state.wire, wf) {
                     return Err(Error::subtype(format!(
                         "{} is not a tuple type",
-                        describe(&self.core.wire, self.w())
+                        describe(&self.state.wire, self.w())
                     ))
-                    .at(self.core.offset()));
+                    .at(self.state.offset()));
                 }
-                let first = [0, 1].map(|i| TupleAccess::pair(self.core, wf, ef, i));
-                self.core.tuple_ok = self.checked(wf, ef);
-                self.core.tuple_first = first;
+                let first = [0, 1].map(|i| TupleAccess::pair(self.state, wf, ef, i));
+                self.state.tuple_ok = self.checked(wf, ef);
+                self.state.tuple_first = first;
                 Ok(SeqBody::Tuple)
             }
             _ => Err(self.mismatch()),
@@ -1101,26 +1106,26 @@ impl<'de> De<'_, 'de> {
             _ => None,
         };
         let (Some((wk, wv)), Some((ek, ev))) =
-            (pair(&self.core.wire, w_el), pair(&self.core.exp, e_el))
+            (pair(&self.state.wire, w_el), pair(&self.state.exp, e_el))
         else {
-            return Err(Error::subtype("expect a key-value pair").at(self.core.offset()));
+            return Err(Error::subtype("expect a key-value pair").at(self.state.offset()));
         };
-        let min = self.core.elem_min_size(w_el.resolved());
-        let len = self.core.reader.len(min)?;
-        let text_keys = self.core.wnode(wk) == Node::Prim(Prim::Text)
-            && self.core.enode(ek) == Node::Prim(Prim::Text);
+        let min = self.state.elem_min_size(w_el.resolved());
+        let len = self.state.reader.len(min)?;
+        let text_keys = self.state.wire_node(wk) == Node::Prim(Prim::Text)
+            && self.state.expected_node(ek) == Node::Prim(Prim::Text);
         let bignum_values = matches!(
-            (self.core.wnode(wv), self.core.enode(ev)),
+            (self.state.wire_node(wv), self.state.expected_node(ev)),
             (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat))
                 | (Node::Prim(Prim::Int), Node::Prim(Prim::Int))
                 | (Node::Prim(Prim::Nat), Node::Prim(Prim::Int))
         );
         let fast = text_keys || bignum_values;
         if fast {
-            self.core
+            self.state
                 .charge(len.saturating_mul(quota::FAST_MAP_ENTRY))?;
         }
-        let mut access = MapAccess::new(&mut *self.core, len, (wk, wv), (ek, ev), text_keys, fast);
+        let mut access = MapAccess::new(&mut *self.state, len, (wk, wv), (ek, ev), text_keys, fast);
         let out = v.visit_map(&mut access)?;
         access.finish()?;
         Ok(out)
@@ -1131,7 +1136,7 @@ impl<'de> De<'_, 'de> {
         let (Node::Record(wf), Node::Record(ef)) = self.nodes() else {
             return Err(self.mismatch());
         };
-        let mut access = StructAccess::new(&mut *self.core, wf, ef);
+        let mut access = StructAccess::new(&mut *self.state, wf, ef);
         if std::mem::size_of::<V::Value>() > BIG_VALUE {
             // A large struct is returned as the visitor's result came, not taken
             // out of it and wrapped again around `finish`: each such move is a
@@ -1150,16 +1155,16 @@ impl<'de> De<'_, 'de> {
     #[inline(always)]
     fn variant<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
         let (w, e) = self.unroll_pair(quota::CALL)?;
-        let case = match self.core.variant_ok.get(w, e) {
+        let case = match self.state.variant_ok.get(w, e) {
             Some(spans) => {
-                let at = self.core.offset();
-                let index = self.core.reader.leb("variant index")?;
+                let at = self.state.offset();
+                let index = self.state.reader.leb("variant index")?;
                 // A case a value at this pair took already is kept (fast path
                 // 22); from the pair's second value on, each case is kept the
                 // first time a value takes it.
-                match self.core.kept_case(w, e, index) {
+                match self.state.kept_case(w, e, index) {
                     Some(case) => case,
-                    None => keep_case_of(self.core, (w, e), spans, index, at)?,
+                    None => keep_case_of(self.state, (w, e), spans, index, at)?,
                 }
             }
             None => {
@@ -1167,13 +1172,18 @@ impl<'de> De<'_, 'de> {
                 let (Node::Variant(wf), Node::Variant(ef)) = self.nodes() else {
                     return Err(self.mismatch());
                 };
-                self.core.variant_ok = self.checked(wf, ef);
-                let at = self.core.offset();
-                let index = self.core.reader.leb("variant index")?;
-                case_of(self.core, (wf, ef), index, at)?
+                self.state.variant_ok = self.checked(wf, ef);
+                let at = self.state.offset();
+                let index = self.state.reader.leb("variant index")?;
+                case_of(self.state, (wf, ef), index, at)?
             }
         };
-        v.visit_enum(EnumAccess::new(&mut *self.core, case.k, case.w, case.e))
+        v.visit_enum(EnumAccess::new(
+            &mut *self.state,
+            case.expected_case,
+            case.w,
+            case.e,
+        ))
     }
 }
 
@@ -1182,14 +1192,14 @@ impl<'de> De<'_, 'de> {
 /// line, as it runs about once per case and pair.
 #[inline(never)]
 fn keep_case_of(
-    core: &mut Core<'_>,
+    state: &mut DecodeState<'_>,
     (w, e): (Ref, Ref),
     spans: (Span, Span),
     index: u64,
     at: usize,
 ) -> Result<CaseMemo> {
-    let case = case_of(core, spans, index, at)?;
-    core.keep_case(w, e, index, case);
+    let case = case_of(state, spans, index, at)?;
+    state.keep_case(w, e, index, case);
     Ok(case)
 }
 
@@ -1197,17 +1207,22 @@ fn keep_case_of(
 /// spans are `(wf, ef)`, with the two case types. `at` is where the index was
 /// read (for errors).
 #[inline(always)]
-fn case_of(core: &Core<'_>, (wf, ef): (Span, Span), index: u64, at: usize) -> Result<CaseMemo> {
-    let Some(case) = case_at(&core.wire, wf, index) else {
-        let cases = core.wire.fields(wf).len();
+fn case_of(
+    state: &DecodeState<'_>,
+    (wf, ef): (Span, Span),
+    index: u64,
+    at: usize,
+) -> Result<CaseMemo> {
+    let Some(case) = case_at(&state.wire, wf, index) else {
+        let cases = state.wire.fields(wf).len();
         return Err(fault::variant_index(index, cases, at));
     };
     // When both sides list the same cases (the usual case), the wire index is
     // the expected index; otherwise the sorted ids are searched.
-    let (k, e_ty) = match case_at(&core.exp, ef, index) {
+    let (k, e_ty) = match case_at(&state.exp, ef, index) {
         Some(f) if f.id == case.id => (index as usize, f.ty),
         _ => {
-            let exp_cases = core.exp.fields(ef);
+            let exp_cases = state.exp.fields(ef);
             match exp_cases.binary_search_by_key(&case.id, |f| f.id) {
                 Ok(k) => (k, exp_cases.get(k).map_or(Ref::RESERVED, |f| f.ty)),
                 Err(_) => return Err(unknown_case(case.id).at(at)),
@@ -1215,7 +1230,7 @@ fn case_of(core: &Core<'_>, (wf, ef): (Span, Span), index: u64, at: usize) -> Re
         }
     };
     Ok(CaseMemo {
-        k: ef.start as usize + k,
+        expected_case: ef.start as usize + k,
         w: case.ty,
         e: e_ty,
     })
@@ -1245,7 +1260,7 @@ fn case_at(arena: &Arena, cases: Span, index: u64) -> Option<FieldEntry> {
 #[cold]
 #[inline(never)]
 fn opt_failed<'de, V: Visitor<'de>>(
-    core: &mut Core<'de>,
+    state: &mut DecodeState<'de>,
     w: Ref,
     at: usize,
     err: Error,
@@ -1258,12 +1273,12 @@ fn opt_failed<'de, V: Visitor<'de>>(
     let Some(v) = again else {
         return Err(err.within(PathSegment::Opt));
     };
-    core.reader.rewind(at);
+    state.reader.rewind(at);
     // The `opt`'s level again, as the skip of a value that does not fit has it.
-    core.enter()?;
-    core.charge(quota::OPT_BACKTRACK)?;
-    core.skip(w)?;
-    core.leave();
+    state.enter()?;
+    state.charge(quota::OPT_BACKTRACK)?;
+    state.skip(w)?;
+    state.leave();
     v.visit_none()
 }
 
@@ -1286,12 +1301,12 @@ fn visitor_again<V>() -> Option<V> {
 
 /// A fixed-size array (`[T; N]`, decoded through `deserialize_tuple`) takes exactly
 /// `N` elements: a longer vector would lose data silently.
-fn check_array_len(core: &Core<'_>, expected: Option<usize>, len: usize) -> Result<()> {
+fn check_array_len(state: &DecodeState<'_>, expected: Option<usize>, len: usize) -> Result<()> {
     match expected {
         Some(n) if n != len => Err(Error::msg(format!(
             "expected a vector of {n} elements, found {len}"
         ))
-        .at(core.offset())),
+        .at(state.offset())),
         _ => Ok(()),
     }
 }
@@ -1385,7 +1400,7 @@ mod tests {
     }
 
     /// A `String` (ASCII tested on its copy, `owned_string`) and a `&str` (tested
-    /// on the input, `Core::text`) agree on every short length with an ASCII,
+    /// on the input, `DecodeState::text`) agree on every short length with an ASCII,
     /// a two-byte UTF-8 or an invalid byte at every position: same text or same
     /// error.
     #[test]

@@ -10,8 +10,8 @@ pub mod table;
 
 use crate::error::{Error, Result};
 use crate::types::{self, CandidType, TypeId};
+use crate::wire::inline_vec::InlineVec;
 use crate::wire::leb;
-use crate::wire::store::Store;
 pub use table::TypeSerialize;
 
 /// Writes values (no types) into a byte buffer.
@@ -376,8 +376,8 @@ impl ValueSerializer {
 pub struct IDLBuilder {
     /// The argument types so far: the key of the cached header. Inline, so a
     /// builder allocates only its output.
-    key: Store<TypeId, 8>,
-    types: Store<Option<fn() -> types::Type>, 8>,
+    key: InlineVec<TypeId, 8>,
+    types: InlineVec<Option<fn() -> types::Type>, 8>,
     value_ser: ValueSerializer,
     /// Types of the arguments given at run time ([`value_arg`](Self::value_arg)),
     /// one per `None` in `types`: such a message's header is built, not cached.
@@ -441,8 +441,8 @@ impl IDLBuilder {
     /// builder can build the next message without allocating.
     pub fn clear(&mut self) {
         // Both stores are inline up to eight arguments, so resetting them frees nothing.
-        self.key = Store::default();
-        self.types = Store::default();
+        self.key = InlineVec::default();
+        self.types = InlineVec::default();
         self.value_ser.value.clear();
         // The buffer has the room the last message needed.
         self.value_ser.estimate = false;

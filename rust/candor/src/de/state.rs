@@ -14,21 +14,21 @@ use crate::wire::header::{Arena, Node, Ref, Span, PRIM_COUNT};
 use crate::wire::reader::Reader;
 use std::rc::Rc;
 
-/// Nesting levels between two measures of the stack (see [`Core::enter`]).
+/// Nesting levels between two measures of the stack (see [`DecodeState::enter`]).
 const STACK_CHECK_EVERY: u32 = 8;
 
-/// Texts up to this many bytes are first tested for ASCII (see [`Core::text`]).
+/// Texts up to this many bytes are first tested for ASCII (see [`DecodeState::text`]).
 pub(crate) const SHORT_TEXT: usize = 32;
 
-/// `repr(C)` with the reader first: the reader then sits at the core's own address,
+/// `repr(C)` with the reader first: the reader then sits at the state's own address,
 /// so lending it to an out-of-line reader function (a principal, an error) takes no
-/// address arithmetic in the hot functions that hold the core.
+/// address arithmetic in the hot functions that hold the state.
 #[repr(C)]
-pub(crate) struct Core<'de> {
+pub(crate) struct DecodeState<'de> {
     /// The message's bytes and the position in them: every read goes through it.
     pub reader: Reader<'de>,
     /// The wire types, with the subtype memo and where both go back when the
-    /// decode ends (the field's `Drop`: the core has none, see [`LentArena`]).
+    /// decode ends (the field's `Drop`: the state has none, see [`LentArena`]).
     pub wire: LentArena,
     pub exp: Rc<Arena>,
     /// Number of wire type table entries: the cost of a func/service subtype check.
@@ -74,12 +74,12 @@ pub(crate) struct Core<'de> {
     /// below it the decode may use (see [`stack_addr`]).
     stack_base: usize,
     max_stack: usize,
-    /// What few decodes need, made on first use (see [`Rare`]).
-    rare: Option<Box<Rare>>,
+    /// What few decodes need, made on first use (see [`SideTables`]).
+    rare: Option<Box<SideTables>>,
     /// The last (wire, expected) pair checked as a variant on both sides, and as a
-    /// tuple record on both sides (see [`Checked`]).
-    pub(super) variant_ok: Checked,
-    pub(super) tuple_ok: Checked,
+    /// tuple record on both sides (see [`PairSpans`]).
+    pub(super) variant_ok: PairSpans,
+    pub(super) tuple_ok: PairSpans,
     /// The last (wire, expected) pair of resolved references read as a vector on
     /// both sides, with how its elements are read (see [`VecShape`]).
     pub(super) vec_ok: VecShape,
@@ -104,16 +104,16 @@ pub(crate) struct Core<'de> {
 /// looking at either arena. Forgotten whenever the expected arena is replaced,
 /// since the references then name other types.
 #[derive(Clone, Copy)]
-pub(super) struct Checked {
+pub(super) struct PairSpans {
     pub w: Ref,
     pub e: Ref,
     pub wf: Span,
     pub ef: Span,
 }
 
-impl Checked {
+impl PairSpans {
     /// Matches no frame: no arena holds an entry at the largest index.
-    pub(super) const NONE: Checked = Checked {
+    pub(super) const NONE: PairSpans = PairSpans {
         w: Ref::new(u32::MAX >> 1, false),
         e: Ref::new(u32::MAX >> 1, false),
         wf: Span { start: 0, len: 0 },
@@ -135,7 +135,7 @@ pub(super) const KEPT_CASES: usize = 32;
 /// matched (its index in the expected arena's fields) and the two case types.
 #[derive(Clone, Copy)]
 pub(super) struct CaseMemo {
-    pub k: usize,
+    pub expected_case: usize,
     pub w: Ref,
     pub e: Ref,
 }
@@ -146,7 +146,7 @@ pub(super) struct CaseMemo {
 /// function of the two arenas like the pair's own shape check (fast path 19), so
 /// a value at that pair goes from its wire index to the case without looking at
 /// either arena. Filled from the pair's second value on (one value of a type
-/// gains nothing), kept in [`Rare`], and forgotten with the other kept pairs.
+/// gains nothing), kept in [`SideTables`], and forgotten with the other kept pairs.
 pub(super) struct KeptCases {
     w: Ref,
     e: Ref,
@@ -155,15 +155,15 @@ pub(super) struct KeptCases {
 }
 
 impl KeptCases {
-    /// Matches no frame, as [`Checked::NONE`].
+    /// Matches no frame, as [`PairSpans::NONE`].
     const NONE: KeptCases = KeptCases {
-        w: Checked::NONE.w,
-        e: Checked::NONE.e,
+        w: PairSpans::NONE.w,
+        e: PairSpans::NONE.e,
         known: 0,
         cases: [CaseMemo {
-            k: 0,
-            w: Checked::NONE.w,
-            e: Checked::NONE.e,
+            expected_case: 0,
+            w: PairSpans::NONE.w,
+            e: PairSpans::NONE.e,
         }; KEPT_CASES],
     };
 
@@ -179,7 +179,7 @@ impl KeptCases {
 
     /// Forgets every case and the pair.
     fn forget(&mut self) {
-        (self.w, self.e, self.known) = (Checked::NONE.w, Checked::NONE.e, 0);
+        (self.w, self.e, self.known) = (PairSpans::NONE.w, PairSpans::NONE.e, 0);
     }
 
     /// Keeps `case` as the one at wire index `index`.
@@ -196,7 +196,7 @@ impl KeptCases {
 /// stays null until then: the decoder is moved by value, so inline this state
 /// would be paid for by every message, and a decode that needs none of it
 /// makes none.
-pub(super) struct Rare {
+pub(super) struct SideTables {
     /// The wire types as an expected-type arena: for values decoded at their wire
     /// type (`IDLValue`, `deserialize_ignored_any`).
     wire_as_exp: Option<Rc<Arena>>,
@@ -207,9 +207,9 @@ pub(super) struct Rare {
     merged_names: std::collections::BTreeSet<String>,
 }
 
-impl Rare {
-    fn new() -> Box<Rare> {
-        Box::new(Rare {
+impl SideTables {
+    fn new() -> Box<SideTables> {
+        Box::new(SideTables {
             wire_as_exp: None,
             cases: KeptCases::NONE,
             merged_names: std::collections::BTreeSet::new(),
@@ -220,7 +220,7 @@ impl Rare {
 /// How a vector's elements are read, for one (wire, expected) pair of resolved
 /// references that are vectors on both sides: the element types, the least size
 /// of one element (for the length check) and which read applies. A function of
-/// the two arenas, kept like [`Checked`].
+/// the two arenas, kept like [`PairSpans`].
 #[derive(Clone, Copy)]
 pub(super) struct VecShape {
     pub w: Ref,
@@ -243,12 +243,12 @@ pub(super) enum VecKind {
 }
 
 impl VecShape {
-    /// Matches no frame, as [`Checked::NONE`].
+    /// Matches no frame, as [`PairSpans::NONE`].
     pub(super) const NONE: VecShape = VecShape {
-        w: Checked::NONE.w,
-        e: Checked::NONE.e,
-        w_el: Checked::NONE.w,
-        e_el: Checked::NONE.e,
+        w: PairSpans::NONE.w,
+        e: PairSpans::NONE.e,
+        w_el: PairSpans::NONE.w,
+        e_el: PairSpans::NONE.e,
         min: 0,
         kind: VecKind::Elems,
     };
@@ -295,7 +295,7 @@ pub(super) struct Start {
     pub size_bound: bool,
 }
 
-/// The part of a decode's state that reading a value changes (see [`Core::mark`]).
+/// The part of a decode's state that reading a value changes (see [`DecodeState::mark`]).
 pub(super) struct Mark {
     pos: usize,
     decoding_quota: Option<usize>,
@@ -304,13 +304,13 @@ pub(super) struct Mark {
     depth: u32,
 }
 
-impl<'de> Core<'de> {
+impl<'de> DecodeState<'de> {
     /// Counts a caller's type environment into the type table's length, as candid
     /// merges it into its table for `get_value_with_type`: a func or service subtype
     /// check then charges the merged length. A name already counted, or one that
     /// names a wire entry (`tableN`), adds nothing.
     pub(super) fn merge_env_names<'a>(&mut self, names: impl Iterator<Item = &'a String>) {
-        let merged = &mut self.rare.get_or_insert_with(Rare::new).merged_names;
+        let merged = &mut self.rare.get_or_insert_with(SideTables::new).merged_names;
         let wire_len = self.table_len - merged.len();
         for name in names {
             let is_wire = name
@@ -358,7 +358,7 @@ impl<'de> Core<'de> {
         config: &super::DecoderConfig,
         start: Start,
     ) -> Self {
-        Core {
+        DecodeState {
             reader: Reader::new(input, pos),
             wire: LentArena::new(wire, start.lease, start.memo),
             exp,
@@ -384,9 +384,9 @@ impl<'de> Core<'de> {
             stack_base: stack_addr(),
             max_stack: config.max_stack,
             rare: None,
-            variant_ok: Checked::NONE,
-            tuple_ok: Checked::NONE,
-            blob_ok: (Checked::NONE.w, Checked::NONE.e),
+            variant_ok: PairSpans::NONE,
+            tuple_ok: PairSpans::NONE,
+            blob_ok: (PairSpans::NONE.w, PairSpans::NONE.e),
             vec_ok: VecShape::NONE,
             tuple_first: [(
                 Ref::prim(crate::wire::header::Prim::Null),
@@ -529,7 +529,7 @@ impl<'de> Core<'de> {
     /// else one after the other, so a quota that runs out fails at the same charge
     /// and with the same error as two calls of [`charge`](Self::charge) would.
     #[inline(always)]
-    pub(super) fn charge2(&mut self, first: usize, then: usize) -> Result<()> {
+    pub(super) fn charge_then(&mut self, first: usize, then: usize) -> Result<()> {
         if Self::take_typed(&mut self.quota_left, first + then) {
             return Ok(());
         }
@@ -538,7 +538,7 @@ impl<'de> Core<'de> {
     }
 
     /// The fast test of [`charge`](Self::charge), on the one field it reads, for
-    /// a caller that holds a borrow of another field of the core (a label in the
+    /// a caller that holds a borrow of another field of the state (a label in the
     /// expected arena): `true` when the units were taken; on `false` nothing
     /// was, and the caller charges through [`charge`](Self::charge).
     #[inline(always)]
@@ -732,12 +732,12 @@ impl<'de> Core<'de> {
     /// Forgets the pairs whose shape was checked: their expected references are
     /// about to name types of another arena.
     fn forget_checked(&mut self) {
-        self.variant_ok = Checked::NONE;
+        self.variant_ok = PairSpans::NONE;
         if let Some(rare) = self.rare.as_deref_mut() {
             rare.cases.forget();
         }
-        self.tuple_ok = Checked::NONE;
-        self.blob_ok = (Checked::NONE.w, Checked::NONE.e);
+        self.tuple_ok = PairSpans::NONE;
+        self.blob_ok = (PairSpans::NONE.w, PairSpans::NONE.e);
         self.vec_ok = VecShape::NONE;
     }
 
@@ -758,7 +758,7 @@ impl<'de> Core<'de> {
     pub(super) fn wire_as_expected(&mut self) -> Rc<Arena> {
         let wire = &self.wire;
         self.rare
-            .get_or_insert_with(Rare::new)
+            .get_or_insert_with(SideTables::new)
             .wire_as_exp
             .get_or_insert_with(|| Rc::new(Arena::clone(wire)))
             .clone()
@@ -784,11 +784,11 @@ impl<'de> Core<'de> {
     }
 
     #[inline(always)]
-    pub(super) fn wnode(&self, r: Ref) -> Node {
+    pub(super) fn wire_node(&self, r: Ref) -> Node {
         self.wire.node(r)
     }
     #[inline(always)]
-    pub(super) fn enode(&self, r: Ref) -> Node {
+    pub(super) fn expected_node(&self, r: Ref) -> Node {
         self.exp.node(r)
     }
     /// Type-level subtype check between a wire and an expected type. The same
@@ -815,7 +815,7 @@ impl<'de> Core<'de> {
     /// decode.
     #[inline(always)]
     pub(super) fn elem_min_size(&mut self, el: Ref) -> usize {
-        if !matches!(self.wnode(el), Node::Record(_)) {
+        if !matches!(self.wire_node(el), Node::Record(_)) {
             return self.wire.min_size(el);
         }
         if self.min_memo.0 == el {
@@ -840,7 +840,7 @@ impl<'de> Core<'de> {
     /// kept cases are made on first use, and emptied and given to this pair
     /// when they were another's.
     pub(super) fn keep_case(&mut self, w: Ref, e: Ref, index: u64, case: CaseMemo) {
-        let kept = &mut self.rare.get_or_insert_with(Rare::new).cases;
+        let kept = &mut self.rare.get_or_insert_with(SideTables::new).cases;
         if kept.w != w || kept.e != e {
             kept.forget();
             (kept.w, kept.e) = (w, e);
@@ -936,13 +936,13 @@ fn short_ascii(b: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Core, Start};
+    use super::{DecodeState, Start};
     use crate::de::subtype::LentMemo;
     use crate::de::DecoderConfig;
     use crate::wire::header::Arena;
     use std::rc::Rc;
 
-    fn core(decoding: Option<usize>, skipping: Option<usize>) -> Core<'static> {
+    fn state(decoding: Option<usize>, skipping: Option<usize>) -> DecodeState<'static> {
         let mut config = DecoderConfig::new();
         config.skipping_quota = skipping;
         let start = Start {
@@ -951,7 +951,7 @@ mod tests {
             decoding_quota: decoding,
             size_bound: false,
         };
-        Core::new(
+        DecodeState::new(
             &[],
             0,
             Arena::new(),
@@ -974,7 +974,7 @@ mod tests {
             size_bound: true,
         };
         let config = DecoderConfig::new();
-        let mut c = Core::new(
+        let mut c = DecodeState::new(
             &[0; 10],
             0,
             Arena::new(),
@@ -1011,12 +1011,15 @@ mod tests {
     }
 
     /// The error of a charge sequence, and the quotas left after it.
-    fn run(mut c: Core<'_>, f: impl Fn(&mut Core<'_>) -> crate::Result<()>) -> String {
+    fn run(
+        mut c: DecodeState<'_>,
+        f: impl Fn(&mut DecodeState<'_>) -> crate::Result<()>,
+    ) -> String {
         let out = f(&mut c).map_err(|e| e.to_string());
         format!("{out:?} {:?} {:?}", c.decoding_quota(), c.skipping_quota())
     }
 
-    /// `charge2` takes its two charges in one test only when both fit: wherever the
+    /// `charge_then` takes its two charges in one test only when both fit: wherever the
     /// quota runs out, it fails as `charge` called twice does, typed and untyped.
     #[test]
     fn charge2_is_two_charges() {
@@ -1032,11 +1035,11 @@ mod tests {
             ] {
                 for s in [None, Some(0), Some(1), Some(2)] {
                     let make = || {
-                        let mut c = core(d, s);
+                        let mut c = state(d, s);
                         c.set_untyped(untyped);
                         c
                     };
-                    let one = run(make(), |c| c.charge2(1, 1));
+                    let one = run(make(), |c| c.charge_then(1, 1));
                     let two = run(make(), |c| {
                         c.charge(1)?;
                         c.charge(1)
@@ -1062,7 +1065,7 @@ mod tests {
         let els: Vec<_> = (0..3)
             .map(|i| el(&h.arena, h.shape.arg(&h.arena, i).unwrap()))
             .collect();
-        let mut c = core(None, None);
+        let mut c = state(None, None);
         c.wire = crate::de::header_cache::LentArena::new(h.arena, None, LentMemo::none());
         assert_eq!(c.elem_min_size(els[0]), 16);
         assert_eq!(c.min_memo, (els[0], 16));
@@ -1078,24 +1081,24 @@ mod tests {
     /// references would then name other types), and only then.
     #[test]
     fn checked_pairs_are_forgotten_with_the_expected_arena() {
-        use super::Checked;
+        use super::PairSpans;
         use crate::wire::header::{Ref, Span};
-        let kept = Checked {
+        let kept = PairSpans {
             w: Ref::new(18, false),
             e: Ref::new(19, false),
             wf: Span { start: 1, len: 2 },
             ef: Span { start: 3, len: 4 },
         };
-        let forgotten = |c: &Core<'_>| {
-            let none = (Checked::NONE.w, Checked::NONE.e);
+        let forgotten = |c: &DecodeState<'_>| {
+            let none = (PairSpans::NONE.w, PairSpans::NONE.e);
             (c.variant_ok.w, c.variant_ok.e) == none
                 && (c.tuple_ok.w, c.tuple_ok.e) == none
                 && c.blob_ok == none
                 && (c.vec_ok.w, c.vec_ok.e) == none
         };
-        let mut c = core(None, None);
+        let mut c = state(None, None);
         assert!(forgotten(&c), "a new decoder has none");
-        let keep = |c: &mut Core<'_>| {
+        let keep = |c: &mut DecodeState<'_>| {
             c.variant_ok = kept;
             c.tuple_ok = kept;
             c.blob_ok = (kept.w, kept.e);
@@ -1147,12 +1150,12 @@ mod tests {
     /// no amount of typed work fails; with one, the last unit is the last one.
     #[test]
     fn no_quota_never_runs_out() {
-        let mut c = core(None, None);
+        let mut c = state(None, None);
         c.quota_left = 3;
         assert!(c.charge(5).is_ok());
-        assert!(c.charge2(usize::MAX / 2, usize::MAX / 2).is_ok());
+        assert!(c.charge_then(usize::MAX / 2, usize::MAX / 2).is_ok());
         assert_eq!(c.decoding_quota(), None);
-        let mut c = core(Some(5), None);
+        let mut c = state(Some(5), None);
         assert!(c.charge(5).is_ok());
         assert_eq!(c.decoding_quota(), Some(0));
         assert!(c.charge(1).is_err());
@@ -1168,16 +1171,21 @@ mod tests {
         let bytes = Encode!(&values).unwrap();
         let mut de = IDLDeserialize::new(&bytes).unwrap();
         assert_eq!(de.get_value::<Vec<Result<u8, String>>>().unwrap(), values);
-        let kept = &de.core.rare.as_deref().expect("a table for the pair").cases;
+        let kept = &de
+            .state
+            .rare
+            .as_deref()
+            .expect("a table for the pair")
+            .cases;
         assert_eq!(kept.known.count_ones(), 2, "both cases are kept");
-        let ok = de.core.variant_ok;
+        let ok = de.state.variant_ok;
         assert_eq!((kept.w, kept.e), (ok.w, ok.e));
 
         let bytes = Encode!(&Result::<u8, String>::Ok(7)).unwrap();
         let mut de = IDLDeserialize::new(&bytes).unwrap();
         assert_eq!(de.get_value::<Result<u8, String>>().unwrap(), Ok(7));
         assert!(
-            de.core.rare.is_none(),
+            de.state.rare.is_none(),
             "one value of the pair: nothing kept"
         );
     }
@@ -1193,7 +1201,7 @@ mod tests {
         let bytes = Encode!(&ones, &others).unwrap();
         let mut de = IDLDeserialize::new(&bytes).unwrap();
         let kept = |de: &IDLDeserialize<'_>| {
-            de.core
+            de.state
                 .rare
                 .as_deref()
                 .map(|r| (r.cases.w, r.cases.e, r.cases.known))
@@ -1207,8 +1215,8 @@ mod tests {
             "the table moved to the second pair"
         );
         assert_eq!(other.2.count_ones(), 2, "only the second pair's cases");
-        de.core.set_expected(Rc::new(Arena::new()));
-        let none = (super::Checked::NONE.w, super::Checked::NONE.e, 0);
+        de.state.set_expected(Rc::new(Arena::new()));
+        let none = (super::PairSpans::NONE.w, super::PairSpans::NONE.e, 0);
         assert_eq!(kept(&de), Some(none), "forgotten with the expected arena");
     }
 
@@ -1275,7 +1283,7 @@ mod tests {
             let d = pick(next(4000) * (1 + next(3)));
             let s = pick(next(120));
             let mut m = Model { d, s };
-            let mut c = core(d, s);
+            let mut c = state(d, s);
             let mut mark = None;
             for step in 0..40 {
                 let cost = [0, 1, 2, 3, 7, 50, next(90)][next(7)];
@@ -1304,7 +1312,7 @@ mod tests {
                         } else {
                             m.typed(cost).and_then(|()| m.typed(other))
                         };
-                        (kind(c.charge2(cost, other)), want)
+                        (kind(c.charge_then(cost, other)), want)
                     }
                     4 => (kind(c.charge_untyped(cost)), m.untyped(cost)),
                     _ => {
