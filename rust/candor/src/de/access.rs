@@ -130,7 +130,7 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                     // Only on the wire: skipped here, charged as candid charges the
                     // step, the `_` key, its value call and the skipped value.
                     self.state.charge(quota::KEY + 2 * quota::CALL)?;
-                    if self.state.untyped {
+                    if self.state.quota.untyped {
                         wire_field_untyped(self.state, w)
                     } else {
                         self.state.skip(w)
@@ -482,7 +482,7 @@ impl<'a, 'de> de::EnumAccess<'de> for EnumAccess<'a, 'de> {
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
         let k = self.k;
-        if self.state.untyped {
+        if self.state.quota.untyped {
             // Without a Rust type the visitor (`IDLValue`) learns the label, whether
             // it is a name or an id, and the payload's shape from one string, as in
             // candid: "<label>,<name|id>,<unit|struct|newtype>".

@@ -46,7 +46,7 @@ impl DecodeState<'_> {
     /// expected type `e`. The position is unchanged afterwards.
     pub(crate) fn coerces(&mut self, w: Ref, e: Ref) -> Result<bool> {
         let start = self.offset();
-        let limit = self.decoding_quota().unwrap_or(usize::MAX);
+        let limit = self.quota.decoding().unwrap_or(usize::MAX);
         let out = OptCheck { units: 0, limit }.walk(self, w, e);
         let walked = self.offset() - start;
         self.reader.rewind(start);

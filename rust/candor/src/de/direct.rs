@@ -131,7 +131,7 @@ impl<'de> Direct<'_, 'de> {
             return None;
         };
         let nat = Ref::prim(Prim::Nat);
-        if w != nat || e != nat || de.state.untyped {
+        if w != nat || e != nat || de.state.quota.untyped {
             return None;
         }
         let mut out = Vec::with_capacity(len.min(de.state.reader.remaining()));

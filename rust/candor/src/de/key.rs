@@ -6,7 +6,7 @@
 //! that follows (candid keeps such flags on its one deserializer and resets them by
 //! hand).
 
-use super::quota;
+use super::quota::{self, Quota};
 use super::state::DecodeState;
 use super::value::De;
 use crate::error::Error;
@@ -45,7 +45,7 @@ impl<'de, const EXTRA: usize> de::Deserializer<'de> for KeyDe<'_, 'de, EXTRA> {
                 FieldLabel::Named(name) => name.len(),
                 FieldLabel::Id | FieldLabel::Unnamed => quota::ID_LABEL,
             };
-        if DecodeState::take_typed(&mut state.quota_left, cost) {
+        if Quota::take(&mut state.quota.left, cost) {
             return visit_label(&state.exp, label, self.field, v);
         }
         state.charge(cost)?;
@@ -111,7 +111,7 @@ impl<'de> de::Deserializer<'de> for TextKeyDe<'_, 'de> {
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         let s = self.state.text()?;
-        v.visit_string(super::value::owned_text(s))
+        v.visit_string(super::copy::owned_text(s))
     }
 
     // A key type that asks for anything else goes through the checked path.

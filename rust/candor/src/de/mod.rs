@@ -3,16 +3,22 @@
 //! The header is parsed once into a flat arena (`wire::header`); each expected type
 //! is flattened once per Rust type (`expect`); then one `De` frame per value carries
 //! the (wire type, expected type) pair down through serde (`value`, `access`, `key`).
-//! Limits and their cost model are in `state`; skipping and the value-level `opt`
-//! rule in `skip`. `spec/decoder.md` describes the design and every fast path.
+//! The message's shared state is `state`; its quota accounting `quota` (the units
+//! and the counts, knowing nothing of the input); what is kept about checked pairs
+//! `kept`; the word copies and their `unsafe` `copy`. Skipping is `skip`, the
+//! value-level `opt` rule `coerce`. `spec/decoder.md` describes the design and
+//! every fast path.
 
 mod access;
 mod args;
 mod coerce;
+mod copy;
+
 mod describe;
 mod direct;
 mod expect;
 mod header_cache;
+mod kept;
 mod key;
 mod merge;
 mod primvec;
@@ -404,7 +410,7 @@ impl<'de> IDLDeserialize<'de> {
         }
         match root {
             Some(root) => {
-                self.state.set_untyped(false);
+                self.state.quota.set_untyped(false);
                 self.decode_arg(root.resolved())
             }
             None => {
@@ -415,7 +421,7 @@ impl<'de> IDLDeserialize<'de> {
                 };
                 let wire = self.state.wire_as_expected();
                 self.state.set_expected(wire);
-                self.state.set_untyped(true);
+                self.state.quota.set_untyped(true);
                 self.decode_arg(w)
             }
         }
@@ -432,7 +438,7 @@ impl<'de> IDLDeserialize<'de> {
         let (arena, root) = expect::of_type(env, ty)?;
         self.state.merge_env_names(env.0.keys());
         self.state.set_expected(arena);
-        self.state.set_untyped(true);
+        self.state.quota.set_untyped(true);
         self.decode_arg(root.resolved())
     }
 
@@ -524,8 +530,8 @@ impl<'de> IDLDeserialize<'de> {
     /// The config with the quotas that remain.
     pub fn get_config(&self) -> DecoderConfig {
         let mut config = DecoderConfig::new();
-        config.decoding_quota = self.state.set_decoding_quota();
-        config.skipping_quota = self.state.set_skipping_quota();
+        config.decoding_quota = self.state.quota.set_decoding();
+        config.skipping_quota = self.state.quota.set_skipping();
         config.max_type_len = self.max_type_len;
         config.max_header_len = self.max_header_len;
         config.full_error_message = self.full_error_message;
