@@ -210,3 +210,126 @@ fn every_module_uses_only_the_layers_below_it() {
         "the module map names {missing:?}, which have no file"
     );
 }
+
+/// Files over this many lines hold two ideas (STYLE.md); split them along them.
+const MAX_FILE_LINES: usize = 800;
+/// Library functions over this many lines, from `fn` to the closing brace.
+const MAX_FN_LINES: usize = 100;
+
+/// Each line of `src` with comments, strings and character literals blanked, so
+/// braces in them do not count.
+fn bare_lines(src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_str = false;
+    for line in src.lines() {
+        let mut bare = String::new();
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            if in_str {
+                match c {
+                    '\\' => {
+                        chars.next();
+                    }
+                    '"' => in_str = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                '/' if chars.peek() == Some(&'/') => break,
+                '"' => in_str = true,
+                '\'' => {
+                    // A character literal ('{', '\'', '\u{7f}'), not a lifetime.
+                    let rest: String = chars.clone().take(12).collect();
+                    if let Some(end) = rest
+                        .char_indices()
+                        .skip(1)
+                        .find(|&(_, c)| c == '\'')
+                        .map(|(i, _)| i)
+                        .filter(|&i| i == 1 || rest.starts_with('\\'))
+                    {
+                        for _ in 0..=end {
+                            chars.next();
+                        }
+                    } else {
+                        bare.push(c);
+                    }
+                }
+                _ => bare.push(c),
+            }
+        }
+        out.push(bare);
+    }
+    out
+}
+
+/// The functions of `src` (unit tests left out) longer than [`MAX_FN_LINES`]:
+/// name, first line and length.
+fn long_functions(src: &str) -> Vec<(String, usize, usize)> {
+    let code = src.split("#[cfg(test)]").next().unwrap_or(src);
+    let lines = bare_lines(code);
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(at) = line.find("fn ").filter(|&at| {
+            at == 0 || !line[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+        }) else {
+            continue;
+        };
+        let name: String = line[at + 3..]
+            .chars()
+            .take_while(|c| is_ident(*c))
+            .collect();
+        if name.is_empty() {
+            continue;
+        }
+        let (mut depth, mut opened) = (0i32, false);
+        'scan: for (j, l) in lines.iter().enumerate().skip(i) {
+            let from = if j == i { at } else { 0 };
+            for c in l[from..].chars() {
+                match c {
+                    '{' => {
+                        depth += 1;
+                        opened = true;
+                    }
+                    '}' => depth -= 1,
+                    ';' if !opened => break 'scan,
+                    _ => {}
+                }
+                if opened && depth == 0 {
+                    let len = j - i + 1;
+                    if len > MAX_FN_LINES {
+                        out.push((name.clone(), i + 1, len));
+                    }
+                    break 'scan;
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_file_or_function_is_too_long() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut problems = Vec::new();
+    for path in files {
+        let rel = path.strip_prefix(&src).unwrap().display().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let n = text.lines().count();
+        if n > MAX_FILE_LINES {
+            problems.push(format!("src/{rel}: {n} lines (at most {MAX_FILE_LINES})"));
+        }
+        for (name, line, len) in long_functions(&text) {
+            problems.push(format!(
+                "src/{rel}:{line}: fn {name} is {len} lines (at most {MAX_FN_LINES})"
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "split these along their ideas:\n{}",
+        problems.join("\n")
+    );
+}
