@@ -40,6 +40,38 @@
 //!
 //! ## Cargo features
 //! None yet: everything above is always available.
+//!
+//! ## Modules
+//!
+//! The public modules are candid 0.10.39's, so code written against candid finds
+//! each name where it was. Inside, the wire format sits at the bottom, free of serde;
+//! the type model and the dynamic values above it; the encoder and the decoder on
+//! top. A module uses only modules in the rows above it (its `uses` column, which
+//! `tests/layers.rs` checks against every `crate::` path of the sources), so the
+//! graph has no cycle and each layer can be read and tested without those above it.
+//!
+//! | module | holds | uses |
+//! |---|---|---|
+//! | `error` | the one error type: kind, byte offset, path; the cold constructors of every fault | — |
+//! | `limits` | bounds that layers which do not otherwise meet must agree on (value depth) | — |
+//! | `fasthash` | the hasher of the crate's internal maps | — |
+//! | `wire` | the format without serde: LEB128, opcodes, the reader, the type table as a flat arena | `error` |
+//! | `types` | the type model, `CandidType` and its impls, `Nat`/`Int`, references, subtyping of types | `error` `fasthash` `wire` |
+//! | `value` | `IDLValue` and `IDLArgs`: dynamic values, their types, annotation, their text | `error` `limits` `types` `wire` |
+//! | `ser` | the type-table builder, the value writer, arguments typed at run time | `error` `fasthash` `types` `value` `wire` |
+//! | `de` | the serde `Deserializer`, subtype plans, quota accounting, the header cache | `error` `fasthash` `limits` `ser` `types` `value` `wire` |
+//! | `pretty` | candid's text printer: types, services, `.did` files, values | `types` `value` |
+//! | `utils` | candid's `utils`: the root's entry points again, under candid's other path | `de` `ser` `types` `crate` |
+//!
+//! Exception: `types` uses `de::Direct`, the view of the input that
+//! `CandidType::_decode_direct` takes: a Rust type names how it reads itself from
+//! the bytes (as `idl_serialize` names how it writes itself), and the trait lives
+//! with the types.
+//!
+//! `crate` in a `uses` column is the root's own items. `de` uses `ser` only to
+//! encode a typed value before decoding it as an `IDLValue`
+//! (`IDLValue::try_from_candid_type`). This file holds the documentation, the
+//! re-exports, `Encode!`/`Decode!` and the free functions of candid's root.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs, unreachable_pub)]
@@ -47,6 +79,7 @@
 pub mod de;
 pub mod error;
 mod fasthash;
+mod limits;
 pub mod pretty;
 pub mod ser;
 pub mod types;

@@ -2,14 +2,14 @@
 //! variants. Each holds its own iteration state; fast-path decisions (text keys,
 //! bignum values) are fields of the access that made them, so they end with it.
 
-use super::core::Core;
 use super::key::{KeyDe, TextKeyDe};
 use super::merge::{FieldMerge, Step};
 use super::quota;
-use super::value::{De, NULL, RESERVED};
+use super::state::DecodeState;
+use super::value::De;
+use crate::error::Result;
 use crate::error::{Error, PathSegment};
 use crate::wire::header::{FieldLabel, Node, Ref, Span};
-use crate::Result;
 use serde::de::{self, DeserializeSeed, Visitor};
 
 /// Units charged with a record key: the key and the `next_value` call that must
@@ -22,17 +22,17 @@ const CASE_AND_PAYLOAD: usize = quota::CASE + quota::CALL;
 
 /// Attaches the path segment of expected record field `k` to an error leaving it.
 #[cold]
-fn field_path(core: &Core<'_>, k: usize, err: Error) -> Error {
-    let seg = match core.exp.label(k) {
+fn field_path(state: &DecodeState<'_>, k: usize, err: Error) -> Error {
+    let seg = match state.exp.label(k) {
         FieldLabel::Named(n) => PathSegment::Field(n.to_string()),
-        _ => PathSegment::FieldId(core.exp.field(k).map_or(0, |f| f.id)),
+        _ => PathSegment::FieldId(state.exp.field(k).map_or(0, |f| f.id)),
     };
-    err.at(core.offset()).within(seg)
+    err.at(state.offset()).within(seg)
 }
 
 /// A record decoded as a struct: wire and expected fields merged by id.
 pub(crate) struct StructAccess<'a, 'de> {
-    core: &'a mut Core<'de>,
+    state: &'a mut DecodeState<'de>,
     fields: FieldMerge,
     /// The field whose key was just returned, for the `next_value` call that follows.
     pending: PendingField,
@@ -49,13 +49,13 @@ struct PendingField {
 }
 
 impl<'a, 'de> StructAccess<'a, 'de> {
-    pub(super) fn new(core: &'a mut Core<'de>, wf: Span, ef: Span) -> Self {
+    pub(super) fn new(state: &'a mut DecodeState<'de>, wf: Span, ef: Span) -> Self {
         StructAccess {
-            core,
+            state,
             fields: FieldMerge::new(wf, ef),
             pending: PendingField {
-                wire: NULL,
-                expected: RESERVED,
+                wire: Ref::NULL,
+                expected: Ref::RESERVED,
                 index: 0,
             },
         }
@@ -64,8 +64,8 @@ impl<'a, 'de> StructAccess<'a, 'de> {
     /// Skips wire fields the visitor did not ask for (a visitor that stops early).
     pub(super) fn finish(&mut self) -> Result<()> {
         for k in self.fields.wire_left() {
-            if let Some(f) = self.core.wire.field(k) {
-                self.core.skip(f.ty)?;
+            if let Some(f) = self.state.wire.field(k) {
+                self.state.skip(f.ty)?;
             }
         }
         Ok(())
@@ -80,17 +80,17 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
             // `STEP` units per step, as candid. A key handed out is always followed by
             // `next_value` (serde's contract): its 1 unit is charged with the key's
             // own, in one charge (`KEY_AND_VALUE`).
-            match self.fields.next(&self.core.wire, &self.core.exp) {
+            match self.fields.next(&self.state.wire, &self.state.exp) {
                 Some(Step::Both { k, id, w, e }) => {
                     // The error path finds the id again from `k`.
-                    debug_assert!(self.core.exp.field(k).is_some_and(|f| f.id == id));
+                    debug_assert!(self.state.exp.field(k).is_some_and(|f| f.id == id));
                     self.pending = PendingField {
                         wire: w,
                         expected: e,
                         index: k,
                     };
                     return seed
-                        .deserialize(KeyDe::<KEY_AND_VALUE>::new(&mut *self.core, k))
+                        .deserialize(KeyDe::<KEY_AND_VALUE>::new(&mut *self.state, k))
                         .map(Some);
                 }
                 Some(Step::Expected {
@@ -105,40 +105,40 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                         e
                     } else {
                         let resolved = e.resolved();
-                        if !super::subtype::is_optional(&self.core.exp, resolved) {
-                            let label = match self.core.exp.label(k) {
+                        if !super::subtype::is_optional(&self.state.exp, resolved) {
+                            let label = match self.state.exp.label(k) {
                                 FieldLabel::Named(n) => n.to_string(),
                                 _ => id.to_string(),
                             };
                             return Err(Error::subtype(format!(
                                 "field {label} is not optional field"
                             ))
-                            .at(self.core.offset()));
+                            .at(self.state.offset()));
                         }
                         resolved
                     };
                     self.pending = PendingField {
-                        wire: NULL,
+                        wire: Ref::NULL,
                         expected: e,
                         index: k,
                     };
                     return seed
-                        .deserialize(KeyDe::<KEY_AND_VALUE>::new(&mut *self.core, k))
+                        .deserialize(KeyDe::<KEY_AND_VALUE>::new(&mut *self.state, k))
                         .map(Some);
                 }
                 Some(Step::Wire { id, w }) => {
                     // Only on the wire: skipped here, charged as candid charges the
                     // step, the `_` key, its value call and the skipped value.
-                    self.core.charge(quota::KEY + 2 * quota::CALL)?;
-                    if self.core.untyped {
-                        wire_field_untyped(self.core, w)
+                    self.state.charge(quota::KEY + 2 * quota::CALL)?;
+                    if self.state.quota.untyped {
+                        wire_field_untyped(self.state, w)
                     } else {
-                        self.core.skip(w)
+                        self.state.skip(w)
                     }
                     .map_err(|err| err.within(PathSegment::FieldId(id)))?;
                 }
                 None => {
-                    self.core.charge(quota::KEY)?;
+                    self.state.charge(quota::KEY)?;
                     return Ok(None);
                 }
             }
@@ -152,8 +152,8 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
             expected: e,
             index: k,
         } = self.pending;
-        seed.deserialize(De::new(&mut *self.core, w, e))
-            .map_err(|err| field_path(self.core, k, err))
+        seed.deserialize(De::new(&mut *self.state, w, e))
+            .map_err(|err| field_path(self.state, k, err))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -163,7 +163,7 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
 
 /// A tuple record decoded as a sequence: fields paired by position.
 pub(crate) struct TupleAccess<'a, 'de> {
-    core: &'a mut Core<'de>,
+    state: &'a mut DecodeState<'de>,
     wf: Span,
     ef: Span,
     i: u32,
@@ -173,9 +173,14 @@ pub(crate) struct TupleAccess<'a, 'de> {
 
 impl<'a, 'de> TupleAccess<'a, 'de> {
     /// `first` holds [`pair`](Self::pair) of fields 0 and 1.
-    pub(super) fn new(core: &'a mut Core<'de>, wf: Span, ef: Span, first: [(Ref, Ref); 2]) -> Self {
+    pub(super) fn new(
+        state: &'a mut DecodeState<'de>,
+        wf: Span,
+        ef: Span,
+        first: [(Ref, Ref); 2],
+    ) -> Self {
         TupleAccess {
-            core,
+            state,
             wf,
             ef,
             i: 0,
@@ -186,20 +191,22 @@ impl<'a, 'de> TupleAccess<'a, 'de> {
     /// The (wire, expected) types of field `i`: a field missing on the wire reads
     /// as `null`, one missing in the expected type as `reserved`.
     #[inline]
-    pub(super) fn pair(core: &Core<'_>, wf: Span, ef: Span, i: u32) -> (Ref, Ref) {
+    pub(super) fn pair(state: &DecodeState<'_>, wf: Span, ef: Span, i: u32) -> (Ref, Ref) {
         let e = if i < ef.len {
-            core.exp
+            state
+                .exp
                 .field((ef.start + i) as usize)
-                .map_or(RESERVED, |f| f.ty)
+                .map_or(Ref::RESERVED, |f| f.ty)
         } else {
-            RESERVED
+            Ref::RESERVED
         };
         let w = if i < wf.len {
-            core.wire
+            state
+                .wire
                 .field((wf.start + i) as usize)
-                .map_or(NULL, |f| f.ty)
+                .map_or(Ref::NULL, |f| f.ty)
         } else {
-            NULL
+            Ref::NULL
         };
         (w, e)
     }
@@ -217,13 +224,13 @@ impl<'a, 'de> TupleAccess<'a, 'de> {
     fn skip_rest(&mut self) -> Result<()> {
         while self.i < self.wf.len {
             let w = self
-                .core
+                .state
                 .wire
                 .field((self.wf.start + self.i) as usize)
                 .map(|f| f.ty);
             self.i += 1;
             if let Some(w) = w {
-                self.core.skip(w)?;
+                self.state.skip(w)?;
             }
         }
         Ok(())
@@ -234,19 +241,19 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        self.core.charge(quota::ELEMENT)?;
+        self.state.charge(quota::ELEMENT)?;
         let i = self.i;
         if i >= self.ef.len && i >= self.wf.len {
             return Ok(None);
         }
         let (w, e) = match self.first.get(i as usize) {
             Some(&pair) => pair,
-            None => Self::pair(self.core, self.wf, self.ef, i),
+            None => Self::pair(self.state, self.wf, self.ef, i),
         };
         self.i += 1;
-        match seed.deserialize(De::new(&mut *self.core, w, e)) {
+        match seed.deserialize(De::new(&mut *self.state, w, e)) {
             Ok(x) => Ok(Some(x)),
-            Err(err) => Err(element_path(self.core, PathSegment::FieldId(i), err)),
+            Err(err) => Err(element_path(self.state, PathSegment::FieldId(i), err)),
         }
     }
 
@@ -262,7 +269,7 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
 
 /// The elements of a vector.
 pub(crate) struct VecAccess<'a, 'de> {
-    core: &'a mut Core<'de>,
+    state: &'a mut DecodeState<'de>,
     len: usize,
     done: usize,
     w: Ref,
@@ -272,14 +279,14 @@ pub(crate) struct VecAccess<'a, 'de> {
 
 impl<'a, 'de> VecAccess<'a, 'de> {
     pub(super) fn new(
-        core: &'a mut Core<'de>,
+        state: &'a mut DecodeState<'de>,
         len: usize,
         w: Ref,
         e: Ref,
         per_elem: usize,
     ) -> Self {
         VecAccess {
-            core,
+            state,
             len,
             done: 0,
             w,
@@ -300,7 +307,7 @@ impl<'a, 'de> VecAccess<'a, 'de> {
     fn skip_rest(&mut self) -> Result<()> {
         while self.done < self.len {
             self.done += 1;
-            self.core.skip(self.w)?;
+            self.state.skip(self.w)?;
         }
         Ok(())
     }
@@ -317,11 +324,11 @@ impl<'de> de::SeqAccess<'de> for VecAccess<'_, 'de> {
         let i = self.done;
         self.done += 1;
         if self.per_elem != 0 {
-            self.core.charge(self.per_elem)?;
+            self.state.charge(self.per_elem)?;
         }
-        match seed.deserialize(De::new(&mut *self.core, self.w, self.e)) {
+        match seed.deserialize(De::new(&mut *self.state, self.w, self.e)) {
             Ok(x) => Ok(Some(x)),
-            Err(err) => Err(element_path(self.core, PathSegment::Index(i), err)),
+            Err(err) => Err(element_path(self.state, PathSegment::Index(i), err)),
         }
     }
 
@@ -329,7 +336,7 @@ impl<'de> de::SeqAccess<'de> for VecAccess<'_, 'de> {
     /// visitor reserves room by this hint, and elements that take no bytes
     /// (`null`, `record {}`) must not make it reserve for a length no byte backs.
     fn size_hint(&self) -> Option<usize> {
-        Some((self.len - self.done).min(self.core.reader.remaining()))
+        Some((self.len - self.done).min(self.state.reader.remaining()))
     }
 }
 
@@ -338,13 +345,13 @@ impl<'de> de::SeqAccess<'de> for VecAccess<'_, 'de> {
 /// the success path.
 #[cold]
 #[inline(never)]
-fn element_path(core: &Core<'_>, seg: PathSegment, err: Error) -> Error {
-    err.at(core.offset()).within(seg)
+fn element_path(state: &DecodeState<'_>, seg: PathSegment, err: Error) -> Error {
+    err.at(state.offset()).within(seg)
 }
 
 /// A `vec record { K; V }` decoded as a map.
 pub(crate) struct MapAccess<'a, 'de> {
-    core: &'a mut Core<'de>,
+    state: &'a mut DecodeState<'de>,
     len: usize,
     done: usize,
     wire: (Ref, Ref),
@@ -357,7 +364,7 @@ pub(crate) struct MapAccess<'a, 'de> {
 
 impl<'a, 'de> MapAccess<'a, 'de> {
     pub(super) fn new(
-        core: &'a mut Core<'de>,
+        state: &'a mut DecodeState<'de>,
         len: usize,
         wire: (Ref, Ref),
         exp: (Ref, Ref),
@@ -365,7 +372,7 @@ impl<'a, 'de> MapAccess<'a, 'de> {
         fast: bool,
     ) -> Self {
         MapAccess {
-            core,
+            state,
             len,
             done: 0,
             wire,
@@ -378,8 +385,8 @@ impl<'a, 'de> MapAccess<'a, 'de> {
     pub(super) fn finish(&mut self) -> Result<()> {
         while self.done < self.len {
             self.done += 1;
-            self.core.skip(self.wire.0)?;
-            self.core.skip(self.wire.1)?;
+            self.state.skip(self.wire.0)?;
+            self.state.skip(self.wire.1)?;
         }
         Ok(())
     }
@@ -390,43 +397,43 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
 
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        self.core.charge(quota::KEY)?;
+        self.state.charge(quota::KEY)?;
         if self.done >= self.len {
             return Ok(None);
         }
         let i = self.done;
         self.done += 1;
         let out = if self.text_keys {
-            seed.deserialize(TextKeyDe::new(&mut *self.core))
+            seed.deserialize(TextKeyDe::new(&mut *self.state))
         } else {
-            self.core.charge(if self.fast { 0 } else { quota::KEY })?;
-            seed.deserialize(De::new(&mut *self.core, self.wire.0, self.exp.0))
+            self.state.charge(if self.fast { 0 } else { quota::KEY })?;
+            seed.deserialize(De::new(&mut *self.state, self.wire.0, self.exp.0))
         };
         out.map(Some)
-            .map_err(|err| err.at(self.core.offset()).within(PathSegment::Index(i)))
+            .map_err(|err| err.at(self.state.offset()).within(PathSegment::Index(i)))
     }
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         if !self.fast {
-            self.core.charge(quota::ELEMENT)?;
+            self.state.charge(quota::ELEMENT)?;
         }
         let i = self.done.saturating_sub(1);
-        seed.deserialize(De::new(&mut *self.core, self.wire.1, self.exp.1))
-            .map_err(|err| err.at(self.core.offset()).within(PathSegment::Index(i)))
+        seed.deserialize(De::new(&mut *self.state, self.wire.1, self.exp.1))
+            .map_err(|err| err.at(self.state.offset()).within(PathSegment::Index(i)))
     }
 
     /// The elements left, but no more than the bytes left in the message: a
     /// visitor reserves room by this hint, and elements that take no bytes
     /// (`null`, `record {}`) must not make it reserve for a length no byte backs.
     fn size_hint(&self) -> Option<usize> {
-        Some((self.len - self.done).min(self.core.reader.remaining()))
+        Some((self.len - self.done).min(self.state.reader.remaining()))
     }
 }
 
 /// A variant: the case was chosen by the caller from the wire index.
 pub(crate) struct EnumAccess<'a, 'de> {
-    core: &'a mut Core<'de>,
+    state: &'a mut DecodeState<'de>,
     /// The case's index in the expected arena's fields (and labels).
     k: usize,
     w: Ref,
@@ -434,24 +441,24 @@ pub(crate) struct EnumAccess<'a, 'de> {
 }
 
 impl<'a, 'de> EnumAccess<'a, 'de> {
-    pub(super) fn new(core: &'a mut Core<'de>, k: usize, w: Ref, e: Ref) -> Self {
-        EnumAccess { core, k, w, e }
+    pub(super) fn new(state: &'a mut DecodeState<'de>, k: usize, w: Ref, e: Ref) -> Self {
+        EnumAccess { state, k, w, e }
     }
     #[cold]
     fn path(&self, err: Error) -> Error {
         let k = self.k;
-        let seg = match (self.core.exp.label(k), self.core.exp.field(k)) {
+        let seg = match (self.state.exp.label(k), self.state.exp.field(k)) {
             (FieldLabel::Named(n), _) => PathSegment::Case(n.to_string()),
             (_, Some(f)) => PathSegment::Case(f.id.to_string()),
             (_, None) => PathSegment::Case(String::new()),
         };
-        err.at(self.core.offset()).within(seg)
+        err.at(self.state.offset()).within(seg)
     }
 }
 
 impl EnumAccess<'_, '_> {
     fn untyped_label(&self, k: usize) -> String {
-        let (name, kind) = match (self.core.exp.label(k), self.core.exp.field(k)) {
+        let (name, kind) = match (self.state.exp.label(k), self.state.exp.field(k)) {
             (FieldLabel::Named(n), _) => (n.to_string(), "name"),
             (_, Some(f)) => (f.id.to_string(), "id"),
             (_, None) => (String::new(), "id"),
@@ -459,7 +466,7 @@ impl EnumAccess<'_, '_> {
         let accessor = if self.e.is_var() {
             "newtype"
         } else {
-            match self.core.enode(self.e) {
+            match self.state.expected_node(self.e) {
                 Node::Prim(crate::wire::header::Prim::Null) => "unit",
                 Node::Record(_) => "struct",
                 _ => "newtype",
@@ -475,16 +482,16 @@ impl<'a, 'de> de::EnumAccess<'de> for EnumAccess<'a, 'de> {
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
         let k = self.k;
-        if self.core.untyped {
+        if self.state.quota.untyped {
             // Without a Rust type the visitor (`IDLValue`) learns the label, whether
             // it is a name or an id, and the payload's shape from one string, as in
             // candid: "<label>,<name|id>,<unit|struct|newtype>".
             let label = self.untyped_label(k);
-            self.core.charge(CASE_AND_PAYLOAD + label.len())?;
+            self.state.charge(CASE_AND_PAYLOAD + label.len())?;
             let v = seed.deserialize(de::value::StringDeserializer::<Error>::new(label))?;
             return Ok((v, self));
         }
-        let v = seed.deserialize(KeyDe::<CASE_AND_PAYLOAD>::new(&mut *self.core, k))?;
+        let v = seed.deserialize(KeyDe::<CASE_AND_PAYLOAD>::new(&mut *self.state, k))?;
         Ok((v, self))
     }
 }
@@ -495,16 +502,16 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
     fn unit_variant(self) -> Result<()> {
         // A unit case's payload is `null` by direct reference on both sides when
         // both sides declare it so: no arena lookup.
-        if self.w == NULL && self.e == NULL {
+        if self.w == Ref::NULL && self.e == Ref::NULL {
             return Ok(());
         }
-        let unit = self.core.wnode(self.w) == Node::Prim(crate::wire::header::Prim::Null)
-            && self.core.enode(self.e) == Node::Prim(crate::wire::header::Prim::Null);
+        let unit = self.state.wire_node(self.w) == Node::Prim(crate::wire::header::Prim::Null)
+            && self.state.expected_node(self.e) == Node::Prim(crate::wire::header::Prim::Null);
         if !unit {
             let err = Error::mismatch(
-                super::describe::describe(&self.core.exp, self.e),
-                super::describe::describe(&self.core.wire, self.w),
-                self.core.offset(),
+                super::describe::describe(&self.state.exp, self.e),
+                super::describe::describe(&self.state.wire, self.w),
+                self.state.offset(),
             );
             return Err(self.path(err));
         }
@@ -512,13 +519,13 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
-        let out = seed.deserialize(De::new(&mut *self.core, self.w, self.e));
+        let out = seed.deserialize(De::new(&mut *self.state, self.w, self.e));
         out.map_err(|err| self.path(err))
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         let out = de::Deserializer::deserialize_tuple(
-            De::new(&mut *self.core, self.w, self.e),
+            De::new(&mut *self.state, self.w, self.e),
             len,
             visitor,
         );
@@ -531,7 +538,7 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
         visitor: V,
     ) -> Result<V::Value> {
         let out = de::Deserializer::deserialize_struct(
-            De::new(&mut *self.core, self.w, self.e),
+            De::new(&mut *self.state, self.w, self.e),
             "_",
             fields,
             visitor,
@@ -546,10 +553,10 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
 /// resolved once, not twice; a `reserved` field is not skipped). Out of line:
 /// typed records, which never take this path, keep their loop as small as it was.
 #[inline(never)]
-fn wire_field_untyped(core: &mut Core<'_>, w: Ref) -> Result<()> {
-    core.skip(w)?;
-    if !w.is_var() && w != RESERVED {
-        core.charge(quota::CALL)?;
+fn wire_field_untyped(state: &mut DecodeState<'_>, w: Ref) -> Result<()> {
+    state.skip(w)?;
+    if !w.is_var() && w != Ref::RESERVED {
+        state.charge(quota::CALL)?;
     }
     Ok(())
 }

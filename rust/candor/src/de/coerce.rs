@@ -11,12 +11,12 @@
 //! (only `opt`s nested to be re-walked at every level get there). See
 //! `spec/limits.md` §4 and `spec/differences.md`.
 
-use super::core::Core;
 use super::merge::{FieldMerge, Step};
-use super::skip::{min_size, Meter};
+use super::skip::Meter;
+use super::state::DecodeState;
 use crate::error::fault;
+use crate::error::Result;
 use crate::wire::header::{Node, Ref};
-use crate::Result;
 
 /// One value-level check: the units its walk would have cost so far. Made fresh for
 /// each check and passed down its walk (and the skips inside it), so nothing of one
@@ -32,21 +32,21 @@ impl Meter for OptCheck {
     /// Not charged, but bounded: a walk over more units than the decoding quota has
     /// left is over a value candid could neither decode nor skip within it.
     #[inline]
-    fn charge(&mut self, core: &mut Core<'_>, units: usize) -> Result<()> {
+    fn charge(&mut self, state: &mut DecodeState<'_>, units: usize) -> Result<()> {
         self.units = self.units.saturating_add(units);
         if self.units > self.limit {
-            return Err(core.decoding_error());
+            return Err(state.decoding_error());
         }
         Ok(())
     }
 }
 
-impl Core<'_> {
+impl DecodeState<'_> {
     /// Whether the value at the current position, of wire type `w`, coerces to
     /// expected type `e`. The position is unchanged afterwards.
     pub(crate) fn coerces(&mut self, w: Ref, e: Ref) -> Result<bool> {
         let start = self.offset();
-        let limit = self.decoding_quota().unwrap_or(usize::MAX);
+        let limit = self.quota.decoding().unwrap_or(usize::MAX);
         let out = OptCheck { units: 0, limit }.walk(self, w, e);
         let walked = self.offset() - start;
         self.reader.rewind(start);
@@ -76,58 +76,58 @@ impl Core<'_> {
 impl OptCheck {
     /// Walks one value: a pair the type-level check accepts is skipped (it fits);
     /// any other pair is looked into one level deeper.
-    fn walk(&mut self, core: &mut Core<'_>, w: Ref, e: Ref) -> Result<bool> {
-        if core.subtype(w, e) {
-            core.skip_inner(self, w)?;
+    fn walk(&mut self, state: &mut DecodeState<'_>, w: Ref, e: Ref) -> Result<bool> {
+        if state.subtype(w, e) {
+            state.skip_inner(self, w)?;
             return Ok(true);
         }
-        core.enter()?;
-        let out = self.node(core, w, e);
-        core.leave();
+        state.enter()?;
+        let out = self.node(state, w, e);
+        state.leave();
         out
     }
 
     /// The constructors whose values decide the rule: vectors element by element,
     /// records field by field, variants by the case on the wire. Any other pair does
     /// not coerce.
-    fn node(&mut self, core: &mut Core<'_>, w: Ref, e: Ref) -> Result<bool> {
-        match (core.wnode(w), core.enode(e)) {
-            (Node::Vec(we), Node::Vec(ee)) => self.vec(core, we.resolved(), ee),
+    fn node(&mut self, state: &mut DecodeState<'_>, w: Ref, e: Ref) -> Result<bool> {
+        match (state.wire_node(w), state.expected_node(e)) {
+            (Node::Vec(we), Node::Vec(ee)) => self.vec(state, we.resolved(), ee),
             (Node::Record(wf), Node::Record(ef)) => {
                 let mut fields = FieldMerge::new(wf, ef);
-                while let Some(step) = fields.next(&core.wire, &core.exp) {
+                while let Some(step) = fields.next(&state.wire, &state.exp) {
                     match step {
                         Step::Both { w, e, .. } => {
-                            if !self.walk(core, w, e)? {
+                            if !self.walk(state, w, e)? {
                                 return Ok(false);
                             }
                         }
                         Step::Expected { e, .. } => {
-                            if !super::subtype::is_optional(&core.exp, e.resolved()) {
+                            if !super::subtype::is_optional(&state.exp, e.resolved()) {
                                 return Ok(false);
                             }
                         }
-                        Step::Wire { w, .. } => core.skip_inner(self, w)?,
+                        Step::Wire { w, .. } => state.skip_inner(self, w)?,
                     }
                 }
                 Ok(true)
             }
             (Node::Variant(wf), Node::Variant(ef)) => {
-                let at = core.offset();
-                let index = core.reader.leb("variant index")?;
+                let at = state.offset();
+                let index = state.reader.leb("variant index")?;
                 let Some((id, wty)) = usize::try_from(index)
                     .ok()
-                    .and_then(|i| core.wire.fields(wf).get(i))
+                    .and_then(|i| state.wire.fields(wf).get(i))
                     .map(|f| (f.id, f.ty))
                 else {
                     let cases = wf.len as usize;
                     return Err(fault::variant_index(index, cases, at));
                 };
-                let exp_cases = core.exp.fields(ef);
+                let exp_cases = state.exp.fields(ef);
                 match exp_cases.binary_search_by_key(&id, |f| f.id) {
                     Ok(k) => {
                         let ety = exp_cases.get(k).map(|f| f.ty).unwrap_or(e);
-                        self.walk(core, wty, ety)
+                        self.walk(state, wty, ety)
                     }
                     Err(_) => Ok(false),
                 }
@@ -136,10 +136,10 @@ impl OptCheck {
         }
     }
 
-    fn vec(&mut self, core: &mut Core<'_>, we: Ref, ee: Ref) -> Result<bool> {
-        let n = core.reader.len(min_size(&core.wire, we))?;
+    fn vec(&mut self, state: &mut DecodeState<'_>, we: Ref, ee: Ref) -> Result<bool> {
+        let n = state.reader.len(state.wire.min_size(we))?;
         for _ in 0..n {
-            if !self.walk(core, we, ee)? {
+            if !self.walk(state, we, ee)? {
                 return Ok(false);
             }
         }

@@ -13,7 +13,7 @@
 //! (`De::seq_begin`, and each leaf's own `Deserialize` on the same frame): on
 //! success it consumed the same bytes and units and built the same value. It never
 //! reports an error itself: anything it does not handle, or any failure, makes it
-//! give up, and the caller rewinds the decoder (`Core::mark`) and decodes the
+//! give up, and the caller rewinds the decoder (`DecodeState::mark`) and decodes the
 //! argument again through serde, which then gives the error it always gave
 //! (`spec/decoder.md`, fast path 16).
 
@@ -93,7 +93,7 @@ impl<'de> Direct<'_, 'de> {
         if p != prim {
             return None;
         }
-        de.core.leave();
+        de.state.leave();
         Some(data)
     }
 
@@ -113,14 +113,14 @@ impl<'de> Direct<'_, 'de> {
         };
         // `len` was checked against the bytes left only when elements take at
         // least one byte; the remaining input bounds the reservation either way.
-        let mut out = Vec::with_capacity(len.min(de.core.reader.remaining()));
+        let mut out = Vec::with_capacity(len.min(de.state.reader.remaining()));
         for _ in 0..len {
             if per_elem != 0 {
-                de.core.charge(per_elem).ok()?;
+                de.state.charge(per_elem).ok()?;
             }
-            out.push(elem(Direct(De::new(&mut *de.core, w, e)))?);
+            out.push(elem(Direct(De::new(&mut *de.state, w, e)))?);
         }
-        de.core.leave();
+        de.state.leave();
         Some(out)
     }
 
@@ -138,7 +138,7 @@ impl<'de> Direct<'_, 'de> {
         val: impl Fn(Direct<'_, 'de>) -> Option<V>,
     ) -> Option<Vec<(K, V)>> {
         let Direct(mut de) = self;
-        de.core.enter().ok()?;
+        de.state.enter().ok()?;
         let MapBody {
             len,
             wire: (wk, wv),
@@ -150,25 +150,25 @@ impl<'de> Direct<'_, 'de> {
         let (wk, ek) = if text_keys { (TEXT, TEXT) } else { (wk, ek) };
         let key_units = if text_keys || fast { 0 } else { quota::KEY };
         let value_units = if fast { 0 } else { quota::ELEMENT };
-        let mut out = Vec::with_capacity(len.min(de.core.reader.remaining()));
+        let mut out = Vec::with_capacity(len.min(de.state.reader.remaining()));
         for _ in 0..len {
-            de.core.charge(quota::KEY + key_units).ok()?;
-            let k = key(Direct(De::new(&mut *de.core, wk, ek)))?;
+            de.state.charge(quota::KEY + key_units).ok()?;
+            let k = key(Direct(De::new(&mut *de.state, wk, ek)))?;
             if value_units != 0 {
-                de.core.charge(value_units).ok()?;
+                de.state.charge(value_units).ok()?;
             }
-            let v = val(Direct(De::new(&mut *de.core, wv, ev)))?;
+            let v = val(Direct(De::new(&mut *de.state, wv, ev)))?;
             out.push((k, v));
         }
         // The visitor's last request for a key, answered "no more".
-        de.core.charge(quota::KEY).ok()?;
-        de.core.leave();
+        de.state.charge(quota::KEY).ok()?;
+        de.state.leave();
         Some(out)
     }
 
     /// A vector of `nat` read as `nat`: the element frame's type checks hold for
     /// every element once they hold for the element types, so each element is
-    /// `Core::small_nat`, as `De::nat` reads and charges it; a value past `u64`
+    /// `DecodeState::small_nat`, as `De::nat` reads and charges it; a value past `u64`
     /// takes `De::nat` itself.
     pub(crate) fn vec_nat(self) -> Option<Vec<Nat>> {
         let Direct(mut de) = self;
@@ -176,18 +176,18 @@ impl<'de> Direct<'_, 'de> {
             return None;
         };
         let nat = Ref::prim(Prim::Nat);
-        if w != nat || e != nat || de.core.untyped {
+        if w != nat || e != nat || de.state.quota.untyped {
             return None;
         }
-        let mut out = Vec::with_capacity(len.min(de.core.reader.remaining()));
+        let mut out = Vec::with_capacity(len.min(de.state.reader.remaining()));
         for _ in 0..len {
-            let n = match de.core.small_nat().ok()? {
+            let n = match de.state.small_nat().ok()? {
                 Some(x) => Nat::from(x),
-                None => big_nat(de.core)?,
+                None => big_nat(de.state)?,
             };
             out.push(n);
         }
-        de.core.leave();
+        de.state.leave();
         Some(out)
     }
 }
@@ -195,16 +195,16 @@ impl<'de> Direct<'_, 'de> {
 /// A `nat` past `u64` in a vector of `nat`, read by `De::nat`: out of the
 /// element loop, which then holds only the small read.
 #[inline(never)]
-fn big_nat(core: &mut super::core::Core<'_>) -> Option<Nat> {
+fn big_nat(state: &mut super::state::DecodeState<'_>) -> Option<Nat> {
     let nat = Ref::prim(Prim::Nat);
-    Nat::deserialize(De::new(core, nat, nat)).ok()
+    Nat::deserialize(De::new(state, nat, nat)).ok()
 }
 
 /// Enters a vector's nesting level and reads what comes before its elements, as
 /// `De::deserialize_seq` does on the serde path.
 #[inline(always)]
 fn begin<'de>(de: &mut De<'_, 'de>) -> Option<SeqBody<'de>> {
-    de.core.enter().ok()?;
+    de.state.enter().ok()?;
     de.seq_begin(None, 1).ok()
 }
 

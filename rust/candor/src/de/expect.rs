@@ -8,12 +8,12 @@
 //! (`Rc::make_mut`): that happens once per new type, never on the steady path.
 
 use super::quota;
+use crate::error::{Error, Result};
 use crate::fasthash::FastMap;
 use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::header::{Arena, FieldEntry, FieldLabel, FuncEntry, Node, Prim, Ref, Span};
-use crate::wire::store::Store;
-use crate::{Error, Result};
+use crate::wire::inline_vec::InlineVec;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -25,7 +25,7 @@ struct Interner {
     /// own (`IDLValue`), which decode at the wire type. A canister decodes a handful
     /// of argument types: the first ones live inline (a scan of a few words, and no
     /// allocation on the first call of a fresh instance), the rest in a map.
-    roots_small: Store<(TypeId, Option<Ref>), 8>,
+    roots_small: InlineVec<(TypeId, Option<Ref>), 8>,
     roots: FastMap<TypeId, Option<Ref>>,
     /// Node per `Rc<TypeInner>` address, with the `Rc` itself, so an address is
     /// never reused for another type while it is in this map.
@@ -66,7 +66,9 @@ pub(crate) fn shared_arena() -> Rc<Arena> {
 /// The root reference of `T`'s expected type, with `held` (the decoder's arena)
 /// set to the arena it is in; or `None`, `held` untouched, when `T` takes whatever
 /// type the wire has (its Candid type is `Unknown`, as `IDLValue`'s).
-pub(crate) fn of<T: crate::CandidType + ?Sized>(held: &mut Rc<Arena>) -> Result<Option<Ref>> {
+pub(crate) fn of<T: crate::types::CandidType + ?Sized>(
+    held: &mut Rc<Arena>,
+) -> Result<Option<Ref>> {
     let id = TypeId::of::<T>();
     INTERNER.with(|cell| {
         let mut it = cell.borrow_mut();

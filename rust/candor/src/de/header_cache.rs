@@ -126,8 +126,8 @@ pub(crate) struct Hit {
 pub(crate) fn take(
     bytes: &[u8],
     limits: Limits,
-    pay: impl FnOnce(usize) -> crate::Result<Option<usize>>,
-) -> Option<crate::Result<Hit>> {
+    pay: impl FnOnce(usize) -> crate::error::Result<Option<usize>>,
+) -> Option<crate::error::Result<Hit>> {
     // `try_with`: while the thread is torn down the cache may be gone; decode as usual.
     CACHE
         .try_with(|c| {
@@ -275,7 +275,7 @@ impl Cache {
 /// when they hold beyond the message, or else to the spares the next parse reuses.
 ///
 /// The giving back is this field's `Drop`, not the decoder's: this holds nothing
-/// borrowed from the input, so the decoder (`Core<'de>`, `IDLDeserialize<'de>`)
+/// borrowed from the input, so the decoder (`DecodeState<'de>`, `IDLDeserialize<'de>`)
 /// has no destructor that needs the input alive, and may be dropped after it, as
 /// candid's may: `Decode!(&bytes, T)` as the last expression of a function whose
 /// local `bytes` it reads is a temporary dropped after that local (before edition

@@ -6,28 +6,28 @@
 //! that follows (candid keeps such flags on its one deserializer and resets them by
 //! hand).
 
-use super::core::Core;
-use super::quota;
+use super::quota::{self, Quota};
+use super::state::DecodeState;
 use super::value::De;
 use crate::error::Error;
+use crate::error::Result;
 use crate::wire::header::{Arena, FieldLabel, Prim, Ref};
-use crate::Result;
 use serde::de::{self, Visitor};
 
 /// The identifier of an expected field or case: its name when it has one (the
 /// visitor matches names), else its numeric id. `EXTRA` is the units the caller
 /// owes at this point, charged together with the key's own: a constant of each
-/// call site, so the key carries only the core and the field.
+/// call site, so the key carries only the state and the field.
 pub(crate) struct KeyDe<'a, 'de, const EXTRA: usize> {
-    core: &'a mut Core<'de>,
+    state: &'a mut DecodeState<'de>,
     /// Index of the field in the expected arena.
     field: usize,
 }
 
 impl<'a, 'de, const EXTRA: usize> KeyDe<'a, 'de, EXTRA> {
     #[inline(always)]
-    pub(super) fn new(core: &'a mut Core<'de>, field: usize) -> Self {
-        KeyDe { core, field }
+    pub(super) fn new(state: &'a mut DecodeState<'de>, field: usize) -> Self {
+        KeyDe { state, field }
     }
 }
 
@@ -36,20 +36,20 @@ impl<'de, const EXTRA: usize> de::Deserializer<'de> for KeyDe<'_, 'de, EXTRA> {
 
     #[inline]
     fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        let core = self.core;
+        let state = self.state;
         // The label is looked up once and lent straight from the arena: the
         // charge's fast test touches only the quota's fields, not the arena.
-        let label = core.exp.label(self.field);
+        let label = state.exp.label(self.field);
         let cost = EXTRA
             + match label {
                 FieldLabel::Named(name) => name.len(),
                 FieldLabel::Id | FieldLabel::Unnamed => quota::ID_LABEL,
             };
-        if Core::take_typed(&mut core.quota_left, cost) {
-            return visit_label(&core.exp, label, self.field, v);
+        if Quota::take(&mut state.quota.left, cost) {
+            return visit_label(&state.exp, label, self.field, v);
         }
-        core.charge(cost)?;
-        visit_label(&core.exp, core.exp.label(self.field), self.field, v)
+        state.charge(cost)?;
+        visit_label(&state.exp, state.exp.label(self.field), self.field, v)
     }
 
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
@@ -87,13 +87,13 @@ fn visit_label<'de, V: Visitor<'de>>(
 /// A map key when both the wire and the expected key type are `text`: the type
 /// check was done once for the whole map.
 pub(crate) struct TextKeyDe<'a, 'de> {
-    core: &'a mut Core<'de>,
+    state: &'a mut DecodeState<'de>,
 }
 
 impl<'a, 'de> TextKeyDe<'a, 'de> {
     #[inline(always)]
-    pub(super) fn new(core: &'a mut Core<'de>) -> Self {
-        TextKeyDe { core }
+    pub(super) fn new(state: &'a mut DecodeState<'de>) -> Self {
+        TextKeyDe { state }
     }
 }
 
@@ -104,29 +104,29 @@ impl<'de> de::Deserializer<'de> for TextKeyDe<'_, 'de> {
 
     #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        let s = self.core.text()?;
+        let s = self.state.text()?;
         v.visit_borrowed_str(s)
     }
     /// An owned copy, as `De::deserialize_string` hands one.
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        let s = self.core.text()?;
-        v.visit_string(super::value::owned_text(s))
+        let s = self.state.text()?;
+        v.visit_string(super::copy::owned_text(s))
     }
 
     // A key type that asks for anything else goes through the checked path.
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        de::Deserializer::deserialize_any(De::new(self.core, TEXT, TEXT), v)
+        de::Deserializer::deserialize_any(De::new(self.state, TEXT, TEXT), v)
     }
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         v: V,
     ) -> Result<V::Value> {
-        de::Deserializer::deserialize_newtype_struct(De::new(self.core, TEXT, TEXT), name, v)
+        de::Deserializer::deserialize_newtype_struct(De::new(self.state, TEXT, TEXT), name, v)
     }
     fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        de::Deserializer::deserialize_ignored_any(De::new(self.core, TEXT, TEXT), v)
+        de::Deserializer::deserialize_ignored_any(De::new(self.state, TEXT, TEXT), v)
     }
 
     fn is_human_readable(&self) -> bool {

@@ -3,40 +3,42 @@
 //! The header is parsed once into a flat arena (`wire::header`); each expected type
 //! is flattened once per Rust type (`expect`); then one `De` frame per value carries
 //! the (wire type, expected type) pair down through serde (`value`, `access`, `key`).
-//! Limits and their cost model are in `core`; skipping and the value-level `opt`
-//! rule in `skip`. `spec/decoder.md` describes the design and every fast path.
+//! The message's shared state is `state`; its quota accounting `quota` (the units
+//! and the counts, knowing nothing of the input); what is kept about checked pairs
+//! `kept`; the word copies and their `unsafe` `copy`. Skipping is `skip`, the
+//! value-level `opt` rule `coerce`. `spec/decoder.md` describes the design and
+//! every fast path.
 
 mod access;
+mod args;
 mod coerce;
-mod core;
+mod copy;
+
 mod describe;
 mod direct;
 mod expect;
 mod header_cache;
+mod kept;
 mod key;
 mod merge;
 mod primvec;
 mod quota;
 mod skip;
+mod state;
 mod subtype;
 mod value;
 
-use self::core::Core;
 pub use self::direct::Direct;
+use self::state::DecodeState;
 use self::subtype::LentMemo;
+use crate::error::Result;
 use crate::error::{Error, PathSegment};
 use crate::types::{CandidType, Type, TypeEnv};
 use crate::wire::header::{self, Node, Prim, Ref};
-use crate::Result;
 use serde::de::Deserialize;
 use std::rc::Rc;
 
-/// Default bound on nesting (records, variants, vectors, options) while decoding.
-///
-/// Deep enough for the recursive lists canisters really send (a 2,048-element
-/// `opt record { head; tail }` list nests about 4,100 levels), shallow enough that
-/// the native and wasm stacks hold it; the same on every target.
-pub const DEFAULT_MAX_DEPTH: u32 = 5_000;
+pub use crate::limits::DEFAULT_MAX_DEPTH;
 
 /// Default bound on the stack a decode may use below where it started.
 ///
@@ -276,11 +278,11 @@ fn pay_header(len: usize, quota: Option<usize>) -> Result<Option<usize>> {
 
 /// Decodes a message argument by argument.
 pub struct IDLDeserialize<'de> {
-    core: Core<'de>,
+    state: DecodeState<'de>,
     /// Where the argument types are in the wire arena, and the header's length.
     shape: header::Shape,
     next: usize,
-    /// The limits that are not tracked in `core` (for `get_config`).
+    /// The limits that are not tracked in `state` (for `get_config`).
     max_type_len: Option<usize>,
     max_header_len: Option<usize>,
     full_error_message: bool,
@@ -312,7 +314,7 @@ impl<'de> IDLDeserialize<'de> {
             let pay = |len| pay_header(len, quota);
             match header_cache::take(bytes, limits, pay) {
                 Some(Ok(hit)) => {
-                    let start = self::core::Start {
+                    let start = self::state::Start {
                         lease: Some(hit.lease),
                         memo: hit.answers.map_or(LentMemo::none(), LentMemo::with),
                         decoding_quota: hit.decoding_quota,
@@ -345,11 +347,11 @@ impl<'de> IDLDeserialize<'de> {
         let decoding_quota = match pay_header(h.shape.len, quota) {
             Ok(q) => q,
             Err(e) => {
-                self::core::release(lease, h.arena, &mut memo, true);
+                self::state::release(lease, h.arena, &mut memo, true);
                 return Err(e);
             }
         };
-        let start = self::core::Start {
+        let start = self::state::Start {
             lease,
             memo,
             decoding_quota,
@@ -368,10 +370,10 @@ impl<'de> IDLDeserialize<'de> {
         config: &DecoderConfig,
         arena: header::Arena,
         shape: header::Shape,
-        start: self::core::Start,
+        start: self::state::Start,
     ) -> Self {
         IDLDeserialize {
-            core: Core::new(
+            state: DecodeState::new(
                 bytes,
                 shape.len,
                 arena,
@@ -392,7 +394,7 @@ impl<'de> IDLDeserialize<'de> {
     /// The type of the next argument on the wire, if there is one.
     #[inline(always)]
     fn next_arg(&self) -> Option<Ref> {
-        self.shape.arg(&self.core.wire, self.next)
+        self.shape.arg(&self.state.wire, self.next)
     }
 
     /// Decodes the next argument as `T`. When the message has no more arguments, a
@@ -401,14 +403,14 @@ impl<'de> IDLDeserialize<'de> {
     where
         T: Deserialize<'de> + CandidType,
     {
-        let held = Rc::as_ptr(&self.core.exp);
-        let root = expect::of::<T>(&mut self.core.exp)?;
-        if !std::ptr::eq(held, Rc::as_ptr(&self.core.exp)) {
-            self.core.expected_replaced(true);
+        let held = Rc::as_ptr(&self.state.exp);
+        let root = expect::of::<T>(&mut self.state.exp)?;
+        if !std::ptr::eq(held, Rc::as_ptr(&self.state.exp)) {
+            self.state.expected_replaced(true);
         }
         match root {
             Some(root) => {
-                self.core.set_untyped(false);
+                self.state.quota.set_untyped(false);
                 self.decode_arg(root.resolved())
             }
             None => {
@@ -417,9 +419,9 @@ impl<'de> IDLDeserialize<'de> {
                     Some(w) => w,
                     None => return Err(Error::msg("No more values on the wire")),
                 };
-                let wire = self.core.wire_as_expected();
-                self.core.set_expected(wire);
-                self.core.set_untyped(true);
+                let wire = self.state.wire_as_expected();
+                self.state.set_expected(wire);
+                self.state.quota.set_untyped(true);
                 self.decode_arg(w)
             }
         }
@@ -434,55 +436,55 @@ impl<'de> IDLDeserialize<'de> {
         ty: &Type,
     ) -> Result<crate::value::IDLValue> {
         let (arena, root) = expect::of_type(env, ty)?;
-        self.core.merge_env_names(env.0.keys());
-        self.core.set_expected(arena);
-        self.core.set_untyped(true);
+        self.state.merge_env_names(env.0.keys());
+        self.state.set_expected(arena);
+        self.state.quota.set_untyped(true);
         self.decode_arg(root.resolved())
     }
 
     /// Decodes the next argument at expected type `e`. candid resolves the expected
     /// type before it starts, except when the expected type is the wire type itself.
     fn decode_arg<T: Deserialize<'de> + CandidType>(&mut self, e: Ref) -> Result<T> {
-        self.core.reset_depth();
+        self.state.reset_depth();
         let index = self.next;
-        self.core.start_stack();
+        self.state.start_stack();
         let w = match self.next_arg() {
             Some(w) => w,
             None => {
-                return match self.core.enode(e) {
+                return match self.state.expected_node(e) {
                     Node::Opt(_) | Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved) => {
-                        T::deserialize(value::De::new(&mut self.core, value::NULL, e))
+                        T::deserialize(value::De::new(&mut self.state, Ref::NULL, e))
                     }
                     _ => Err(Error::msg(format!(
                         "No more values on the wire, the expected type {} is not opt, null, or reserved",
-                        describe::describe(&self.core.exp, e)
+                        describe::describe(&self.state.exp, e)
                     ))
-                    .at(self.core.offset())
+                    .at(self.state.offset())
                     .within(PathSegment::Arg(index))),
                 };
             }
         };
         self.next += 1;
         if T::_try_direct() && direct::enabled() {
-            let mark = self.core.mark();
-            if let Some(v) = T::_decode_direct(Direct(value::De::new(&mut self.core, w, e))) {
+            let mark = self.state.mark();
+            if let Some(v) = T::_decode_direct(Direct(value::De::new(&mut self.state, w, e))) {
                 direct::count();
                 return Ok(v);
             }
-            self.core.back_to(mark);
+            self.state.back_to(mark);
         }
-        T::deserialize(value::De::new(&mut self.core, w, e))
+        T::deserialize(value::De::new(&mut self.state, w, e))
             .map_err(|err| self.arg_error(err, index, w, e))
     }
 
     #[cold]
     fn arg_error(&self, err: Error, index: usize, w: Ref, e: Ref) -> Error {
-        let err = err.at(self.core.offset()).within(PathSegment::Arg(index));
+        let err = err.at(self.state.offset()).within(PathSegment::Arg(index));
         if self.full_error_message {
             let ctx = format!(
                 "while decoding argument {index} from {} to {}",
-                describe::describe(&self.core.wire, w),
-                describe::describe(&self.core.exp, e)
+                describe::describe(&self.state.wire, w),
+                describe::describe(&self.state.exp, e)
             );
             err.with_context(ctx)
         } else {
@@ -500,10 +502,10 @@ impl<'de> IDLDeserialize<'de> {
         if !self.is_done() {
             self.skip_rest()?;
         }
-        if self.core.reader.remaining() != 0 {
+        if self.state.reader.remaining() != 0 {
             return Err(Error::binary(
                 "Trailing value after finishing deserialization",
-                self.core.offset(),
+                self.state.offset(),
             ));
         }
         Ok(())
@@ -516,11 +518,11 @@ impl<'de> IDLDeserialize<'de> {
         while let Some(w) = self.next_arg() {
             let index = self.next;
             self.next += 1;
-            self.core.reset_depth();
-            self.core.start_stack();
-            self.core
+            self.state.reset_depth();
+            self.state.start_stack();
+            self.state
                 .skip(w)
-                .map_err(|err| err.at(self.core.offset()).within(PathSegment::Arg(index)))?;
+                .map_err(|err| err.at(self.state.offset()).within(PathSegment::Arg(index)))?;
         }
         Ok(())
     }
@@ -528,13 +530,13 @@ impl<'de> IDLDeserialize<'de> {
     /// The config with the quotas that remain.
     pub fn get_config(&self) -> DecoderConfig {
         let mut config = DecoderConfig::new();
-        config.decoding_quota = self.core.set_decoding_quota();
-        config.skipping_quota = self.core.set_skipping_quota();
+        config.decoding_quota = self.state.quota.set_decoding();
+        config.skipping_quota = self.state.quota.set_skipping();
         config.max_type_len = self.max_type_len;
         config.max_header_len = self.max_header_len;
         config.full_error_message = self.full_error_message;
-        config.max_depth = self.core.max_depth();
-        config.max_stack = self.core.max_stack();
+        config.max_depth = self.state.max_depth();
+        config.max_stack = self.state.max_stack();
         config.size_bound = self.size_bound;
         config
     }

@@ -6,8 +6,8 @@
 //! fixed-size load and the visitor call: no per-element `match` on the type.
 
 use crate::error::Error;
+use crate::error::Result;
 use crate::wire::header::Prim;
-use crate::Result;
 use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 
 /// Fixed-width element types (the ones with a fast path).

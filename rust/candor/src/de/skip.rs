@@ -6,51 +6,11 @@
 //! quota and 1× against the skipping quota, with candid's per-call units (table
 //! references resolved, field keys, variant labels…). See `spec/limits.md`.
 
-use super::core::Core;
 use super::quota;
+use super::state::DecodeState;
+use crate::error::Result;
 use crate::error::{fault, Error};
-use crate::wire::header::{Arena, Node, Prim, Ref, Span};
-use crate::Result;
-
-/// The fewest bytes a value of this wire type takes, for the eager length check
-/// (a vector claiming more elements than the input could hold is rejected before any
-/// work). Zero for types whose values take no bytes.
-#[inline]
-pub(crate) fn min_size(arena: &Arena, r: Ref) -> usize {
-    min_size_of(arena, arena.node(r), 0)
-}
-
-/// The least size of a value of node `n`, `depth` records down. A record's fields
-/// that are not records themselves are sized here, without a call each: only a
-/// nested record recurses.
-#[inline(always)]
-fn min_size_of(arena: &Arena, n: Node, depth: u32) -> usize {
-    match n {
-        Node::Prim(p) => match p {
-            Prim::Null | Prim::Reserved | Prim::Empty => 0,
-            Prim::Nat16 | Prim::Int16 => 2,
-            Prim::Nat32 | Prim::Int32 | Prim::Float32 => 4,
-            Prim::Nat64 | Prim::Int64 | Prim::Float64 => 8,
-            _ => 1,
-        },
-        Node::Record(s) if depth < 4 => record_min_size(arena, s, depth),
-        Node::Record(_) => 0,
-        Node::Future => 2,
-        _ => 1,
-    }
-}
-
-#[inline(never)]
-fn record_min_size(arena: &Arena, fields: Span, depth: u32) -> usize {
-    arena
-        .fields(fields)
-        .iter()
-        .map(|f| match arena.node(f.ty) {
-            Node::Record(s) if depth + 1 < 4 => record_min_size(arena, s, depth + 1),
-            n => min_size_of(arena, n, depth + 1),
-        })
-        .fold(0usize, usize::saturating_add)
-}
+use crate::wire::header::{Node, Prim, Ref, Span};
 
 fn digits(mut n: u32) -> usize {
     let mut d = 1;
@@ -63,9 +23,9 @@ fn digits(mut n: u32) -> usize {
 
 /// How a walk over a value pays for the units it would cost. The walk itself is
 /// the same whoever pays; the meter is the caller's, passed down the walk, so no
-/// state about who pays sits on the shared `Core`.
+/// state about who pays sits on the shared `DecodeState`.
 pub(super) trait Meter {
-    fn charge(&mut self, core: &mut Core<'_>, units: usize) -> Result<()>;
+    fn charge(&mut self, state: &mut DecodeState<'_>, units: usize) -> Result<()>;
 }
 
 /// Skipped work, charged as candid charges it: 50× on the decoding quota and 1× on
@@ -74,8 +34,8 @@ pub(super) struct Skipped;
 
 impl Meter for Skipped {
     #[inline(always)]
-    fn charge(&mut self, core: &mut Core<'_>, units: usize) -> Result<()> {
-        core.charge_untyped(units)
+    fn charge(&mut self, state: &mut DecodeState<'_>, units: usize) -> Result<()> {
+        state.charge_untyped(units)
     }
 }
 
@@ -83,12 +43,12 @@ impl Meter for Skipped {
 struct Decoded;
 
 impl Meter for Decoded {
-    fn charge(&mut self, core: &mut Core<'_>, units: usize) -> Result<()> {
-        core.charge(units)
+    fn charge(&mut self, state: &mut DecodeState<'_>, units: usize) -> Result<()> {
+        state.charge(units)
     }
 }
 
-impl<'de> Core<'de> {
+impl<'de> DecodeState<'de> {
     /// Reads a value of a future type as a value in its own right (a visitor
     /// asked for it at its wire type): candid hands such a value over as `null`
     /// and charges its bytes as decoding, not as skipping.
@@ -112,7 +72,7 @@ impl<'de> Core<'de> {
         if w.is_var() {
             meter.charge(self, 2 * quota::UNROLL)?;
         }
-        match self.wnode(w) {
+        match self.wire_node(w) {
             Node::Prim(p) => self.skip_prim(meter, p),
             Node::Opt(inner) => self.skip_opt(meter, inner),
             Node::Vec(el) => self.skip_vec(meter, el.resolved()),
@@ -172,7 +132,7 @@ impl<'de> Core<'de> {
     /// elements in one pass each, anything else element by element.
     #[inline(always)]
     fn skip_vec<M: Meter>(&mut self, meter: &mut M, el: Ref) -> Result<()> {
-        let el_node = self.wnode(el);
+        let el_node = self.wire_node(el);
         if el_node == Node::Prim(Prim::Nat8) {
             let n = self.reader.len(1)?;
             meter.charge(self, n.saturating_add(quota::CALL))?;
@@ -191,7 +151,7 @@ impl<'de> Core<'de> {
                 }
             }
             _ => {
-                let n = self.reader.len(min_size(&self.wire, el))?;
+                let n = self.reader.len(self.wire.min_size(el))?;
                 for _ in 0..n {
                     meter.charge(self, quota::ELEMENT)?;
                     self.skip_inner(meter, el)?;
@@ -250,7 +210,7 @@ impl<'de> Core<'de> {
             return Err(fault::variant_index(index, cases.len as usize, at));
         };
         // candid's untyped label is "<id>,id,<accessor>".
-        let accessor = if self.wnode(ty) == Node::Prim(Prim::Null) && !ty.is_var() {
+        let accessor = if self.wire_node(ty) == Node::Prim(Prim::Null) && !ty.is_var() {
             quota::UNTYPED_UNIT
         } else {
             quota::UNTYPED_NEWTYPE

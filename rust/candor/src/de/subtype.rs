@@ -15,7 +15,7 @@
 use super::merge::{FieldMerge, Step};
 use crate::fasthash::FastMap;
 use crate::wire::header::{Arena, Node, Prim, Ref};
-use crate::wire::store::Store;
+use crate::wire::inline_vec::InlineVec;
 use Prim as P;
 
 /// Which arena each side of a pair lives in: function arguments are contravariant,
@@ -37,7 +37,7 @@ fn key(a: Ref, b: Ref, flipped: bool) -> Key {
 /// hash map past that.
 #[derive(Default)]
 struct PairMap {
-    small: Store<(Key, bool), 4>,
+    small: InlineVec<(Key, bool), 4>,
     big: Option<FastMap<Key, bool>>,
 }
 
@@ -80,7 +80,7 @@ impl PairMap {
 #[derive(Default)]
 pub(crate) struct Memo {
     known: PairMap,
-    log: Store<Key, 4>,
+    log: InlineVec<Key, 4>,
     /// The last top-level answer: a vector or list of `opt` values asks the same
     /// question for every element.
     last: Option<(Key, bool)>,

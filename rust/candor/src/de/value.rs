@@ -1,22 +1,27 @@
 //! The serde `Deserializer` for one value: a frame holding the wire type and the
-//! expected type of that value, and a borrow of the shared [`Core`].
+//! expected type of that value, and a borrow of the shared [`DecodeState`].
 //!
 //! Every method charges the decoding quota exactly as candid 0.10.39 does for the
 //! same serde call (see `spec/limits.md`), so a canister's quota accepts and rejects
 //! the same messages after switching.
 
 use super::access::{EnumAccess, MapAccess, StructAccess, TupleAccess, VecAccess};
-use super::core::{CaseMemo, Checked, Core, VecKind, VecShape};
+use super::copy;
 use super::describe::describe;
+use super::kept::{CaseMemo, PairSpans, VecKind, VecShape};
 use super::primvec;
 use super::quota;
+use super::state::DecodeState;
+use crate::error::Result;
 use crate::error::{fault, Error, PathSegment};
-use crate::types::number::{leb_to_le_bytes, TAG_INT, TAG_NAT};
-use crate::types::reference::{TAG_FUNC, TAG_SERVICE};
+use crate::types::bytes_tag::BytesTag;
+use crate::types::number::leb_to_le_bytes;
 use crate::wire::header::{Arena, FieldEntry, Node, Prim, Ref, Span};
 use crate::wire::leb;
-use crate::Result;
 use serde::de::{self, Visitor};
+
+mod compound;
+mod scalar;
 
 thread_local! {
     static SPEC_ONLY_READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
@@ -33,14 +38,6 @@ pub(crate) fn spec_only_reads() -> u64 {
     SPEC_ONLY_READS.with(std::cell::Cell::get)
 }
 
-/// Tag of the `visit_bytes` protocol (shared with candid) for principals, reserved
-/// and blobs reached through `deserialize_any`.
-pub(crate) const TAG_PRINCIPAL: u8 = 2;
-pub(crate) const TAG_RESERVED: u8 = 3;
-pub(crate) const TAG_BLOB: u8 = 6;
-
-pub(crate) const NULL: Ref = Ref::prim(Prim::Null);
-pub(crate) const RESERVED: Ref = Ref::prim(Prim::Reserved);
 const NAT: Ref = Ref::prim(Prim::Nat);
 const INT: Ref = Ref::prim(Prim::Int);
 const PRINCIPAL: Ref = Ref::prim(Prim::Principal);
@@ -51,7 +48,7 @@ const PRINCIPAL: Ref = Ref::prim(Prim::Principal);
 /// scalars, which a call passes in two arguments: every `Deserialize` impl that is
 /// not inlined takes its frame that way rather than through memory.
 pub(crate) struct De<'a, 'de> {
-    pub core: &'a mut Core<'de>,
+    pub state: &'a mut DecodeState<'de>,
     /// The wire type in the low half, the expected type in the high half.
     pair: u64,
 }
@@ -81,163 +78,33 @@ enum Bytes<'a, 'de> {
 /// moved into their enum anyway) the plain shape is the cheaper one.
 const BIG_VALUE: usize = 128;
 
-/// Texts and blobs up to this many bytes are copied by words (see [`owned_bytes`]).
-const SHORT_COPY: usize = 64;
-
-/// An owned copy of `b`. In a canister `memory.copy` has a fixed price larger than
-/// a whole short copy done by loads and stores, and most texts and blobs of a
-/// message (names, keys, hashes, principals) are short; so a copy of at most
-/// [`SHORT_COPY`] bytes is two overlapping runs of fixed-size words, one from each
-/// end, with no loop. Longer ones are copied by `memory.copy`.
-#[inline(always)]
-pub(super) fn owned_bytes(b: &[u8]) -> Vec<u8> {
-    owned_bytes_or(b).0
-}
-
-/// The high bit of every byte of a word.
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-
-/// [`owned_bytes`], with the bitwise OR of every word it copied: a short copy's
-/// bytes are all ASCII exactly when that OR has no byte's high bit set (the runs
-/// cover every byte). A long copy, made by `memory.copy`, reports all high bits
-/// set: not tested.
-#[inline(always)]
-fn owned_bytes_or(b: &[u8]) -> (Vec<u8>, u64) {
-    let n = b.len();
-    if n > SHORT_COPY {
-        return (b.to_vec(), HIGH_BITS);
-    }
-    let mut v = Vec::<u8>::with_capacity(n);
-    let (src, dst) = (b.as_ptr(), v.as_mut_ptr());
-    // SAFETY: `b` holds `n` bytes and `v` has room for `n`, in two distinct
-    // allocations. Each branch copies words that lie inside the first `n` bytes:
-    // a run of `k` bytes starts at 0 or at `n - k`, and is taken only when
-    // `k <= n`. Together the two runs cover all `n` bytes, so every byte below the
-    // length set at the end has been written.
-    let or = unsafe {
-        let or = if n >= 32 {
-            words::<4>(src, dst, 0) | words::<4>(src, dst, n - 32)
-        } else if n >= 16 {
-            words::<2>(src, dst, 0) | words::<2>(src, dst, n - 16)
-        } else if n >= 8 {
-            words::<1>(src, dst, 0) | words::<1>(src, dst, n - 8)
-        } else if n >= 4 {
-            half(src, dst, 0) | half(src, dst, n - 4)
-        } else if n > 0 {
-            byte(src, dst, 0) | byte(src, dst, n / 2) | byte(src, dst, n - 1)
-        } else {
-            0
-        };
-        v.set_len(n);
-        or
-    };
-    (v, or)
-}
-
-/// Copies `K` eight-byte words from `src + at` to `dst + at`, each a fixed-size
-/// load and store (never `memory.copy`), and returns their bitwise OR.
-///
-/// # Safety
-///
-/// `src + at .. src + at + 8 * K` must be readable and the same range of `dst`
-/// writable, and the two must not overlap.
-#[inline(always)]
-unsafe fn words<const K: usize>(src: *const u8, dst: *mut u8, at: usize) -> u64 {
-    let mut or = 0;
-    for i in 0..K {
-        // SAFETY: inside the range the caller vouches for.
-        unsafe {
-            let w = std::ptr::read_unaligned(src.add(at + 8 * i).cast::<u64>());
-            std::ptr::write_unaligned(dst.add(at + 8 * i).cast::<u64>(), w);
-            or |= w;
-        }
-    }
-    or
-}
-
-/// [`words`] for one four-byte word.
-///
-/// # Safety
-///
-/// As [`words`], for `src + at .. src + at + 4`.
-#[inline(always)]
-unsafe fn half(src: *const u8, dst: *mut u8, at: usize) -> u64 {
-    // SAFETY: inside the range the caller vouches for.
-    unsafe {
-        let w = std::ptr::read_unaligned(src.add(at).cast::<u32>());
-        std::ptr::write_unaligned(dst.add(at).cast::<u32>(), w);
-        u64::from(w)
-    }
-}
-
-/// [`words`] for the one byte at `at`.
-///
-/// # Safety
-///
-/// As [`words`], for the byte at `src + at`.
-#[inline(always)]
-unsafe fn byte(src: *const u8, dst: *mut u8, at: usize) -> u64 {
-    // SAFETY: inside the range the caller vouches for.
-    unsafe {
-        let b = *src.add(at);
-        *dst.add(at) = b;
-        u64::from(b)
-    }
-}
-
-/// An owned copy of `s`, as [`owned_bytes`].
-#[inline]
-pub(super) fn owned_text(s: &str) -> String {
-    let v = owned_bytes(s.as_bytes());
-    // SAFETY: `v` holds exactly the bytes of `s`, in order, and `s` is valid
-    // UTF-8; validating them again would cost more than the copy.
-    unsafe { String::from_utf8_unchecked(v) }
-}
-
 /// The text of a frame of wire type `w` and expected type `e`, checked, read,
 /// charged and copied as `deserialize_string` hands it over. Out of line and not
 /// generic: its callers (serde's `String` visitor, mostly) then stay small enough
 /// to be inlined where they are used, and the frame travels as three scalars
 /// instead of through memory.
 #[inline(never)]
-fn owned_string(core: &mut Core<'_>, w: Ref, e: Ref) -> Result<String> {
+fn owned_string(state: &mut DecodeState<'_>, w: Ref, e: Ref) -> Result<String> {
     let text = Ref::prim(Prim::Text);
     if w != text || e != text {
-        not_direct_text(core, w, e)?;
+        not_direct_text(state, w, e)?;
     }
-    // `Core::text`'s read, with the short ASCII test made on the copy's own
+    // `DecodeState::text`'s read, with the short ASCII test made on the copy's own
     // words instead of on the input first.
-    let n = core.reader.len(1)?;
+    let n = state.reader.len(1)?;
     // `n` is at most the bytes left in the input, so adding one cannot overflow.
-    core.charge(n + quota::CALL)?;
-    let at = core.offset();
-    let bytes = core.reader.take(n, "text")?;
-    let (v, or) = owned_bytes_or(bytes);
-    if or & HIGH_BITS != 0 {
-        validate_text(bytes, at)?;
-    }
-    // SAFETY: `v` holds exactly `bytes`, which are ASCII (no high bit in any
-    // copied word, and the words cover every byte) or were just validated.
-    Ok(unsafe { String::from_utf8_unchecked(v) })
-}
-
-/// A text that is not short ASCII, validated as `Core::text` does, out of line:
-/// `from_utf8`'s answer goes through memory, which would otherwise give every
-/// string's read a stack frame.
-#[inline(never)]
-fn validate_text(bytes: &[u8], at: usize) -> Result<()> {
-    match std::str::from_utf8(bytes) {
-        Ok(_) => Ok(()),
-        Err(e) => Err(fault::invalid_utf8("text", e, at)),
-    }
+    state.charge(n + quota::CALL)?;
+    let at = state.offset();
+    let bytes = state.reader.take(n, "text")?;
+    copy::owned_text_at(bytes, at)
 }
 
 /// `De::prim(Text)` for a frame that is not `text` by direct reference on both
 /// sides (a type variable, or a mismatch), out of the way of the common case.
 #[cold]
 #[inline(never)]
-fn not_direct_text(core: &mut Core<'_>, w: Ref, e: Ref) -> Result<()> {
-    De::new(core, w, e).prim(Prim::Text)
+fn not_direct_text(state: &mut DecodeState<'_>, w: Ref, e: Ref) -> Result<()> {
+    De::new(state, w, e).prim(Prim::Text)
 }
 
 /// What a map holds, once its type and length are read (`De::map_begin`).
@@ -267,16 +134,16 @@ pub(super) enum SeqBody<'de> {
         e: Ref,
         per_elem: usize,
     },
-    /// A tuple record, now the kept tuple pair (`Core::tuple_ok`): its field spans
+    /// A tuple record, now the kept tuple pair (`DecodeState::tuple_ok`): its field spans
     /// and first two element types are read from there.
     Tuple,
 }
 
 impl<'a, 'de> De<'a, 'de> {
     #[inline(always)]
-    pub(super) fn new(core: &'a mut Core<'de>, w: Ref, e: Ref) -> Self {
+    pub(super) fn new(state: &'a mut DecodeState<'de>, w: Ref, e: Ref) -> Self {
         De {
-            core,
+            state,
             pair: ref_bits(w) | ref_bits(e) << 32,
         }
     }
@@ -305,7 +172,7 @@ impl<'a, 'de> De<'a, 'de> {
     fn unroll(&mut self) -> Result<()> {
         let c = usize::from(self.w().is_var()) + usize::from(self.e().is_var());
         if c != 0 {
-            self.core.charge(c)?;
+            self.state.charge(c)?;
             self.set(self.w().resolved(), self.e().resolved());
         }
         Ok(())
@@ -320,22 +187,22 @@ impl<'a, 'de> De<'a, 'de> {
     #[inline(always)]
     fn unroll_pair(&mut self, extra: usize) -> Result<(Ref, Ref)> {
         let c = usize::from(self.w().is_var()) + usize::from(self.e().is_var());
-        self.core.charge2(c, extra)?;
+        self.state.charge_then(c, extra)?;
         Ok((self.w().resolved(), self.e().resolved()))
     }
 
     #[inline(always)]
     fn unroll_then(&mut self, extra: usize) -> Result<()> {
         let c = usize::from(self.w().is_var()) + usize::from(self.e().is_var());
-        self.core.charge2(c, extra)?;
+        self.state.charge_then(c, extra)?;
         self.set(self.w().resolved(), self.e().resolved());
         Ok(())
     }
 
     /// This frame's (resolved) pair, with the spans its shape check found.
     #[inline(always)]
-    fn checked(&self, wf: Span, ef: Span) -> Checked {
-        Checked {
+    fn checked(&self, wf: Span, ef: Span) -> PairSpans {
+        PairSpans {
             w: self.w(),
             e: self.e(),
             wf,
@@ -345,16 +212,19 @@ impl<'a, 'de> De<'a, 'de> {
 
     #[inline(always)]
     fn nodes(&self) -> (Node, Node) {
-        (self.core.wnode(self.w()), self.core.enode(self.e()))
+        (
+            self.state.wire_node(self.w()),
+            self.state.expected_node(self.e()),
+        )
     }
 
     /// "expected <e>, found <w>" at the current offset.
     #[cold]
     fn mismatch(&self) -> Error {
         Error::mismatch(
-            describe(&self.core.exp, self.e()),
-            describe(&self.core.wire, self.w()),
-            self.core.offset(),
+            describe(&self.state.exp, self.e()),
+            describe(&self.state.wire, self.w()),
+            self.state.offset(),
         )
     }
 
@@ -362,9 +232,9 @@ impl<'a, 'de> De<'a, 'de> {
     fn internal(&self, what: &str) -> Error {
         Error::msg(format!(
             "the Rust type asked for {what} but its Candid type is {}",
-            describe(&self.core.exp, self.e())
+            describe(&self.state.exp, self.e())
         ))
-        .at(self.core.offset())
+        .at(self.state.offset())
     }
 
     #[inline(always)]
@@ -379,221 +249,6 @@ impl<'a, 'de> De<'a, 'de> {
             (Node::Prim(w), Node::Prim(e)) if w == p && e == p => Ok(()),
             _ => Err(self.mismatch()),
         }
-    }
-
-    // ---- bignums ---------------------------------------------------------------
-
-    #[inline(always)]
-    fn nat<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.prim(Prim::Nat)?;
-        if !self.core.untyped {
-            if let Some(x) = self.core.small_nat()? {
-                return v.visit_u64(x);
-            }
-        }
-        let bytes = self.big_leb()?;
-        let mut out = Vec::with_capacity(bytes.len() + 2);
-        out.push(TAG_NAT);
-        leb_to_le_bytes(bytes, false, &mut out);
-        v.visit_byte_buf(out)
-    }
-
-    fn int<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        // An `int` read from an `int` or a `nat`, both by direct reference, needs
-        // no arena lookup (as `De::prim` checks).
-        let is_nat = if self.e() == INT && (self.w() == INT || self.w() == NAT) {
-            self.w() == NAT
-        } else {
-            self.unroll()?;
-            if self.core.enode(self.e()) != Node::Prim(Prim::Int) {
-                return Err(self.internal("int"));
-            }
-            match self.core.wnode(self.w()) {
-                Node::Prim(Prim::Int) => false,
-                Node::Prim(Prim::Nat) => true,
-                _ => return Err(self.mismatch()),
-            }
-        };
-        if !self.core.untyped {
-            if is_nat {
-                if let Some(x) = self.core.small_nat()? {
-                    return v.visit_u64(x);
-                }
-            } else if let Some(x) = self.core.small_int()? {
-                return v.visit_i64(x);
-            }
-        }
-        let bytes = self.big_leb()?;
-        let mut out = Vec::with_capacity(bytes.len() + 2);
-        // An int read from a nat is still an int (candid tags it 0: `IDLValue`
-        // decodes `Int`, not `Nat`): its magnitude bytes get a zero sign byte.
-        out.push(TAG_INT);
-        leb_to_le_bytes(bytes, !is_nat, &mut out);
-        if is_nat {
-            out.push(0);
-        }
-        v.visit_byte_buf(out)
-    }
-
-    /// The bytes of a LEB128 value of any length, charged per byte.
-    #[cold]
-    fn big_leb(&mut self) -> Result<&'de [u8]> {
-        let bytes = self.core.reader.long_leb("nat/int")?;
-        self.core.charge(bytes.len())?;
-        Ok(bytes)
-    }
-
-    /// The start of `deserialize_bytes` and `deserialize_byte_buf`: a principal is
-    /// left to [`principal`](Self::principal); a blob (`vec nat8` on both sides) is
-    /// read and charged.
-    #[inline(always)]
-    fn bytes(mut self) -> Result<Bytes<'a, 'de>> {
-        self.unroll()?;
-        if self.core.blob_ok != (self.w(), self.e()) {
-            match self.core.enode(self.e()) {
-                Node::Prim(Prim::Principal) => return Ok(Bytes::Principal(self)),
-                Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
-                    match self.core.wnode(self.w()) {
-                        Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
-                        _ => return self.blob_from_other(),
-                    }
-                    self.core.blob_ok = (self.w(), self.e());
-                }
-                _ => {
-                    return Err(Error::subtype("bytes only takes principal or vec nat8")
-                        .at(self.core.offset()))
-                }
-            }
-        }
-        let len = self.core.reader.len(1)?;
-        // `len` is at most the bytes left in the input: one more cannot overflow.
-        self.core.charge(len + quota::CALL)?;
-        Ok(Bytes::Blob(self.core.reader.take(len, "blob")?))
-    }
-
-    /// [`bytes`](Self::bytes) of a blob expected and something else on the wire:
-    /// the empty blob from an empty vector (see
-    /// [`empty_vec_as_blob`](Self::empty_vec_as_blob)), else the mismatch.
-    #[cold]
-    #[inline(never)]
-    fn blob_from_other(&mut self) -> Result<Bytes<'a, 'de>> {
-        self.empty_vec_as_blob()?;
-        Ok(Bytes::Blob(&[]))
-    }
-
-    /// `deserialize_any`'s blob (an `IDLValue`) from something else on the wire,
-    /// as [`blob_from_other`](Self::blob_from_other).
-    #[cold]
-    #[inline(never)]
-    fn tagged_blob_from_other<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
-        self.empty_vec_as_blob()?;
-        v.visit_byte_buf(vec![TAG_BLOB])
-    }
-
-    /// A blob expected and a vector of another element type on the wire: the
-    /// spec coerces a vector element by element, so an empty one is the empty
-    /// blob, whatever its element type. Any other value is the mismatch. (candid
-    /// reads blobs only from blobs, so it gives `null` inside an `opt`, and an
-    /// error outside one; `spec/differences.md` D12.) Charged as the empty blob.
-    fn empty_vec_as_blob(&mut self) -> Result<()> {
-        let Node::Vec(el) = self.core.wnode(self.w()) else {
-            return Err(self.mismatch());
-        };
-        let at = self.core.offset();
-        let min = self.core.elem_min_size(el.resolved());
-        if self.core.reader.len(min)? != 0 {
-            return Err(Error::mismatch(
-                describe(&self.core.exp, self.e()),
-                describe(&self.core.wire, self.w()),
-                at,
-            ));
-        }
-        count_spec_only_read();
-        self.core.charge(quota::CALL)
-    }
-
-    /// A future type expected: only ever a wire type read at itself (no expected
-    /// type names one). An old decoder skips what it does not understand, and the
-    /// visitor sees `null`, as in candid; the bytes are charged as decoded.
-    #[cold]
-    #[inline(never)]
-    fn future<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
-        if self.core.wnode(self.w()) != Node::Future {
-            return Err(self.mismatch());
-        }
-        self.core.read_future()?;
-        v.visit_unit()
-    }
-
-    // ---- references ------------------------------------------------------------
-
-    fn principal<V: Visitor<'de>>(mut self, v: V, tagged: bool) -> Result<V::Value> {
-        if self.w() != PRINCIPAL {
-            self.unroll()?;
-            if !matches!(
-                self.core.wnode(self.w()),
-                Node::Prim(Prim::Principal) | Node::Service(_)
-            ) {
-                return Err(self.mismatch());
-            }
-        }
-        let bytes = self.core.reader.principal()?;
-        self.core.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
-        if tagged {
-            let mut buf = [0u8; 30];
-            buf[0] = TAG_PRINCIPAL;
-            buf[1..=bytes.len()].copy_from_slice(bytes);
-            v.visit_bytes(&buf[..=bytes.len()])
-        } else {
-            v.visit_borrowed_bytes(bytes)
-        }
-    }
-
-    /// func/service: candid charges a subtype check the size of the type table.
-    fn check_reference(&mut self) -> Result<()> {
-        self.unroll()?;
-        self.core.charge(self.core.table_len)?;
-        if self.core.subtype(self.w(), self.e()) {
-            Ok(())
-        } else {
-            Err(self.mismatch())
-        }
-    }
-
-    fn service<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.check_reference()?;
-        let bytes = self.core.reader.principal()?;
-        self.core.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
-        let mut buf = [0u8; 30];
-        buf[0] = TAG_SERVICE;
-        buf[1..=bytes.len()].copy_from_slice(bytes);
-        v.visit_bytes(&buf[..=bytes.len()])
-    }
-
-    fn func<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.check_reference()?;
-        let at = self.core.offset();
-        if !self.core.reader.bool()? {
-            return Err(fault::opaque_reference(at));
-        }
-        let principal = self.core.reader.principal()?;
-        let len = self.core.reader.len(1)?;
-        let at = self.core.offset();
-        let method = self.core.reader.take(len, "method name")?;
-        std::str::from_utf8(method).map_err(|e| fault::invalid_utf8("method name", e, at))?;
-        self.core.charge(
-            principal
-                .len()
-                .max(quota::PRINCIPAL_MIN)
-                .saturating_add(len)
-                .saturating_add(quota::FUNC_REFERENCE),
-        )?;
-        let mut out = Vec::with_capacity(principal.len() + len + 12);
-        out.push(TAG_FUNC);
-        leb::write_u64(&mut out, len as u64);
-        out.extend_from_slice(method);
-        out.extend_from_slice(principal);
-        v.visit_byte_buf(out)
     }
 
     // ---- options ---------------------------------------------------------------
@@ -611,21 +266,21 @@ impl<'a, 'de> De<'a, 'de> {
     /// where the value begins (`at`) is kept for it: the caller has it at hand, as
     /// it has just read the `opt`'s tag.
     fn some<V: Visitor<'de>>(self, w: Ref, e: Ref, at: usize, v: V) -> Result<V::Value> {
-        self.core.enter()?;
-        let fits = self.core.subtype(w, e) || self.core.coerces(w, e)?;
+        self.state.enter()?;
+        let fits = self.state.subtype(w, e) || self.state.coerces(w, e)?;
         if !fits {
             // candid charges 10 for backtracking, then skips the value.
-            self.core.charge(quota::OPT_BACKTRACK)?;
-            self.core.skip(w)?;
+            self.state.charge(quota::OPT_BACKTRACK)?;
+            self.state.skip(w)?;
             let out: Result<V::Value> = v.visit_none();
-            self.core.leave();
+            self.state.leave();
             return out.map_err(|err| err.within(PathSegment::Opt));
         }
-        let out = v.visit_some(De::new(&mut *self.core, w, e));
-        self.core.leave();
+        let out = v.visit_some(De::new(&mut *self.state, w, e));
+        self.state.leave();
         match out {
             Ok(value) => Ok(value),
-            Err(err) => opt_failed::<V>(self.core, w, at, err),
+            Err(err) => opt_failed::<V>(self.state, w, at, err),
         }
     }
 
@@ -661,8 +316,8 @@ macro_rules! primitive {
         #[inline]
         fn $method<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
             self.prim(Prim::$p)?;
-            self.core.charge($n)?;
-            let b = self.core.reader.fixed::<$n>(stringify!($p))?;
+            self.state.charge($n)?;
+            let b = self.state.reader.fixed::<$n>(stringify!($p))?;
             v.$visit(<$t>::from_le_bytes(b))
         }
     )*};
@@ -684,7 +339,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
             }
         }
         self.unroll()?;
-        match self.core.enode(self.e()) {
+        match self.state.expected_node(self.e()) {
             Node::Prim(p) => match p {
                 Prim::Int => self.int(v),
                 Prim::Nat => self.nat(v),
@@ -702,30 +357,32 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
                 Prim::Text => self.deserialize_str(v),
                 Prim::Null => self.deserialize_unit(v),
                 Prim::Reserved => {
-                    if self.core.wnode(self.w()) != Node::Prim(Prim::Reserved) {
-                        self.core.skip(self.w())?;
+                    if self.state.wire_node(self.w()) != Node::Prim(Prim::Reserved) {
+                        self.state.skip(self.w())?;
                     }
-                    self.core.charge(quota::CALL)?;
-                    v.visit_bytes(&[TAG_RESERVED])
+                    self.state.charge(quota::CALL)?;
+                    v.visit_bytes(&[BytesTag::Reserved as u8])
                 }
-                Prim::Empty => Err(if self.core.wnode(self.w()) == Node::Prim(Prim::Empty) {
-                    fault::empty_value(self.core.offset())
-                } else {
-                    self.mismatch()
-                }),
+                Prim::Empty => Err(
+                    if self.state.wire_node(self.w()) == Node::Prim(Prim::Empty) {
+                        fault::empty_value(self.state.offset())
+                    } else {
+                        self.mismatch()
+                    },
+                ),
                 Prim::Principal => self.principal(v, true),
             },
             Node::Opt(_) => self.deserialize_option(v),
-            Node::Vec(el) if self.core.enode(el) == Node::Prim(Prim::Nat8) => {
-                match self.core.wnode(self.w()) {
-                    Node::Vec(wel) if self.core.wnode(wel) == Node::Prim(Prim::Nat8) => {}
+            Node::Vec(el) if self.state.expected_node(el) == Node::Prim(Prim::Nat8) => {
+                match self.state.wire_node(self.w()) {
+                    Node::Vec(wel) if self.state.wire_node(wel) == Node::Prim(Prim::Nat8) => {}
                     _ => return self.tagged_blob_from_other(v),
                 }
-                let len = self.core.reader.len(1)?;
-                self.core.charge(len.saturating_add(quota::CALL))?;
-                let blob = self.core.reader.take(len, "blob")?;
+                let len = self.state.reader.len(1)?;
+                self.state.charge(len.saturating_add(quota::CALL))?;
+                let blob = self.state.reader.take(len, "blob")?;
                 let mut out = Vec::with_capacity(len + 1);
-                out.push(TAG_BLOB);
+                out.push(BytesTag::Blob as u8);
                 out.extend_from_slice(blob);
                 v.visit_byte_buf(out)
             }
@@ -744,12 +401,12 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     /// charge the units candid charges for the same value.
     fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         if is_ignored_any::<V>() {
-            self.core.skip(self.w())?;
+            self.state.skip(self.w())?;
             return v.visit_unit();
         }
         let w = self.w();
-        self.core
-            .at_wire_type(|core| de::Deserializer::deserialize_any(De::new(core, w, w), v))
+        self.state
+            .at_wire_type(|state| de::Deserializer::deserialize_any(De::new(state, w, w), v))
     }
 
     primitive! {
@@ -767,20 +424,20 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn deserialize_i128<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.unroll()?;
-        if self.core.enode(self.e()) != Node::Prim(Prim::Int) {
+        if self.state.expected_node(self.e()) != Node::Prim(Prim::Int) {
             return Err(self.internal("i128"));
         }
-        self.core.charge(quota::BIG_FLAT)?;
-        let at = self.core.offset();
-        let value = match self.core.wnode(self.w()) {
+        self.state.charge(quota::BIG_FLAT)?;
+        let at = self.state.offset();
+        let value = match self.state.wire_node(self.w()) {
             Node::Prim(Prim::Int) => self
-                .core
+                .state
                 .reader
                 .int_i128()
                 .ok_or_else(|| fault::number_too_large("int does not fit i128", at))?,
             Node::Prim(Prim::Nat) => {
                 let n = self
-                    .core
+                    .state
                     .reader
                     .nat_u128()
                     .ok_or_else(|| fault::number_too_large("nat does not fit u128", at))?;
@@ -794,10 +451,10 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn deserialize_u128<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Nat)?;
-        self.core.charge(quota::BIG_FLAT)?;
-        let at = self.core.offset();
+        self.state.charge(quota::BIG_FLAT)?;
+        let at = self.state.offset();
         let n = self
-            .core
+            .state
             .reader
             .nat_u128()
             .ok_or_else(|| fault::number_too_large("nat does not fit u128", at))?;
@@ -806,8 +463,8 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn deserialize_bool<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Bool)?;
-        self.core.charge(quota::CALL)?;
-        let b = self.core.reader.bool()?;
+        self.state.charge(quota::CALL)?;
+        let b = self.state.reader.bool()?;
         v.visit_bool(b)
     }
 
@@ -818,7 +475,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     #[inline]
     fn deserialize_str<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Text)?;
-        let s = self.core.text()?;
+        let s = self.state.text()?;
         v.visit_borrowed_str(s)
     }
 
@@ -827,7 +484,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     /// [`owned_text`]).
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        v.visit_string(owned_string(self.core, self.w(), self.e())?)
+        v.visit_string(owned_string(self.state, self.w(), self.e())?)
     }
 
     fn deserialize_bytes<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
@@ -848,7 +505,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     fn deserialize_byte_buf<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         match self.bytes()? {
             Bytes::Principal(me) => me.principal(v, false),
-            Bytes::Blob(b) => v.visit_byte_buf(owned_bytes(b)),
+            Bytes::Blob(b) => v.visit_byte_buf(copy::owned_bytes(b)),
         }
     }
 
@@ -861,8 +518,8 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         match wire {
             Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved) => v.visit_none(),
             Node::Opt(w_in) => {
-                if self.core.reader.bool()? {
-                    let at = self.core.offset();
+                if self.state.reader.bool()? {
+                    let at = self.state.offset();
                     self.some(w_in, e_in, at, v)
                 } else {
                     v.visit_none()
@@ -870,7 +527,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
             }
             _ => {
                 let w = self.w();
-                let at = self.core.offset();
+                let at = self.state.offset();
                 self.some(w, e_in.resolved(), at, v)
             }
         }
@@ -878,7 +535,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn deserialize_unit<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Null)?;
-        self.core.charge(quota::CALL)?;
+        self.state.charge(quota::CALL)?;
         v.visit_unit()
     }
 
@@ -887,7 +544,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         _name: &'static str,
         v: V,
     ) -> Result<V::Value> {
-        self.core.charge(quota::CALL)?;
+        self.state.charge(quota::CALL)?;
         self.deserialize_unit(v)
     }
 
@@ -896,7 +553,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         _name: &'static str,
         v: V,
     ) -> Result<V::Value> {
-        self.core.charge(quota::CALL)?;
+        self.state.charge(quota::CALL)?;
         v.visit_newtype_struct(self)
     }
 
@@ -939,9 +596,9 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     ) -> Result<V::Value> {
         // `nested` spelled out: a closure here is one more function the inliner
         // may leave out of line in the cycle a recursive Rust enum makes.
-        self.core.enter()?;
+        self.state.enter()?;
         let out = self.variant(v);
-        self.core.leave();
+        self.state.leave();
         out
     }
 
@@ -951,329 +608,6 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn is_human_readable(&self) -> bool {
         false
-    }
-}
-
-impl<'de> De<'_, 'de> {
-    /// Runs `f` one nesting level deeper (the depth and stack bounds of
-    /// `Core::enter`), leaving the level however `f` ends.
-    #[inline(always)]
-    fn nested<R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
-        self.core.enter()?;
-        let out = f(self);
-        self.core.leave();
-        out
-    }
-
-    /// `vec` (as a sequence) or a tuple record, charging `cost` units once the
-    /// types are resolved.
-    fn seq<V: Visitor<'de>>(
-        &mut self,
-        v: V,
-        tuple_len: Option<usize>,
-        cost: usize,
-    ) -> Result<V::Value> {
-        match self.seq_begin(tuple_len, cost)? {
-            SeqBody::Fixed { p, data, at } => {
-                let (w, e) = (self.w(), self.e());
-                De::new(&mut *self.core, w, e).prim_vec(p, data, at, v)
-            }
-            SeqBody::Elems {
-                len,
-                w,
-                e,
-                per_elem,
-            } => {
-                let mut access = VecAccess::new(&mut *self.core, len, w, e, per_elem);
-                let out = v.visit_seq(&mut access)?;
-                access.finish()?;
-                Ok(out)
-            }
-            SeqBody::Tuple => {
-                let Checked { wf, ef, .. } = self.core.tuple_ok;
-                let first = self.core.tuple_first;
-                let mut access = TupleAccess::new(&mut *self.core, wf, ef, first);
-                let out = v.visit_seq(&mut access)?;
-                access.finish()?;
-                Ok(out)
-            }
-        }
-    }
-
-    /// Everything a sequence reads and charges before its first element: the type
-    /// check, the length and, for a vector of fixed-width numbers, the elements'
-    /// bytes. Shared by the serde path and the direct one (`direct.rs`), so both
-    /// charge, read and fail alike.
-    #[inline(always)]
-    pub(super) fn seq_begin(
-        &mut self,
-        tuple_len: Option<usize>,
-        cost: usize,
-    ) -> Result<SeqBody<'de>> {
-        let (w, e) = self.unroll_pair(cost)?;
-        if self.core.tuple_ok.get(w, e).is_some() {
-            return Ok(SeqBody::Tuple);
-        }
-        let kept = self.core.vec_ok;
-        let shape = if kept.w == w && kept.e == e {
-            kept
-        } else {
-            self.set(w, e);
-            match self.nodes() {
-                (Node::Vec(w_el), Node::Vec(e_el)) => {
-                    let shape = self.vec_shape(w_el.resolved(), e_el);
-                    self.core.vec_ok = shape;
-                    shape
-                }
-                _ => return self.tuple_begin(),
-            }
-        };
-        let (w_el, e_el) = (shape.w_el, shape.e_el);
-        match shape.kind {
-            VecKind::Fixed(p) => {
-                let size = shape.min;
-                let len = self.core.reader.len(size)?;
-                check_array_len(self.core, tuple_len, len)?;
-                self.core
-                    .charge(len.saturating_mul(quota::ELEMENT + size))?;
-                let at = self.core.offset();
-                let data = self.core.reader.take(len * size, "vector")?;
-                Ok(SeqBody::Fixed { p, data, at })
-            }
-            kind => {
-                let len = self.core.reader.len(shape.min)?;
-                check_array_len(self.core, tuple_len, len)?;
-                let per_elem = if kind == VecKind::Bignum {
-                    self.core.charge(len.saturating_mul(quota::ELEMENT))?;
-                    0
-                } else {
-                    quota::ELEMENT
-                };
-                Ok(SeqBody::Elems {
-                    len,
-                    w: w_el,
-                    e: e_el,
-                    per_elem,
-                })
-            }
-        }
-    }
-
-    /// How a vector of (resolved) wire elements `w_el` and expected elements `e_el`
-    /// is read: a function of the two arenas, kept per pair (`Core::vec_ok`).
-    #[inline(always)]
-    fn vec_shape(&mut self, w_el: Ref, e_el: Ref) -> VecShape {
-        let (wn, en) = (self.core.wnode(w_el), self.core.enode(e_el));
-        let (kind, min) = match (wn, en) {
-            (Node::Prim(wp), Node::Prim(ep)) if wp == ep && primvec::is_fixed(wp) => {
-                (VecKind::Fixed(wp), primvec::size(wp))
-            }
-            (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat))
-            | (Node::Prim(Prim::Int), Node::Prim(Prim::Int))
-            | (Node::Prim(Prim::Nat), Node::Prim(Prim::Int)) => {
-                (VecKind::Bignum, self.core.elem_min_size(w_el))
-            }
-            _ => (VecKind::Elems, self.core.elem_min_size(w_el)),
-        };
-        VecShape {
-            w: self.w(),
-            e: self.e(),
-            w_el,
-            e_el,
-            min,
-            kind,
-        }
-    }
-
-    /// `seq_begin` for a frame that is not a vector on both sides: a tuple record
-    /// on both sides, or a mismatch.
-    #[inline(always)]
-    fn tuple_begin(&mut self) -> Result<SeqBody<'de>> {
-        match self.nodes() {
-            (Node::Record(wf), Node::Record(ef)) => {
-                if !is_tuple(&self.core.exp, ef) {
-                    return Err(self.mismatch());
-                }
-                if !is_tuple(&self.core.wire, wf) {
-                    return Err(Error::subtype(format!(
-                        "{} is not a tuple type",
-                        describe(&self.core.wire, self.w())
-                    ))
-                    .at(self.core.offset()));
-                }
-                let first = [0, 1].map(|i| TupleAccess::pair(self.core, wf, ef, i));
-                self.core.tuple_ok = self.checked(wf, ef);
-                self.core.tuple_first = first;
-                Ok(SeqBody::Tuple)
-            }
-            _ => Err(self.mismatch()),
-        }
-    }
-
-    fn map<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
-        let MapBody {
-            len,
-            wire,
-            exp,
-            text_keys,
-            fast,
-        } = self.map_begin()?;
-        let mut access = MapAccess::new(&mut *self.core, len, wire, exp, text_keys, fast);
-        let out = v.visit_map(&mut access)?;
-        access.finish()?;
-        Ok(out)
-    }
-
-    /// Everything a map reads and charges before its first entry: the type check,
-    /// the length and, on a fast path, every entry's cost up front. Shared by the
-    /// serde path and the direct one (`direct.rs`), so both charge, read and fail
-    /// alike.
-    #[inline(always)]
-    pub(super) fn map_begin(&mut self) -> Result<MapBody> {
-        self.unroll_then(quota::CALL)?;
-        let (Node::Vec(w_el), Node::Vec(e_el)) = self.nodes() else {
-            return Err(self.mismatch());
-        };
-        let pair = |arena: &crate::wire::header::Arena, r: Ref| match arena.node(r) {
-            Node::Record(s) => match arena.fields(s) {
-                [k, v] if k.id == 0 && v.id == 1 => Some((k.ty, v.ty)),
-                _ => None,
-            },
-            _ => None,
-        };
-        let (Some((wk, wv)), Some((ek, ev))) =
-            (pair(&self.core.wire, w_el), pair(&self.core.exp, e_el))
-        else {
-            return Err(Error::subtype("expect a key-value pair").at(self.core.offset()));
-        };
-        let min = self.core.elem_min_size(w_el.resolved());
-        let len = self.core.reader.len(min)?;
-        let text_keys = self.core.wnode(wk) == Node::Prim(Prim::Text)
-            && self.core.enode(ek) == Node::Prim(Prim::Text);
-        let bignum_values = matches!(
-            (self.core.wnode(wv), self.core.enode(ev)),
-            (Node::Prim(Prim::Nat), Node::Prim(Prim::Nat))
-                | (Node::Prim(Prim::Int), Node::Prim(Prim::Int))
-                | (Node::Prim(Prim::Nat), Node::Prim(Prim::Int))
-        );
-        let fast = text_keys || bignum_values;
-        if fast {
-            self.core
-                .charge(len.saturating_mul(quota::FAST_MAP_ENTRY))?;
-        }
-        Ok(MapBody {
-            len,
-            wire: (wk, wv),
-            exp: (ek, ev),
-            text_keys,
-            fast,
-        })
-    }
-
-    fn record<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
-        self.unroll_then(quota::CALL)?;
-        let (Node::Record(wf), Node::Record(ef)) = self.nodes() else {
-            return Err(self.mismatch());
-        };
-        let mut access = StructAccess::new(&mut *self.core, wf, ef);
-        if std::mem::size_of::<V::Value>() > BIG_VALUE {
-            // A large struct is returned as the visitor's result came, not taken
-            // out of it and wrapped again around `finish`: each such move is a
-            // copy of the whole struct.
-            let out = v.visit_map(&mut access);
-            if out.is_ok() {
-                access.finish()?;
-            }
-            return out;
-        }
-        let out = v.visit_map(&mut access)?;
-        access.finish()?;
-        Ok(out)
-    }
-
-    #[inline(always)]
-    fn variant<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
-        let (w, e) = self.unroll_pair(quota::CALL)?;
-        let case = match self.core.variant_ok.get(w, e) {
-            Some(spans) => {
-                let at = self.core.offset();
-                let index = self.core.reader.leb("variant index")?;
-                // A case a value at this pair took already is kept (fast path
-                // 22); from the pair's second value on, each case is kept the
-                // first time a value takes it.
-                match self.core.kept_case(w, e, index) {
-                    Some(case) => case,
-                    None => keep_case_of(self.core, (w, e), spans, index, at)?,
-                }
-            }
-            None => {
-                self.set(w, e);
-                let (Node::Variant(wf), Node::Variant(ef)) = self.nodes() else {
-                    return Err(self.mismatch());
-                };
-                self.core.variant_ok = self.checked(wf, ef);
-                let at = self.core.offset();
-                let index = self.core.reader.leb("variant index")?;
-                case_of(self.core, (wf, ef), index, at)?
-            }
-        };
-        v.visit_enum(EnumAccess::new(&mut *self.core, case.k, case.w, case.e))
-    }
-}
-
-/// [`case_of`] at a checked variant pair `(w, e)` whose case spans are `spans`,
-/// for a case not kept yet: it is kept for the next value that takes it. Out of
-/// line, as it runs about once per case and pair.
-#[inline(never)]
-fn keep_case_of(
-    core: &mut Core<'_>,
-    (w, e): (Ref, Ref),
-    spans: (Span, Span),
-    index: u64,
-    at: usize,
-) -> Result<CaseMemo> {
-    let case = case_of(core, spans, index, at)?;
-    core.keep_case(w, e, index, case);
-    Ok(case)
-}
-
-/// The expected case of the wire case at `index` of a variant pair whose case
-/// spans are `(wf, ef)`, with the two case types. `at` is where the index was
-/// read (for errors).
-#[inline(always)]
-fn case_of(core: &Core<'_>, (wf, ef): (Span, Span), index: u64, at: usize) -> Result<CaseMemo> {
-    let Some(case) = case_at(&core.wire, wf, index) else {
-        let cases = core.wire.fields(wf).len();
-        return Err(fault::variant_index(index, cases, at));
-    };
-    // When both sides list the same cases (the usual case), the wire index is
-    // the expected index; otherwise the sorted ids are searched.
-    let (k, e_ty) = match case_at(&core.exp, ef, index) {
-        Some(f) if f.id == case.id => (index as usize, f.ty),
-        _ => {
-            let exp_cases = core.exp.fields(ef);
-            match exp_cases.binary_search_by_key(&case.id, |f| f.id) {
-                Ok(k) => (k, exp_cases.get(k).map_or(RESERVED, |f| f.ty)),
-                Err(_) => return Err(unknown_case(case.id).at(at)),
-            }
-        }
-    };
-    Ok(CaseMemo {
-        k: ef.start as usize + k,
-        w: case.ty,
-        e: e_ty,
-    })
-}
-
-/// The case at position `index` of a variant's cases, or `None` past the last one:
-/// one bounds test on the position and one on the arena, instead of slicing the
-/// cases first.
-#[inline(always)]
-fn case_at(arena: &Arena, cases: Span, index: u64) -> Option<FieldEntry> {
-    if index < u64::from(cases.len) {
-        arena.field(cases.start as usize + index as usize)
-    } else {
-        None
     }
 }
 
@@ -1289,7 +623,7 @@ fn case_at(arena: &Arena, cases: Span, index: u64) -> Option<FieldEntry> {
 #[cold]
 #[inline(never)]
 fn opt_failed<'de, V: Visitor<'de>>(
-    core: &mut Core<'de>,
+    state: &mut DecodeState<'de>,
     w: Ref,
     at: usize,
     err: Error,
@@ -1302,12 +636,12 @@ fn opt_failed<'de, V: Visitor<'de>>(
     let Some(v) = again else {
         return Err(err.within(PathSegment::Opt));
     };
-    core.reader.rewind(at);
+    state.reader.rewind(at);
     // The `opt`'s level again, as the skip of a value that does not fit has it.
-    core.enter()?;
-    core.charge(quota::OPT_BACKTRACK)?;
-    core.skip(w)?;
-    core.leave();
+    state.enter()?;
+    state.charge(quota::OPT_BACKTRACK)?;
+    state.skip(w)?;
+    state.leave();
     v.visit_none()
 }
 
@@ -1326,37 +660,6 @@ fn visitor_again<V>() -> Option<V> {
     // it is serde's `OptionVisitor`, which holds only a `PhantomData` and has no
     // drop glue, so a second value duplicates no resource and breaks no invariant.
     Some(unsafe { std::ptr::NonNull::<V>::dangling().as_ptr().read() })
-}
-
-/// A fixed-size array (`[T; N]`, decoded through `deserialize_tuple`) takes exactly
-/// `N` elements: a longer vector would lose data silently.
-fn check_array_len(core: &Core<'_>, expected: Option<usize>, len: usize) -> Result<()> {
-    match expected {
-        Some(n) if n != len => Err(Error::msg(format!(
-            "expected a vector of {n} elements, found {len}"
-        ))
-        .at(core.offset())),
-        _ => Ok(()),
-    }
-}
-
-pub(super) fn is_tuple(arena: &Arena, fields: Span) -> bool {
-    // Both arenas keep field ids strictly increasing (the header parser rejects
-    // anything else; the interner sorts and rejects collisions), so the ids are
-    // 0..n exactly when the last one is n - 1: one test, not a walk per value.
-    fields.len == 0
-        || arena
-            .field(fields.start as usize + fields.len as usize - 1)
-            .is_some_and(|f| f.id == fields.len - 1)
-}
-
-/// candid's wording, which callers match on: the case id as candid prints labels.
-#[cold]
-fn unknown_case(id: u32) -> Error {
-    Error::subtype(format!(
-        "Unknown variant field {}",
-        crate::types::text::pp_num_str(&id.to_string())
-    ))
 }
 
 /// Whether `V` is serde's `IgnoredAny`, which discards whatever it is given, so a
@@ -1389,67 +692,6 @@ mod tests {
                 let pair = ref_bits(r) | ref_bits(other) << 32;
                 assert_eq!(ref_of(pair as u32), r);
                 assert_eq!(ref_of((pair >> 32) as u32), other);
-            }
-        }
-    }
-
-    /// Every length, either side of each branch of the word copy, copies exactly.
-    #[test]
-    fn owned_copies_are_exact() {
-        let src: Vec<u8> = (0..=200u8).collect();
-        for n in 0..=src.len() {
-            for start in [0, 1, 7] {
-                let b = &src[start..(start + n).min(src.len())];
-                let v = super::owned_bytes(b);
-                assert_eq!(v, b, "length {}", b.len());
-                assert_eq!(v.capacity(), b.len());
-            }
-        }
-        assert_eq!(super::owned_text("héllo, wörld"), "héllo, wörld");
-    }
-
-    /// The OR a short copy reports has a high bit exactly when a copied byte has
-    /// one, at every length and position; a long copy reports all high bits.
-    #[test]
-    fn owned_copy_or_is_the_ascii_test() {
-        for n in 0..=super::SHORT_COPY + 8 {
-            let mut b = vec![b'a'; n];
-            let ascii = |b: &[u8]| super::owned_bytes_or(b).1 & super::HIGH_BITS == 0;
-            assert_eq!(ascii(&b), n <= super::SHORT_COPY, "{n}");
-            for i in 0..n {
-                for x in [0x80, 0xc3, 0xff, 0x7f] {
-                    b[i] = x;
-                    let (v, _) = super::owned_bytes_or(&b);
-                    assert_eq!(v, b);
-                    assert_eq!(ascii(&b), x < 0x80 && n <= super::SHORT_COPY, "{n} {i} {x}");
-                }
-                b[i] = b'a';
-            }
-        }
-    }
-
-    /// A `String` (ASCII tested on its copy, `owned_string`) and a `&str` (tested
-    /// on the input, `Core::text`) agree on every short length with an ASCII,
-    /// a two-byte UTF-8 or an invalid byte at every position: same text or same
-    /// error.
-    #[test]
-    fn owned_strings_validate_as_borrowed_ones() {
-        for n in 0..=super::SHORT_COPY + 8 {
-            for i in 0..n.max(1) {
-                for bad in [&b"a"[..], "\u{e9}".as_bytes(), &[0xff][..], &[0xc3][..]] {
-                    let mut text = vec![b'k'; n];
-                    if n > 0 {
-                        text.splice(i..=i, bad.iter().copied());
-                    }
-                    let mut bytes = b"DIDL\x00\x01\x71".to_vec();
-                    crate::wire::leb::write_u64(&mut bytes, text.len() as u64);
-                    bytes.extend_from_slice(&text);
-                    let owned = crate::Decode!(&bytes, String).map_err(|e| e.to_string());
-                    let lent = crate::Decode!(&bytes, &str)
-                        .map(str::to_string)
-                        .map_err(|e| e.to_string());
-                    assert_eq!(owned, lent, "{n} {i} {bad:?}");
-                }
             }
         }
     }

@@ -9,4 +9,4 @@ pub mod candid;
 mod display;
 pub mod utils;
 
-pub use display::text_size;
+pub use crate::types::internal::text_size;

@@ -5,12 +5,13 @@
 //! types and copied afterwards (`table::cached_header`); values are written
 //! straight into the output buffer.
 
+mod dynamic;
 pub mod table;
 
+use crate::error::{Error, Result};
 use crate::types::{self, CandidType, TypeId};
+use crate::wire::inline_vec::InlineVec;
 use crate::wire::leb;
-use crate::wire::store::Store;
-use crate::{Error, Result};
 pub use table::TypeSerialize;
 
 /// Writes values (no types) into a byte buffer.
@@ -176,11 +177,11 @@ impl<'a> types::Serializer for &'a mut ValueSerializer {
         self.value.push(u8::from(v));
         Ok(())
     }
-    fn serialize_int(self, v: &crate::Int) -> Result<()> {
+    fn serialize_int(self, v: &crate::types::number::Int) -> Result<()> {
         crate::types::number::encode_bigint(&mut self.value, &v.0);
         Ok(())
     }
-    fn serialize_nat(self, v: &crate::Nat) -> Result<()> {
+    fn serialize_nat(self, v: &crate::types::number::Nat) -> Result<()> {
         crate::types::number::encode_biguint(&mut self.value, &v.0);
         Ok(())
     }
@@ -417,12 +418,12 @@ impl ValueSerializer {
 pub struct IDLBuilder {
     /// The argument types so far: the key of the cached header. Inline, so a
     /// builder allocates only its output.
-    key: Store<TypeId, 8>,
-    types: Store<Option<fn() -> types::Type>, 8>,
+    key: InlineVec<TypeId, 8>,
+    types: InlineVec<Option<fn() -> types::Type>, 8>,
     value_ser: ValueSerializer,
     /// Types of the arguments given at run time ([`value_arg`](Self::value_arg)),
     /// one per `None` in `types`: such a message's header is built, not cached.
-    dynamic: Option<Box<crate::value::DynamicTypes>>,
+    dynamic: Option<Box<dynamic::DynamicTypes>>,
 }
 
 impl IDLBuilder {
@@ -482,8 +483,8 @@ impl IDLBuilder {
     /// builder can build the next message without allocating.
     pub fn clear(&mut self) {
         // Both stores are inline up to eight arguments, so resetting them frees nothing.
-        self.key = Store::default();
-        self.types = Store::default();
+        self.key = InlineVec::default();
+        self.types = InlineVec::default();
         self.value_ser.value.clear();
         // The buffer has the room the last message needed.
         self.value_ser.estimate = false;
@@ -495,41 +496,6 @@ impl IDLBuilder {
         let mut out = Vec::new();
         self.serialize_into(&mut out)?;
         Ok(out)
-    }
-}
-
-// ---- Arguments typed at run time (`IDLValue`) -------------------------------------------
-
-impl IDLBuilder {
-    /// Appends a dynamic value at the type it has on its own
-    /// ([`IDLValue::value_ty`](crate::IDLValue::value_ty)).
-    pub fn value_arg<'a>(&'a mut self, value: &crate::IDLValue) -> Result<&'a mut Self> {
-        self.dynamic_arg(value.value_ty(), value)
-    }
-    /// Appends a dynamic value at type `t`, annotating it first
-    /// ([`IDLValue::annotate_type`](crate::IDLValue::annotate_type) as parsed text).
-    /// The definitions of `env` stay with the builder: later arguments can use them
-    /// without passing them again.
-    pub fn value_arg_with_type<'a>(
-        &'a mut self,
-        value: &crate::IDLValue,
-        env: &types::TypeEnv,
-        t: &types::Type,
-    ) -> Result<&'a mut Self> {
-        let d = self.dynamic.get_or_insert_with(Default::default);
-        d.env.merge(env)?;
-        let v = value.annotate_type(true, &d.env, t)?;
-        self.dynamic_arg(t.clone(), &v)
-    }
-    fn dynamic_arg(&mut self, t: types::Type, value: &crate::IDLValue) -> Result<&mut Self> {
-        self.dynamic
-            .get_or_insert_with(Default::default)
-            .types
-            .push(t);
-        self.key.push(TypeId::of::<crate::IDLValue>());
-        self.types.push(None);
-        value.idl_serialize(&mut self.value_ser)?;
-        Ok(self)
     }
 }
 

@@ -8,12 +8,12 @@
 //! `cached_header` computes it once per list of Rust argument types and reuses the
 //! bytes afterwards.
 
+use crate::error::{Error, Result};
 use crate::fasthash::FastMap;
 use crate::types::internal::{env_clear, find_type};
 use crate::types::walk::{StackMark, MAX_WALK_STACK, STACK_CHECK_EVERY};
-use crate::types::{is_primitive, Type, TypeEnv, TypeId, TypeInner};
+use crate::types::{is_primitive, Function, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::{leb, opcode};
-use crate::{Error, Result};
 use std::cell::RefCell;
 use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
@@ -151,29 +151,7 @@ impl TypeSerialize {
                     self.encode(&mut buf, ty)?;
                 }
             }
-            TypeInner::Func(func) => {
-                for ty in func.args.iter().chain(&func.rets) {
-                    self.build_type(ty, walk)?;
-                }
-                leb::write_i64(&mut buf, opcode::FUNC);
-                leb::write_u64(&mut buf, func.args.len() as u64);
-                for ty in &func.args {
-                    self.encode(&mut buf, ty)?;
-                }
-                leb::write_u64(&mut buf, func.rets.len() as u64);
-                for ty in &func.rets {
-                    self.encode(&mut buf, ty)?;
-                }
-                leb::write_u64(&mut buf, func.modes.len() as u64);
-                for m in &func.modes {
-                    use crate::types::FuncMode;
-                    buf.push(match m {
-                        FuncMode::Query => 1,
-                        FuncMode::Oneway => 2,
-                        FuncMode::CompositeQuery => 3,
-                    });
-                }
-            }
+            TypeInner::Func(func) => self.func_entry(&mut buf, func, walk)?,
             other => {
                 return Err(Error::msg(format!(
                     "cannot encode type {other} in a type table"
@@ -182,6 +160,33 @@ impl TypeSerialize {
         }
         if let Some(slot) = self.table.get_mut(idx) {
             *slot = buf;
+        }
+        Ok(())
+    }
+
+    /// A function type's entry: its argument and result types built first, then
+    /// the opcode, both lists and the modes.
+    fn func_entry(&mut self, buf: &mut Vec<u8>, func: &Function, walk: &mut Walk) -> Result<()> {
+        for ty in func.args.iter().chain(&func.rets) {
+            self.build_type(ty, walk)?;
+        }
+        leb::write_i64(buf, opcode::FUNC);
+        leb::write_u64(buf, func.args.len() as u64);
+        for ty in &func.args {
+            self.encode(buf, ty)?;
+        }
+        leb::write_u64(buf, func.rets.len() as u64);
+        for ty in &func.rets {
+            self.encode(buf, ty)?;
+        }
+        leb::write_u64(buf, func.modes.len() as u64);
+        for m in &func.modes {
+            use crate::types::FuncMode;
+            buf.push(match m {
+                FuncMode::Query => 1,
+                FuncMode::Oneway => 2,
+                FuncMode::CompositeQuery => 3,
+            });
         }
         Ok(())
     }

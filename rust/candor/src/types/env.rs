@@ -1,7 +1,7 @@
 //! Named types: the definitions of a `.did` file or of a wire type table.
 
 use super::model::{Function, Type, TypeInner};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 use std::collections::BTreeMap;
 
 /// A map from type names to their definitions.

@@ -15,9 +15,9 @@ pub use super::doc::{FieldDoc, TypeDoc, TypeDocs};
 pub use super::model::{
     is_primitive, Field, FuncMode, Function, Label, SharedLabel, Type, TypeId, TypeInner,
 };
+pub use super::text_size::text_size;
 use super::CandidType;
 use crate::fasthash::FastMap;
-pub use crate::pretty::text_size;
 pub use crate::wire::opcode::Opcode;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;

@@ -3,7 +3,7 @@
 //! from the message slice, `wire::leb`); they are for callers that hold a reader.
 
 use super::number::{Int, Nat};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 use std::io;
 
 /// Writes `val` as unsigned LEB128.

@@ -22,6 +22,7 @@ macro_rules! direct_leaf {
     };
 }
 
+pub(crate) mod bytes_tag;
 mod doc;
 mod env;
 mod hash;
@@ -29,6 +30,7 @@ mod impls;
 pub mod internal;
 mod model;
 pub mod number;
+mod text_size;
 pub(crate) mod walk;
 /// `Principal`, the exact type candid uses (from `ic_principal`).
 pub mod principal {
@@ -150,11 +152,11 @@ pub trait Serializer: Sized {
     /// Writes a `bool` (one byte, 0 or 1).
     fn serialize_bool(self, v: bool) -> Result<(), Self::Error>;
     /// Writes an `int` (SLEB128).
-    fn serialize_int(self, v: &crate::Int) -> Result<(), Self::Error>;
+    fn serialize_int(self, v: &crate::types::number::Int) -> Result<(), Self::Error>;
     /// Writes an `int` from an `i128` without building a bignum.
     fn serialize_i128(self, v: i128) -> Result<(), Self::Error>;
     /// Writes a `nat` (LEB128).
-    fn serialize_nat(self, v: &crate::Nat) -> Result<(), Self::Error>;
+    fn serialize_nat(self, v: &crate::types::number::Nat) -> Result<(), Self::Error>;
     /// Writes a `nat` from a `u128` without building a bignum.
     fn serialize_u128(self, v: u128) -> Result<(), Self::Error>;
     /// Writes a `nat8`.

@@ -5,6 +5,7 @@
 //! nat, 0 for int) followed by little-endian magnitude or two's complement bytes —
 //! the same protocol as candid, so `IDLValue` and these types share one decoder.
 
+use super::bytes_tag::BytesTag;
 use super::{CandidType, Serializer, Type, TypeInner};
 use crate::wire::leb::{self, gather_groups, spread_groups, CONTINUE, LOW56};
 use num_bigint::{BigInt, BigUint, Sign};
@@ -21,29 +22,25 @@ pub struct Nat(pub BigUint);
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Int(pub BigInt);
 
-/// Tag bytes of the `visit_byte_buf` protocol shared with candid.
-pub(crate) const TAG_INT: u8 = 0;
-pub(crate) const TAG_NAT: u8 = 1;
-
 impl Nat {
     /// Wraps a big unsigned integer.
     pub fn new(v: BigUint) -> Self {
         Nat(v)
     }
     /// Parses decimal digits (with `_` separators) from bytes.
-    pub fn parse(v: &[u8]) -> crate::Result<Self> {
-        let s = std::str::from_utf8(v).map_err(crate::Error::msg)?;
+    pub fn parse(v: &[u8]) -> crate::error::Result<Self> {
+        let s = std::str::from_utf8(v).map_err(crate::error::Error::msg)?;
         s.parse()
     }
     /// Writes the LEB128 encoding.
-    pub fn encode<W: std::io::Write + ?Sized>(&self, w: &mut W) -> crate::Result<()> {
+    pub fn encode<W: std::io::Write + ?Sized>(&self, w: &mut W) -> crate::error::Result<()> {
         let mut buf = Vec::new();
         encode_biguint(&mut buf, &self.0);
         w.write_all(&buf)?;
         Ok(())
     }
     /// Reads a LEB128 encoding.
-    pub fn decode<R: std::io::Read>(r: &mut R) -> crate::Result<Self> {
+    pub fn decode<R: std::io::Read>(r: &mut R) -> crate::error::Result<Self> {
         Ok(Nat(decode_biguint(&read_leb_bytes(r)?)))
     }
 }
@@ -54,26 +51,26 @@ impl Int {
         Int(v)
     }
     /// Parses decimal digits (with sign and `_` separators) from bytes.
-    pub fn parse(v: &[u8]) -> crate::Result<Self> {
-        let s = std::str::from_utf8(v).map_err(crate::Error::msg)?;
+    pub fn parse(v: &[u8]) -> crate::error::Result<Self> {
+        let s = std::str::from_utf8(v).map_err(crate::error::Error::msg)?;
         s.parse()
     }
     /// Writes the SLEB128 encoding.
-    pub fn encode<W: std::io::Write + ?Sized>(&self, w: &mut W) -> crate::Result<()> {
+    pub fn encode<W: std::io::Write + ?Sized>(&self, w: &mut W) -> crate::error::Result<()> {
         let mut buf = Vec::new();
         encode_bigint(&mut buf, &self.0);
         w.write_all(&buf)?;
         Ok(())
     }
     /// Reads an SLEB128 encoding.
-    pub fn decode<R: std::io::Read>(r: &mut R) -> crate::Result<Self> {
+    pub fn decode<R: std::io::Read>(r: &mut R) -> crate::error::Result<Self> {
         Ok(Int(decode_bigint(&read_leb_bytes(r)?)))
     }
 }
 
 /// The bytes of one LEB128/SLEB128 value read from `r` (up to and including the
 /// byte without the continuation bit).
-fn read_leb_bytes<R: std::io::Read>(r: &mut R) -> crate::Result<Vec<u8>> {
+fn read_leb_bytes<R: std::io::Read>(r: &mut R) -> crate::error::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     loop {
         let mut b = [0u8; 1];
@@ -335,22 +332,22 @@ impl fmt::Display for Int {
 }
 
 impl FromStr for Nat {
-    type Err = crate::Error;
-    fn from_str(s: &str) -> crate::Result<Self> {
+    type Err = crate::error::Error;
+    fn from_str(s: &str) -> crate::error::Result<Self> {
         let clean: String = s.chars().filter(|c| *c != '_').collect();
         BigUint::from_str(&clean)
             .map(Nat)
-            .map_err(|e| crate::Error::msg(format!("invalid nat {s:?}: {e}")))
+            .map_err(|e| crate::error::Error::msg(format!("invalid nat {s:?}: {e}")))
     }
 }
 impl FromStr for Int {
-    type Err = crate::Error;
-    fn from_str(s: &str) -> crate::Result<Self> {
+    type Err = crate::error::Error;
+    fn from_str(s: &str) -> crate::error::Result<Self> {
         let clean: String = s.chars().filter(|c| *c != '_').collect();
         let clean = clean.strip_prefix('+').unwrap_or(&clean);
         BigInt::from_str(clean)
             .map(Int)
-            .map_err(|e| crate::Error::msg(format!("invalid int {s:?}: {e}")))
+            .map_err(|e| crate::error::Error::msg(format!("invalid int {s:?}: {e}")))
     }
 }
 
@@ -561,8 +558,8 @@ impl<'de> Visitor<'de> for NatVisitor {
         v.parse().map_err(E::custom)
     }
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Nat, E> {
-        match v.split_first() {
-            Some((&TAG_NAT, rest)) => Ok(Nat(BigUint::from_bytes_le(rest))),
+        match BytesTag::split(v) {
+            Some((BytesTag::Nat, rest)) => Ok(Nat(BigUint::from_bytes_le(rest))),
             _ => Err(E::custom("not a nat")),
         }
     }
@@ -598,9 +595,9 @@ impl<'de> Visitor<'de> for IntVisitor {
         v.parse().map_err(E::custom)
     }
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Int, E> {
-        match v.split_first() {
-            Some((&TAG_INT, rest)) => Ok(Int(BigInt::from_signed_bytes_le(rest))),
-            Some((&TAG_NAT, rest)) => Ok(Int(BigInt::from(BigUint::from_bytes_le(rest)))),
+        match BytesTag::split(v) {
+            Some((BytesTag::Int, rest)) => Ok(Int(BigInt::from_signed_bytes_le(rest))),
+            Some((BytesTag::Nat, rest)) => Ok(Int(BigInt::from(BigUint::from_bytes_le(rest)))),
             _ => Err(E::custom("not an int")),
         }
     }

@@ -4,14 +4,12 @@
 //! the method name (LEB128 length + bytes) then the principal for a func, tag 4 then
 //! the principal for a service.
 
+use super::bytes_tag::BytesTag;
 use super::{CandidType, Serializer, Type, TypeInner};
 use crate::wire::leb;
 use ic_principal::Principal;
 use serde::de::{self, Deserialize, Visitor};
 use std::fmt;
-
-pub(crate) const TAG_SERVICE: u8 = 4;
-pub(crate) const TAG_FUNC: u8 = 5;
 
 /// A reference to a method of a canister.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -62,7 +60,7 @@ impl Visitor<'_> for FuncVisitor {
         f.write_str("Func value")
     }
     fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Func, E> {
-        let Some((&TAG_FUNC, rest)) = bytes.split_first() else {
+        let Some((BytesTag::Func, rest)) = BytesTag::split(bytes) else {
             return Err(E::custom("not func"));
         };
         let mut pos = 0;
@@ -97,8 +95,8 @@ impl Visitor<'_> for ServiceVisitor {
         f.write_str("Service value")
     }
     fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<Service, E> {
-        match bytes.split_first() {
-            Some((&TAG_SERVICE, rest)) => Ok(Service {
+        match BytesTag::split(bytes) {
+            Some((BytesTag::Service, rest)) => Ok(Service {
                 principal: Principal::try_from_slice(rest).map_err(E::custom)?,
             }),
             _ => Err(E::custom("not service")),

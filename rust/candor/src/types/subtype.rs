@@ -19,8 +19,8 @@
 //! paths (each `opt` probing it again) is examined once, not once per path.
 
 use super::internal::{elide_args, elide_large};
-use super::{Field, FuncMode, Type, TypeEnv, TypeInner};
-use crate::{Error, Result};
+use super::{Field, FuncMode, Function, Type, TypeEnv, TypeInner};
+use crate::error::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -323,78 +323,7 @@ impl Checker<'_> {
             return;
         }
         if matches!(t1.as_ref(), Var(_) | Knot(_)) || matches!(t2.as_ref(), Var(_) | Knot(_)) {
-            let key = (t1.clone(), t2.clone());
-            // `subtype_check_all` lists every reason of a pair, so its own walk
-            // examines again a pair refuted by a probe; its probes use the memo.
-            if self.first_only {
-                if let Some(known) = self.memo.refuted.get(&key) {
-                    let mut path = self.path.clone();
-                    path.extend(known.path.iter().cloned());
-                    let message = known.message.clone();
-                    self.errors.push(Incompatibility { path, message });
-                    return;
-                }
-            } else if self.memo.reported.contains(&key) {
-                self.fail(format!(
-                    "{} is not a subtype of {} (as listed above)",
-                    elide_large(t1),
-                    elide_large(t2)
-                ));
-                return;
-            }
-            if self.gamma.contains(&key) {
-                return;
-            }
-            // One side at a time, in candid's order (a name before a knot, the
-            // left before the right): the half-resolved pair is assumed on its own,
-            // which decides how often the opt rule is met, and so its warnings.
-            let left = match (t1.as_ref(), t2.as_ref()) {
-                (Var(_), _) => true,
-                (_, Var(_)) => false,
-                _ => matches!(t1.as_ref(), Knot(_)),
-            };
-            let traced = self.env.trace_type(if left { t1 } else { t2 });
-            let (a, b) = match traced {
-                Ok(t) if left => (t, t2.clone()),
-                Ok(t) => (t1.clone(), t),
-                Err(e) => {
-                    self.fail(e.to_string());
-                    return;
-                }
-            };
-            // A pair of names costs one level of depth, as when both sides were
-            // resolved at once: the first half is free when it ends in a type.
-            let named = |t: &Type| matches!(t.as_ref(), Var(_) | Knot(_));
-            let resolved = if left { &a } else { &b };
-            let step = if named(t1) && named(t2) && !named(resolved) {
-                0
-            } else {
-                1
-            };
-            let mark = self.memo.log.len();
-            self.gamma.insert(key.clone());
-            self.memo.log.push(key.clone());
-            let (before, overflows) = (self.errors.len(), self.memo.overflows);
-            self.sub(&a, &b, depth + step);
-            if let Some(first) = self.errors.get(before) {
-                let reason = Incompatibility {
-                    path: first
-                        .path
-                        .get(self.path.len()..)
-                        .unwrap_or_default()
-                        .to_vec(),
-                    message: first.message.clone(),
-                };
-                for pair in self.memo.log.drain(mark..) {
-                    self.gamma.remove(&pair);
-                }
-                if self.memo.overflows == overflows {
-                    if !self.first_only {
-                        self.memo.reported.insert(key.clone());
-                    }
-                    self.memo.refuted.insert(key, reason);
-                }
-            }
+            self.sub_named(t1, t2, depth);
             return;
         }
         match (t1.as_ref(), t2.as_ref()) {
@@ -442,32 +371,7 @@ impl Checker<'_> {
                     }
                 }
             }
-            (Func(a), Func(b)) => {
-                if a.modes != b.modes {
-                    self.fail(format!(
-                        "function annotation changed from {} to {}",
-                        mode_name(&b.modes),
-                        mode_name(&a.modes)
-                    ));
-                    return;
-                }
-                let tuple = |ts: &[Type]| -> Type {
-                    TypeInner::Record(
-                        ts.iter()
-                            .enumerate()
-                            .map(|(i, t)| Field {
-                                id: super::Label::Id(i as u32).into(),
-                                ty: t.clone(),
-                            })
-                            .collect(),
-                    )
-                    .into()
-                };
-                let (args1, args2) = (tuple(&a.args), tuple(&b.args));
-                let (rets1, rets2) = (tuple(&a.rets), tuple(&b.rets));
-                self.at("input type".to_string(), |c| c.sub(&args2, &args1, depth + 1));
-                self.at("return type".to_string(), |c| c.sub(&rets1, &rets2, depth + 1));
-            }
+            (Func(a), Func(b)) => self.func(a, b, depth),
             (Class(_, t), _) => self.sub(t, t2, depth + 1),
             (_, Class(_, t)) => self.sub(t1, t, depth + 1),
             _ => self.fail(format!(
@@ -476,6 +380,118 @@ impl Checker<'_> {
                 elide_large(t2)
             )),
         }
+    }
+
+    /// [`sub`](Self::sub) for a pair with a name (`Var`) or knot on either side:
+    /// the memo of refuted pairs, the assumption that the pair holds while its
+    /// resolved form is checked (`gamma`), and what a refutation leaves behind.
+    fn sub_named(&mut self, t1: &Type, t2: &Type, depth: usize) {
+        use TypeInner::*;
+        let key = (t1.clone(), t2.clone());
+        // `subtype_check_all` lists every reason of a pair, so its own walk
+        // examines again a pair refuted by a probe; its probes use the memo.
+        if self.first_only {
+            if let Some(known) = self.memo.refuted.get(&key) {
+                let mut path = self.path.clone();
+                path.extend(known.path.iter().cloned());
+                let message = known.message.clone();
+                self.errors.push(Incompatibility { path, message });
+                return;
+            }
+        } else if self.memo.reported.contains(&key) {
+            self.fail(format!(
+                "{} is not a subtype of {} (as listed above)",
+                elide_large(t1),
+                elide_large(t2)
+            ));
+            return;
+        }
+        if self.gamma.contains(&key) {
+            return;
+        }
+        // One side at a time, in candid's order (a name before a knot, the
+        // left before the right): the half-resolved pair is assumed on its own,
+        // which decides how often the opt rule is met, and so its warnings.
+        let left = match (t1.as_ref(), t2.as_ref()) {
+            (Var(_), _) => true,
+            (_, Var(_)) => false,
+            _ => matches!(t1.as_ref(), Knot(_)),
+        };
+        let traced = self.env.trace_type(if left { t1 } else { t2 });
+        let (a, b) = match traced {
+            Ok(t) if left => (t, t2.clone()),
+            Ok(t) => (t1.clone(), t),
+            Err(e) => {
+                self.fail(e.to_string());
+                return;
+            }
+        };
+        // A pair of names costs one level of depth, as when both sides were
+        // resolved at once: the first half is free when it ends in a type.
+        let named = |t: &Type| matches!(t.as_ref(), Var(_) | Knot(_));
+        let resolved = if left { &a } else { &b };
+        let step = if named(t1) && named(t2) && !named(resolved) {
+            0
+        } else {
+            1
+        };
+        let mark = self.memo.log.len();
+        self.gamma.insert(key.clone());
+        self.memo.log.push(key.clone());
+        let (before, overflows) = (self.errors.len(), self.memo.overflows);
+        self.sub(&a, &b, depth + step);
+        if let Some(first) = self.errors.get(before) {
+            let reason = Incompatibility {
+                path: first
+                    .path
+                    .get(self.path.len()..)
+                    .unwrap_or_default()
+                    .to_vec(),
+                message: first.message.clone(),
+            };
+            for pair in self.memo.log.drain(mark..) {
+                self.gamma.remove(&pair);
+            }
+            if self.memo.overflows == overflows {
+                if !self.first_only {
+                    self.memo.reported.insert(key.clone());
+                }
+                self.memo.refuted.insert(key, reason);
+            }
+        }
+    }
+
+    /// Two function types: the same modes, arguments contravariant and results
+    /// covariant, each list checked as a tuple record.
+    fn func(&mut self, a: &Function, b: &Function, depth: usize) {
+        if a.modes != b.modes {
+            self.fail(format!(
+                "function annotation changed from {} to {}",
+                mode_name(&b.modes),
+                mode_name(&a.modes)
+            ));
+            return;
+        }
+        let tuple = |ts: &[Type]| -> Type {
+            TypeInner::Record(
+                ts.iter()
+                    .enumerate()
+                    .map(|(i, t)| Field {
+                        id: super::Label::Id(i as u32).into(),
+                        ty: t.clone(),
+                    })
+                    .collect(),
+            )
+            .into()
+        };
+        let (args1, args2) = (tuple(&a.args), tuple(&b.args));
+        let (rets1, rets2) = (tuple(&a.rets), tuple(&b.rets));
+        self.at("input type".to_string(), |c| {
+            c.sub(&args2, &args1, depth + 1)
+        });
+        self.at("return type".to_string(), |c| {
+            c.sub(&rets1, &rets2, depth + 1)
+        });
     }
 
     /// `t` with names resolved (itself when it cannot be).

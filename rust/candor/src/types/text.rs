@@ -2,7 +2,7 @@
 //! the printers, the decoder's messages and the type macros share. Below every other
 //! module that prints (candid has them in `utils`, which re-exports them here).
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Checks that a sorted sequence has no two equal neighbours (labels whose hashes
 /// collide, methods defined twice); the error names both.

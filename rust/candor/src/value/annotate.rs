@@ -3,15 +3,16 @@
 
 use super::pretty::label_string;
 use super::{IDLField, IDLValue, VariantValue};
+use crate::error::{Error, Result};
 use crate::types::internal::{elide_large, find_type};
+use crate::types::number::{Int, Nat};
 use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
 use crate::types::{Field, Type, TypeEnv, TypeInner};
-use crate::{Error, Int, Nat, Result};
 use std::cell::Cell;
 
 /// Bound on the nesting of values and types walked by annotation (candid bounds it
 /// by the remaining stack).
-const MAX_DEPTH: usize = crate::de::DEFAULT_MAX_DEPTH as usize;
+const MAX_DEPTH: usize = crate::limits::DEFAULT_MAX_DEPTH as usize;
 
 /// The depths at which an annotation tests its bounds: one in every
 /// [`STACK_CHECK_EVERY`], aligned so that the first depth past [`MAX_DEPTH`] is one

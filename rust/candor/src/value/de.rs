@@ -8,9 +8,11 @@
 //! `visit_str` (named fields) or `visit_u32` (numeric ids).
 
 use super::{IDLField, IDLValue, VariantValue};
+use crate::types::bytes_tag::BytesTag;
+use crate::types::number::{Int, Nat};
 use crate::types::Label;
 use crate::wire::leb;
-use crate::{Int, Nat, Principal};
+use ic_principal::Principal;
 use num_bigint::{BigInt, BigUint};
 use serde::de::{self, Deserialize, Visitor};
 use std::fmt;
@@ -35,16 +37,19 @@ fn principal<E: de::Error>(bytes: &[u8]) -> Result<Principal, E> {
 
 /// A tagged payload of `visit_bytes`/`visit_byte_buf`.
 fn tagged<E: de::Error>(value: &[u8]) -> DResult<E> {
-    let Some((&tag, bytes)) = value.split_first() else {
+    if value.is_empty() {
         return Err(E::custom("empty byte payload for IDLValue"));
+    }
+    let Some((tag, bytes)) = BytesTag::split(value) else {
+        return Err(E::custom("unknown tag in visit_byte_buf"));
     };
     match tag {
-        0 => Ok(IDLValue::Int(Int(BigInt::from_signed_bytes_le(bytes)))),
-        1 => Ok(IDLValue::Nat(Nat(BigUint::from_bytes_le(bytes)))),
-        2 => Ok(IDLValue::Principal(principal(bytes)?)),
-        3 => Ok(IDLValue::Reserved),
-        4 => Ok(IDLValue::Service(principal(bytes)?)),
-        5 => {
+        BytesTag::Int => Ok(IDLValue::Int(Int(BigInt::from_signed_bytes_le(bytes)))),
+        BytesTag::Nat => Ok(IDLValue::Nat(Nat(BigUint::from_bytes_le(bytes)))),
+        BytesTag::Principal => Ok(IDLValue::Principal(principal(bytes)?)),
+        BytesTag::Reserved => Ok(IDLValue::Reserved),
+        BytesTag::Service => Ok(IDLValue::Service(principal(bytes)?)),
+        BytesTag::Func => {
             let mut pos = 0;
             let len = leb::read_u64(bytes, &mut pos).map_err(|_| E::custom("bad method length"))?;
             let end = usize::try_from(len)
@@ -58,8 +63,7 @@ fn tagged<E: de::Error>(value: &[u8]) -> DResult<E> {
             let id = principal(bytes.get(end..).unwrap_or_default())?;
             Ok(IDLValue::Func(id, method))
         }
-        6 => Ok(IDLValue::Blob(bytes.to_vec())),
-        _ => Err(E::custom("unknown tag in visit_byte_buf")),
+        BytesTag::Blob => Ok(IDLValue::Blob(bytes.to_vec())),
     }
 }
 

@@ -8,7 +8,8 @@
 //! * `ser`: `CandidType for IDLValue` and [`IDLValue::value_ty`];
 //! * `annotate`: [`IDLValue::annotate_type`], giving a value the type it will be
 //!   encoded at;
-//! * `args`: `IDLArgs` to and from bytes;
+//! * `args`: `IDLArgs` typing (to and from bytes live in `ser::dynamic` and
+//!   `de::args`, with the encoder and decoder they drive);
 //! * `pretty`: `Display`/`Debug` in the Candid text syntax (candid's layout).
 
 mod annotate;
@@ -19,10 +20,10 @@ mod ser;
 
 pub use de::IDLValueVisitor;
 pub use pretty::number_to_string;
-pub(crate) use ser::DynamicTypes;
 
+use crate::types::number::{Int, Nat};
 use crate::types::Label;
-use crate::{Int, Nat, Principal};
+use ic_principal::Principal;
 
 /// A Candid value without a Rust type.
 ///

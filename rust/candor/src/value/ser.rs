@@ -2,8 +2,8 @@
 //! [`IDLValue::value_ty`] (or from an annotation), never from `ty()`.
 
 use super::{IDLField, IDLValue};
+use crate::types::number::Int;
 use crate::types::{CandidType, Compound, Field, Function, Serializer, Type, TypeInner};
-use crate::Int;
 
 impl IDLValue {
     /// The type a value has on its own, used when it is encoded without a type
@@ -115,42 +115,5 @@ impl CandidType for IDLValue {
             }
             IDLValue::Func(p, method) => serializer.serialize_function(p.as_slice(), method),
         }
-    }
-}
-
-/// The run-time argument types of an [`IDLBuilder`](crate::IDLBuilder) (one per
-/// argument added with `value_arg*`), and the definitions they use.
-#[derive(Default)]
-pub(crate) struct DynamicTypes {
-    pub env: crate::TypeEnv,
-    pub types: Vec<Type>,
-}
-
-impl DynamicTypes {
-    /// The header of a message whose arguments are `statics` in order, a `None`
-    /// standing for the next run-time type. Built afresh (not cached): the types
-    /// are values. Rust types are computed without clearing the type memo, so that
-    /// knots in run-time types given by `T::ty()` still resolve.
-    pub(crate) fn header(
-        &self,
-        statics: &[Option<fn() -> Type>],
-    ) -> crate::Result<std::rc::Rc<[u8]>> {
-        let mut ts = crate::ser::TypeSerialize::new();
-        ts.merge_env(&self.env)?;
-        let mut dynamic = self.types.iter();
-        for s in statics {
-            match s {
-                Some(ty) => ts.push_type(&ty())?,
-                None => {
-                    let t = dynamic
-                        .next()
-                        .ok_or_else(|| crate::Error::msg("missing run-time argument type"))?;
-                    ts.push_type(t)?;
-                }
-            }
-        }
-        let mut bytes = crate::wire::opcode::MAGIC.to_vec();
-        bytes.extend_from_slice(&ts.finish()?);
-        Ok(bytes.into())
     }
 }

@@ -10,11 +10,11 @@
 //! byte, future types (opcode < -24) carry a length-prefixed blob, and records that
 //! can only be inhabited by infinite values become `empty`.
 
+use super::inline_vec::InlineVec;
 use super::opcode;
 use super::reader::Reader;
-use super::store::Store;
 use crate::error::fault;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 use std::cell::Cell;
 
 /// A reference to a node. The low 31 bits index the arena; the top bit marks a
@@ -27,6 +27,11 @@ pub(crate) struct Ref(u32);
 const VAR_BIT: u32 = 1 << 31;
 
 impl Ref {
+    /// `null`, the wire type of a field or argument the message lacks.
+    pub(crate) const NULL: Ref = Ref::prim(Prim::Null);
+    /// `reserved`, the expected type of a field or argument nothing asks for.
+    pub(crate) const RESERVED: Ref = Ref::prim(Prim::Reserved);
+
     #[inline(always)]
     pub(crate) const fn prim(p: Prim) -> Ref {
         Ref(p as u32)
@@ -604,7 +609,7 @@ fn replace_empty(arena: &mut Arena, table_len: usize) {
     if !any_edge {
         return;
     }
-    let mut state: Store<State, 16> = Store::new();
+    let mut state: InlineVec<State, 16> = InlineVec::new();
     for _ in 0..table_len {
         state.push(State::Unvisited);
     }
@@ -614,7 +619,7 @@ fn replace_empty(arena: &mut Arena, table_len: usize) {
             continue;
         }
         // Stack of (entry, next field position).
-        let mut stack: Store<(usize, usize), 16> = Store::new();
+        let mut stack: InlineVec<(usize, usize), 16> = InlineVec::new();
         stack.push((root, 0));
         if let Some(s) = state.get_mut(root) {
             *s = State::InProgress;

@@ -2,7 +2,8 @@
 //! message's bytes and the type table.
 
 pub(crate) mod header;
+pub(crate) mod inline_vec;
 pub(crate) mod leb;
+mod min_size;
 pub(crate) mod opcode;
 pub(crate) mod reader;
-pub(crate) mod store;

@@ -7,8 +7,8 @@
 //! never move it on error), which is the offset their errors carry.
 
 use super::leb::{self, LebError};
+use crate::error::Result;
 use crate::error::{fault, Error};
-use crate::Result;
 
 /// The most bytes a principal has on the wire (the spec's bound, as candid reads it).
 const PRINCIPAL_MAX_LEN: usize = 29;

@@ -7,21 +7,21 @@
 //! costs.
 
 #[derive(Clone, Debug)]
-pub(crate) struct Store<T: Copy + Default, const N: usize> {
+pub(crate) struct InlineVec<T: Copy + Default, const N: usize> {
     len: usize,
     inline: [T; N],
     heap: Vec<T>,
 }
 
-impl<T: Copy + Default, const N: usize> Default for Store<T, N> {
+impl<T: Copy + Default, const N: usize> Default for InlineVec<T, N> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<T: Copy + Default, const N: usize> Store<T, N> {
+impl<T: Copy + Default, const N: usize> InlineVec<T, N> {
     pub(crate) fn new() -> Self {
-        Store {
+        InlineVec {
             len: 0,
             inline: [T::default(); N],
             heap: Vec::new(),
@@ -89,11 +89,11 @@ impl<T: Copy + Default, const N: usize> Store<T, N> {
 
 #[cfg(test)]
 mod tests {
-    use super::Store;
+    use super::InlineVec;
 
     #[test]
     fn spills_past_inline_capacity() {
-        let mut s: Store<u32, 4> = Store::new();
+        let mut s: InlineVec<u32, 4> = InlineVec::new();
         for i in 0..10 {
             s.push(i);
             assert_eq!(s.len(), i as usize + 1);

@@ -1,0 +1,258 @@
+//! What the decode keeps about (wire, expected) pairs it has checked: the field
+//! spans of a variant or record pair, the cases of a variant pair, the shape of a
+//! vector pair. Each is a function of the two arenas alone, and the values of one
+//! type are mostly decoded at one pair, so the next value at a kept pair skips the
+//! arena lookups. The decode state holds them and forgets them whenever the
+//! expected arena is replaced.
+
+use crate::wire::header::{Ref, Span};
+
+/// A (wire, expected) pair of resolved references whose shape check passed (both
+/// variants, both records, both tuple records), with the two field spans the check
+/// found. The check is a function of the two arenas alone, and the values of one
+/// type are mostly decoded at one pair (the elements of a vector, the cases of a
+/// recursive type), so the next value at the same pair takes the spans without
+/// looking at either arena. Forgotten whenever the expected arena is replaced,
+/// since the references then name other types.
+#[derive(Clone, Copy)]
+pub(super) struct PairSpans {
+    pub w: Ref,
+    pub e: Ref,
+    pub wf: Span,
+    pub ef: Span,
+}
+
+impl PairSpans {
+    /// Matches no frame: no arena holds an entry at the largest index.
+    pub(super) const NONE: PairSpans = PairSpans {
+        w: Ref::new(u32::MAX >> 1, false),
+        e: Ref::new(u32::MAX >> 1, false),
+        wf: Span { start: 0, len: 0 },
+        ef: Span { start: 0, len: 0 },
+    };
+
+    /// The spans kept for `(w, e)`, if that is the pair kept.
+    #[inline(always)]
+    pub(super) fn get(&self, w: Ref, e: Ref) -> Option<(Span, Span)> {
+        (self.w == w && self.e == e).then_some((self.wf, self.ef))
+    }
+}
+
+/// Wire cases of a variant pair whose expected case is kept (the first ones:
+/// most variants have fewer; a case past them takes the lookup every time).
+pub(super) const KEPT_CASES: usize = 32;
+
+/// One wire case of the kept variant pair ([`KeptCases`]): the expected case it
+/// matched (its index in the expected arena's fields) and the two case types.
+#[derive(Clone, Copy)]
+pub(super) struct CaseMemo {
+    pub expected_case: usize,
+    pub w: Ref,
+    pub e: Ref,
+}
+
+/// The cases of one (wire, expected) variant pair already taken by a value of
+/// this decode, by wire index: entry `i` is meaningful when bit `i` of `known` is
+/// set. Which expected case a wire case is, and the two case types, are a
+/// function of the two arenas like the pair's own shape check (fast path 19), so
+/// a value at that pair goes from its wire index to the case without looking at
+/// either arena. Filled from the pair's second value on (one value of a type
+/// gains nothing), kept in the decode state's side tables, and forgotten with the other kept pairs.
+pub(super) struct KeptCases {
+    pub(super) w: Ref,
+    pub(super) e: Ref,
+    known: u32,
+    cases: [CaseMemo; KEPT_CASES],
+}
+
+impl KeptCases {
+    /// Matches no frame, as [`PairSpans::NONE`].
+    pub(super) const NONE: KeptCases = KeptCases {
+        w: PairSpans::NONE.w,
+        e: PairSpans::NONE.e,
+        known: 0,
+        cases: [CaseMemo {
+            expected_case: 0,
+            w: PairSpans::NONE.w,
+            e: PairSpans::NONE.e,
+        }; KEPT_CASES],
+    };
+
+    /// The kept case at wire index `index`, if a value took it already.
+    #[inline(always)]
+    pub(super) fn case(&self, index: u64) -> Option<CaseMemo> {
+        if index < KEPT_CASES as u64 && self.known & (1 << index) != 0 {
+            self.cases.get(index as usize).copied()
+        } else {
+            None
+        }
+    }
+
+    /// Forgets every case and the pair.
+    pub(super) fn forget(&mut self) {
+        (self.w, self.e, self.known) = (PairSpans::NONE.w, PairSpans::NONE.e, 0);
+    }
+
+    /// Keeps `case` as the one at wire index `index`.
+    #[inline(always)]
+    pub(super) fn keep(&mut self, index: u64, case: CaseMemo) {
+        if let Some(slot) = self.cases.get_mut(index as usize) {
+            *slot = case;
+            self.known |= 1 << index;
+        }
+    }
+}
+
+/// How a vector's elements are read, for one (wire, expected) pair of resolved
+/// references that are vectors on both sides: the element types, the least size
+/// of one element (for the length check) and which read applies. A function of
+/// the two arenas, kept like [`PairSpans`].
+#[derive(Clone, Copy)]
+pub(super) struct VecShape {
+    pub w: Ref,
+    pub e: Ref,
+    pub w_el: Ref,
+    pub e_el: Ref,
+    pub min: usize,
+    pub kind: VecKind,
+}
+
+/// Which read a vector takes (`De::seq_begin`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum VecKind {
+    /// The same fixed-width primitive on both sides: one slice (fast path 3).
+    Fixed(crate::wire::header::Prim),
+    /// `nat`/`int` elements charged up front (fast path 4).
+    Bignum,
+    /// Anything else, element by element.
+    Elems,
+}
+
+impl VecShape {
+    /// Matches no frame, as [`PairSpans::NONE`].
+    pub(super) const NONE: VecShape = VecShape {
+        w: PairSpans::NONE.w,
+        e: PairSpans::NONE.e,
+        w_el: PairSpans::NONE.w,
+        e_el: PairSpans::NONE.e,
+        min: 0,
+        kind: VecKind::Elems,
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::de::state::{test_state as state, DecodeState};
+    use crate::wire::header::Arena;
+    use std::rc::Rc;
+
+    /// A checked pair is forgotten whenever the expected arena is replaced (its
+    /// references would then name other types), and only then.
+    #[test]
+    fn checked_pairs_are_forgotten_with_the_expected_arena() {
+        use super::PairSpans;
+        use crate::wire::header::{Ref, Span};
+        let kept = PairSpans {
+            w: Ref::new(18, false),
+            e: Ref::new(19, false),
+            wf: Span { start: 1, len: 2 },
+            ef: Span { start: 3, len: 4 },
+        };
+        let forgotten = |c: &DecodeState<'_>| {
+            let none = (PairSpans::NONE.w, PairSpans::NONE.e);
+            (c.variant_ok.w, c.variant_ok.e) == none
+                && (c.tuple_ok.w, c.tuple_ok.e) == none
+                && c.blob_ok == none
+                && (c.vec_ok.w, c.vec_ok.e) == none
+        };
+        let mut c = state(None, None);
+        assert!(forgotten(&c), "a new decoder has none");
+        let keep = |c: &mut DecodeState<'_>| {
+            c.variant_ok = kept;
+            c.tuple_ok = kept;
+            c.blob_ok = (kept.w, kept.e);
+            c.vec_ok.w = kept.w;
+            c.vec_ok.e = kept.e;
+        };
+        keep(&mut c);
+        assert_eq!(kept.get(kept.w, kept.e), Some((kept.wf, kept.ef)));
+        assert_eq!(kept.get(kept.w, kept.w), None);
+        assert!(!forgotten(&c));
+        let other = Rc::new(Arena::new());
+        c.set_expected(other.clone());
+        assert!(forgotten(&c), "set_expected");
+        keep(&mut c);
+        c.set_expected(other);
+        assert!(forgotten(&c), "set_expected with the same arena");
+        keep(&mut c);
+        c.expected_replaced(true);
+        assert!(forgotten(&c), "expected_replaced");
+        keep(&mut c);
+        c.at_wire_type(|c| {
+            assert!(forgotten(c), "entering the wire types");
+            keep(c);
+            Ok(())
+        })
+        .unwrap();
+        assert!(forgotten(&c), "leaving the wire types");
+    }
+
+    /// Fast path 22: from the second value of a variant pair on, the cases its
+    /// values took are kept by wire index (the values decode as without it:
+    /// `fast_paths::kept_variant_cases_*`); a single value keeps nothing.
+    #[test]
+    fn variant_cases_are_kept_from_the_second_value() {
+        use crate::{Encode, IDLDeserialize};
+        let values: Vec<Result<u8, String>> = vec![Ok(1), Err("x".into()), Ok(2), Err("y".into())];
+        let bytes = Encode!(&values).unwrap();
+        let mut de = IDLDeserialize::new(&bytes).unwrap();
+        assert_eq!(de.get_value::<Vec<Result<u8, String>>>().unwrap(), values);
+        let kept = &de
+            .state
+            .side
+            .as_deref()
+            .expect("a table for the pair")
+            .cases;
+        assert_eq!(kept.known.count_ones(), 2, "both cases are kept");
+        let ok = de.state.variant_ok;
+        assert_eq!((kept.w, kept.e), (ok.w, ok.e));
+
+        let bytes = Encode!(&Result::<u8, String>::Ok(7)).unwrap();
+        let mut de = IDLDeserialize::new(&bytes).unwrap();
+        assert_eq!(de.get_value::<Result<u8, String>>().unwrap(), Ok(7));
+        assert!(
+            de.state.side.is_none(),
+            "one value of the pair: nothing kept"
+        );
+    }
+
+    /// Fast path 22 keeps one pair's cases: another pair's second value empties
+    /// the table and takes it (even with the same case ids: the case types
+    /// differ), and replacing the expected arena forgets them.
+    #[test]
+    fn variant_cases_are_the_kept_pairs_only() {
+        use crate::{Encode, IDLDeserialize};
+        let ones: Vec<Result<u8, String>> = vec![Ok(1), Err("b".into()), Ok(3)];
+        let others: Vec<Result<String, u8>> = vec![Ok("a".into()), Err(2), Ok("c".into())];
+        let bytes = Encode!(&ones, &others).unwrap();
+        let mut de = IDLDeserialize::new(&bytes).unwrap();
+        let kept = |de: &IDLDeserialize<'_>| {
+            de.state
+                .side
+                .as_deref()
+                .map(|r| (r.cases.w, r.cases.e, r.cases.known))
+        };
+        assert_eq!(de.get_value::<Vec<Result<u8, String>>>().unwrap(), ones);
+        let one = kept(&de).expect("kept for the first pair");
+        assert_eq!(de.get_value::<Vec<Result<String, u8>>>().unwrap(), others);
+        let other = kept(&de).expect("kept for the second pair");
+        assert!(
+            (other.0, other.1) != (one.0, one.1),
+            "the table moved to the second pair"
+        );
+        assert_eq!(other.2.count_ones(), 2, "only the second pair's cases");
+        de.state.set_expected(Rc::new(Arena::new()));
+        let none = (super::PairSpans::NONE.w, super::PairSpans::NONE.e, 0);
+        assert_eq!(kept(&de), Some(none), "forgotten with the expected arena");
+    }
+}
