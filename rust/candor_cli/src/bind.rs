@@ -23,6 +23,20 @@ use candor::types::{Field, FuncMode, Function, Label, Type, TypeEnv, TypeInner};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt::Write;
 
+/// `candor bind LANGUAGE FILE.did`: the bindings of the interface in `did`, in
+/// `language`. The one entry point the command calls.
+pub fn generate(language: &str, did: &std::path::Path) -> Result<String, String> {
+    if language != "rust" {
+        return Err(format!("bind knows one language, rust (not `{language}`)"));
+    }
+    let shown = did.display();
+    let (env, actor, _) = candor_parser::check_file(did).map_err(|e| format!("{shown}: {e}"))?;
+    let name = did
+        .file_name()
+        .map_or_else(|| shown.to_string(), |n| n.to_string_lossy().into_owned());
+    rust(&env, actor.as_ref(), &name).map_err(|e| format!("{shown}: {e}"))
+}
+
 /// The Rust source for `env` and, when there is one, the client for `actor`.
 pub fn rust(env: &TypeEnv, actor: Option<&Type>, source: &str) -> Result<String, String> {
     let mut b = Bind {

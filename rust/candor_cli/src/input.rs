@@ -4,7 +4,7 @@
 
 use std::io::{Read, Write};
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 pub enum Format {
     Raw,
     Hex,

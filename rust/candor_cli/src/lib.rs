@@ -7,11 +7,11 @@
 //! * [`bind`]: Rust types and a typed client for an interface;
 //! * [`random`]: random well-typed values for a method's arguments;
 //! * [`input`]: reading messages (raw, hex, blob literal) and writing bytes;
-//! * [`args`] and [`commands`]: the subcommands.
+//! * [`cli`]: the command line (clap), and [`commands`]: the subcommands.
 
-pub mod args;
 pub mod assemble;
 pub mod bind;
+pub mod cli;
 pub mod commands;
 pub mod explain;
 pub mod input;

@@ -171,6 +171,11 @@ fn hash_check_subtype_and_test() {
 fn usage_errors_exit_2() {
     for args in [
         &["nonsense"][..],
+        &["decode", "--bogus"],
+        &["random", "--method", "icrc1_transfer"],
+        &["encode", "(1)", "--rets"],
+        &["hash"],
+        &["check"],
         &["explain", "zz"],
         &["decode", "4449444c", "--did"],
         &["encode", "(1)", "--method", "f"],
@@ -307,4 +312,63 @@ fn explain_shows_subtyping_decisions() {
             "",
         ),
     );
+}
+
+/// Every subcommand has its own `--help` (exit 0), a mistyped command gets a
+/// suggestion (exit 2), and `completions` writes a script for each shell.
+#[test]
+fn help_suggestions_and_completions() {
+    for command in [
+        "explain",
+        "assemble",
+        "encode",
+        "decode",
+        "check",
+        "subtype",
+        "hash",
+        "test",
+        "random",
+        "bind",
+        "completions",
+    ] {
+        let run = candor(&[command, "--help"], "");
+        assert_eq!(run.status, 0, "{command}: {}", run.stderr);
+        assert!(
+            run.stdout.contains(&format!("Usage: candor {command}")),
+            "{command}: {}",
+            run.stdout
+        );
+        let help = candor(&["help", command], "");
+        assert_eq!(help.stdout, run.stdout, "{command}");
+    }
+    assert!(candor(&["decode", "--help"], "").stdout.contains("--did"));
+    let typo = candor(&["decod", "4449444c0000"], "");
+    assert_eq!(typo.status, 2);
+    assert!(typo.stderr.contains("'decode'"), "{}", typo.stderr);
+    let flag = candor(&["decode", "--dii", "x"], "");
+    assert_eq!(flag.status, 2);
+    assert!(flag.stderr.contains("--did"), "{}", flag.stderr);
+    let nothing = candor(&[], "");
+    assert_eq!(nothing.status, 2);
+    assert!(
+        nothing.stderr.contains("Usage: candor"),
+        "{}",
+        nothing.stderr
+    );
+    let version = candor(&["--version"], "");
+    assert_eq!(
+        version.stdout,
+        format!("candor {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef candor"),
+        ("fish", "complete -c candor"),
+    ] {
+        let run = candor(&["completions", shell], "");
+        assert_eq!(run.status, 0, "{shell}: {}", run.stderr);
+        assert!(run.stdout.contains(marker), "{shell}");
+        assert!(run.stdout.contains("explain"), "{shell}");
+    }
+    assert_eq!(candor(&["completions", "tcsh"], "").status, 2);
 }
