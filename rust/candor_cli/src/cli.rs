@@ -54,15 +54,20 @@ pub enum Command {
     /// Candid text to a message, typed by the method's
     /// arguments or results.
     Encode {
-        /// The values: `(…)` in Candid text (nothing: standard input)
+        /// The values: `(…)` in Candid text, or a JSON array with --json
+        /// (nothing: standard input)
         values: Option<String>,
         #[command(flatten)]
         typed: Typed,
+        /// Read the values as JSON (needs --did and --method; the mapping is in
+        /// the README)
+        #[arg(long, requires = "did")]
+        json: bool,
         /// How to write the bytes
         #[arg(long, value_enum, default_value_t = Format::Hex)]
         format: Format,
     },
-    /// A message to Candid text.
+    /// A message to Candid text (or JSON, with --json).
     Decode {
         /// The message (BYTES)
         input: Option<String>,
@@ -70,6 +75,9 @@ pub enum Command {
         typed: Typed,
         #[command(flatten)]
         read: Read,
+        /// Print the values as a JSON array (the mapping is in the README)
+        #[arg(long)]
+        json: bool,
     },
     /// Type-check an interface; with --previous, can it replace OLD?
     Check {
@@ -175,9 +183,15 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Encode {
             values,
             typed,
+            json,
             format,
-        } => commands::encode(values.as_deref(), &typed, format),
-        Command::Decode { input, typed, read } => commands::decode(input.as_deref(), &typed, read),
+        } => commands::encode(values.as_deref(), &typed, json, format),
+        Command::Decode {
+            input,
+            typed,
+            read,
+            json,
+        } => commands::decode(input.as_deref(), &typed, read, json),
         Command::Check { file, previous } => commands::check(&file, previous.as_deref()),
         Command::Subtype { defs, t1, t2 } => commands::subtype(defs.as_deref(), &t1, &t2),
         Command::Hash { names } => commands::hash(&names),

@@ -91,31 +91,42 @@ pub fn assemble(file: Option<&str>, keep_lengths: bool, format: Format) -> Outco
     Ok(Answer::Yes)
 }
 
-pub fn encode(values: Option<&str>, typed: &Typed, format: Format) -> Outcome {
+pub fn encode(values: Option<&str>, typed: &Typed, json: bool, format: Format) -> Outcome {
     let text = match values {
         Some(t) => t.to_string(),
         None => String::from_utf8(input::read_source(None)?).map_err(|_| "input is not UTF-8")?,
     };
-    let values = candor_parser::parse_idl_args(&text).map_err(|e| e.to_string())?;
-    let bytes = match interface(typed)? {
-        Some((env, types)) => values
+    let bytes = match (interface(typed)?, json) {
+        (Some((env, types)), true) => crate::json::args_from_json(&text, &env, &types)?
+            .to_bytes_with_types(&env, &types)
+            .map_err(|e| e.to_string())?,
+        (None, true) => return Err("--json needs --did and --method (the types)".into()),
+        (Some((env, types)), false) => parse_text(&text)?
             .annotate_types(true, &env, &types)
-            .and_then(|v| v.to_bytes_with_types(&env, &types)),
-        None => values.to_bytes(),
-    }
-    .map_err(|e| e.to_string())?;
+            .and_then(|v| v.to_bytes_with_types(&env, &types))
+            .map_err(|e| e.to_string())?,
+        (None, false) => parse_text(&text)?.to_bytes().map_err(|e| e.to_string())?,
+    };
     input::write(&bytes, format)?;
     Ok(Answer::Yes)
 }
 
-pub fn decode(source: Option<&str>, typed: &Typed, read: Read) -> Outcome {
+fn parse_text(text: &str) -> Result<IDLArgs, String> {
+    candor_parser::parse_idl_args(text).map_err(|e| e.to_string())
+}
+
+pub fn decode(source: Option<&str>, typed: &Typed, read: Read, json: bool) -> Outcome {
     let bytes = read_message(source, read)?;
     let values = match interface(typed)? {
         Some((env, types)) => IDLArgs::from_bytes_with_types(&bytes, &env, &types),
         None => IDLArgs::from_bytes(&bytes),
     }
     .map_err(|e| e.to_string())?;
-    print(&format!("{values}\n"))?;
+    if json {
+        print(&crate::json::args_to_json(&values))?;
+    } else {
+        print(&format!("{values}\n"))?;
+    }
     Ok(Answer::Yes)
 }
 
