@@ -79,6 +79,19 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Compare the values of two messages: exit 0 when they carry the same
+    /// values, 1 when they differ (each differing path is printed with both
+    /// values), 2 on bad input.
+    Diff {
+        /// The first message (BYTES)
+        a: String,
+        /// The second message (BYTES)
+        b: String,
+        #[command(flatten)]
+        typed: Typed,
+        #[command(flatten)]
+        read: Read,
+    },
     /// Type-check an interface; with --previous, can it replace OLD?
     Check {
         /// The interface
@@ -192,6 +205,7 @@ pub fn run(cli: Cli) -> Outcome {
             read,
             json,
         } => commands::decode(input.as_deref(), &typed, read, json),
+        Command::Diff { a, b, typed, read } => commands::diff(&a, &b, &typed, read),
         Command::Check { file, previous } => commands::check(&file, previous.as_deref()),
         Command::Subtype { defs, t1, t2 } => commands::subtype(defs.as_deref(), &t1, &t2),
         Command::Hash { names } => commands::hash(&names),

@@ -115,19 +115,39 @@ fn parse_text(text: &str) -> Result<IDLArgs, String> {
     candor_parser::parse_idl_args(text).map_err(|e| e.to_string())
 }
 
-pub fn decode(source: Option<&str>, typed: &Typed, read: Read, json: bool) -> Outcome {
+/// The values of the message in `source`, at the method's types when there is
+/// one, else at the message's own.
+fn decode_values(source: Option<&str>, typed: &Typed, read: Read) -> Result<IDLArgs, String> {
     let bytes = read_message(source, read)?;
-    let values = match interface(typed)? {
+    match interface(typed)? {
         Some((env, types)) => IDLArgs::from_bytes_with_types(&bytes, &env, &types),
         None => IDLArgs::from_bytes(&bytes),
     }
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| e.to_string())
+}
+
+pub fn decode(source: Option<&str>, typed: &Typed, read: Read, json: bool) -> Outcome {
+    let values = decode_values(source, typed, read)?;
     if json {
         print(&crate::json::args_to_json(&values))?;
     } else {
         print(&format!("{values}\n"))?;
     }
     Ok(Answer::Yes)
+}
+
+pub fn diff(a: &str, b: &str, typed: &Typed, read: Read) -> Outcome {
+    if a == "-" && b == "-" {
+        return Err("only one of the two messages can come from standard input".into());
+    }
+    let va = decode_values(Some(a), typed, read).map_err(|e| format!("the first message: {e}"))?;
+    let vb = decode_values(Some(b), typed, read).map_err(|e| format!("the second message: {e}"))?;
+    let diffs = crate::diff::diff(&va, &vb);
+    if diffs.is_empty() {
+        return Ok(Answer::Yes);
+    }
+    print(&crate::diff::render(&diffs))?;
+    Ok(Answer::No)
 }
 
 pub fn check(file: &Path, previous: Option<&Path>) -> Outcome {

@@ -6,6 +6,7 @@
 //! * [`scalar`]: how both print and re-encode scalar values;
 //! * [`bind`]: Rust types and a typed client for an interface;
 //! * [`random`]: random well-typed values for a method's arguments;
+//! * [`diff`]: where two messages' values differ;
 //! * [`json`]: Candid values as JSON and back, losslessly;
 //! * [`input`]: reading messages (raw, hex, blob literal) and writing bytes;
 //! * [`cli`]: the command line (clap), and [`commands`]: the subcommands.
@@ -14,6 +15,7 @@ pub mod assemble;
 pub mod bind;
 pub mod cli;
 pub mod commands;
+pub mod diff;
 pub mod explain;
 pub mod input;
 pub mod json;

@@ -372,3 +372,75 @@ fn help_suggestions_and_completions() {
     }
     assert_eq!(candor(&["completions", "tcsh"], "").status, 2);
 }
+
+/// `diff` prints each differing path with both values and exits 1; the same
+/// values exit 0 whatever the bytes; bad input exits 2.
+#[test]
+fn diff_shows_each_differing_path() {
+    let a = transfer_hex();
+    let changed = TRANSFER
+        .replace("ryjl3-tyaaa-aaaaa-aaaba-cai", "aaaaa-aa")
+        .replace("subaccount = null", "subaccount = opt blob \"\\01\"")
+        .replace("fee = opt 10_000", "fee = null")
+        .replace("invoice 42", "invoice 43");
+    let b = candor(&typed("encode", &changed), "");
+    assert_eq!(b.status, 0, "{}", b.stderr);
+    let b = b.stdout.trim();
+    let mut args = typed("diff", &a).to_vec();
+    args.insert(2, b);
+    golden("diff_typed", &candor(&args, ""));
+    golden("diff_untyped", &candor(&["diff", &a, b], ""));
+    let same = candor(
+        &args[..2]
+            .iter()
+            .chain([&a.as_str()])
+            .copied()
+            .collect::<Vec<_>>(),
+        "",
+    );
+    assert_eq!(
+        (same.status, same.stdout.as_str()),
+        (0, ""),
+        "{}",
+        same.stderr
+    );
+    // The same values in other bytes (a non-canonical LEB128 length), from
+    // standard input: no difference.
+    let same_values = candor(
+        &["diff", "-", "4449444c000171830061626 3"],
+        "4449444c000171036162 63",
+    );
+    assert_eq!(
+        same_values.status, 0,
+        "{}{}",
+        same_values.stdout, same_values.stderr
+    );
+    // Vectors of different lengths, floats by their bits, an extra argument.
+    let x = candor(
+        &[
+            "encode",
+            "(vec { 1; 2; 3 } : vec nat, (0.0 : float64), \"x\")",
+        ],
+        "",
+    );
+    let y = candor(
+        &["encode", "(vec { 1; 5 } : vec nat, (-0.0 : float64))"],
+        "",
+    );
+    golden(
+        "diff_shapes",
+        &candor(&["diff", x.stdout.trim(), y.stdout.trim()], ""),
+    );
+    let nan = "4449444c000172000000000000f87f";
+    assert_eq!(candor(&["diff", nan, nan], "").status, 0);
+    for bad in [
+        &["diff", &a, "zz"][..],
+        &["diff", &a],
+        &["diff", "-", "-"],
+        &["diff", &a, b, "--did", "ledger.did", "--method", "nope"],
+    ] {
+        let run = candor(bad, "");
+        assert_eq!(run.status, 2, "{bad:?}");
+        assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
+    }
+}
