@@ -38,6 +38,8 @@ pub enum Command {
         typed: Typed,
         #[command(flatten)]
         read: Read,
+        #[command(flatten)]
+        names: Names,
     },
     /// explain's text, edited or not, back to bytes.
     Assemble {
@@ -78,6 +80,8 @@ pub enum Command {
         /// Print the values as a JSON array (the mapping is in the README)
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        names: Names,
     },
     /// Compare the values of two messages: exit 0 when they carry the same
     /// values, 1 when they differ (each differing path is printed with both
@@ -91,6 +95,8 @@ pub enum Command {
         typed: Typed,
         #[command(flatten)]
         read: Read,
+        #[command(flatten)]
+        names: Names,
     },
     /// Type-check an interface; with --previous, can it replace OLD?
     Check {
@@ -175,6 +181,16 @@ pub struct Read {
     pub input_format: Option<Format>,
 }
 
+/// Where names for hashed labels come from when no --did is given.
+#[derive(Args, Debug, Default, Clone)]
+pub struct Names {
+    /// Names for hashed labels from this interface (repeatable; also the files in
+    /// CANDOR_NAMES, separated as in PATH), before the built-in names of
+    /// well-known interfaces
+    #[arg(long = "names", value_name = "FILE.did")]
+    pub files: Vec<PathBuf>,
+}
+
 /// A count or seed: digits, `_` allowed between them.
 fn number(s: &str) -> Result<u64, String> {
     s.replace('_', "")
@@ -185,9 +201,12 @@ fn number(s: &str) -> Result<u64, String> {
 /// Runs one parsed command line.
 pub fn run(cli: Cli) -> Outcome {
     match cli.command {
-        Command::Explain { input, typed, read } => {
-            commands::explain(input.as_deref(), &typed, read)
-        }
+        Command::Explain {
+            input,
+            typed,
+            read,
+            names,
+        } => commands::explain(input.as_deref(), &typed, read, &names),
         Command::Assemble {
             file,
             keep_lengths,
@@ -204,8 +223,15 @@ pub fn run(cli: Cli) -> Outcome {
             typed,
             read,
             json,
-        } => commands::decode(input.as_deref(), &typed, read, json),
-        Command::Diff { a, b, typed, read } => commands::diff(&a, &b, &typed, read),
+            names,
+        } => commands::decode(input.as_deref(), &typed, read, json, &names),
+        Command::Diff {
+            a,
+            b,
+            typed,
+            read,
+            names,
+        } => commands::diff(&a, &b, &typed, read, &names),
         Command::Check { file, previous } => commands::check(&file, previous.as_deref()),
         Command::Subtype { defs, t1, t2 } => commands::subtype(defs.as_deref(), &t1, &t2),
         Command::Hash { names } => commands::hash(&names),

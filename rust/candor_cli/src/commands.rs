@@ -1,7 +1,7 @@
 //! One function per subcommand: do the work with candor and candor_parser, print
 //! the result. The arguments come parsed and checked by [`crate::cli`].
 
-use crate::cli::{Read, Typed};
+use crate::cli::{Names, Read, Typed};
 use crate::input::{self, Format};
 use crate::{assemble as asm, explain as exp};
 use candor::types::{Type, TypeEnv};
@@ -55,11 +55,11 @@ fn read_message(source: Option<&str>, read: Read) -> Result<Vec<u8>, String> {
     input::message(input::read_source(source)?, read.input_format)
 }
 
-pub fn explain(source: Option<&str>, typed: &Typed, read: Read) -> Outcome {
+pub fn explain(source: Option<&str>, typed: &Typed, read: Read, names: &Names) -> Outcome {
     let bytes = read_message(source, read)?;
     let cx = match interface(typed)? {
         Some((env, types)) => exp::Context::from_interface(&env, &types),
-        None => exp::Context::default(),
+        None => exp::Context::with_names(crate::names::Names::load(&names.files)?.unique()),
     };
     let verdict = exp::explain_to(&bytes, &cx, &mut std::io::stdout().lock())
         .map_err(|e| format!("cannot write: {e}"))?;
@@ -116,18 +116,38 @@ fn parse_text(text: &str) -> Result<IDLArgs, String> {
 }
 
 /// The values of the message in `source`, at the method's types when there is
-/// one, else at the message's own.
-fn decode_values(source: Option<&str>, typed: &Typed, read: Read) -> Result<IDLArgs, String> {
+/// one, else at the message's own with names given to hashed labels where
+/// `names` knows them (a note on standard error for each hash with several).
+fn decode_values(
+    source: Option<&str>,
+    typed: &Typed,
+    read: Read,
+    names: &Names,
+) -> Result<IDLArgs, String> {
     let bytes = read_message(source, read)?;
     match interface(typed)? {
-        Some((env, types)) => IDLArgs::from_bytes_with_types(&bytes, &env, &types),
-        None => IDLArgs::from_bytes(&bytes),
+        Some((env, types)) => {
+            IDLArgs::from_bytes_with_types(&bytes, &env, &types).map_err(|e| e.to_string())
+        }
+        None => {
+            let mut values = IDLArgs::from_bytes(&bytes).map_err(|e| e.to_string())?;
+            let known = crate::names::Names::load(&names.files)?;
+            for note in known.notes(&known.relabel(&mut values)) {
+                eprintln!("note: {note}");
+            }
+            Ok(values)
+        }
     }
-    .map_err(|e| e.to_string())
 }
 
-pub fn decode(source: Option<&str>, typed: &Typed, read: Read, json: bool) -> Outcome {
-    let values = decode_values(source, typed, read)?;
+pub fn decode(
+    source: Option<&str>,
+    typed: &Typed,
+    read: Read,
+    json: bool,
+    names: &Names,
+) -> Outcome {
+    let values = decode_values(source, typed, read, names)?;
     if json {
         print(&crate::json::args_to_json(&values))?;
     } else {
@@ -136,12 +156,14 @@ pub fn decode(source: Option<&str>, typed: &Typed, read: Read, json: bool) -> Ou
     Ok(Answer::Yes)
 }
 
-pub fn diff(a: &str, b: &str, typed: &Typed, read: Read) -> Outcome {
+pub fn diff(a: &str, b: &str, typed: &Typed, read: Read, names: &Names) -> Outcome {
     if a == "-" && b == "-" {
         return Err("only one of the two messages can come from standard input".into());
     }
-    let va = decode_values(Some(a), typed, read).map_err(|e| format!("the first message: {e}"))?;
-    let vb = decode_values(Some(b), typed, read).map_err(|e| format!("the second message: {e}"))?;
+    let va = decode_values(Some(a), typed, read, names)
+        .map_err(|e| format!("the first message: {e}"))?;
+    let vb = decode_values(Some(b), typed, read, names)
+        .map_err(|e| format!("the second message: {e}"))?;
     let diffs = crate::diff::diff(&va, &vb);
     if diffs.is_empty() {
         return Ok(Answer::Yes);

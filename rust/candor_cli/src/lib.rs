@@ -8,6 +8,7 @@
 //! * [`random`]: random well-typed values for a method's arguments;
 //! * [`diff`]: where two messages' values differ;
 //! * [`json`]: Candid values as JSON and back, losslessly;
+//! * [`names`]: names for hashed labels (built in, and from the user's .did files);
 //! * [`input`]: reading messages (raw, hex, blob literal) and writing bytes;
 //! * [`cli`]: the command line (clap), and [`commands`]: the subcommands.
 
@@ -19,5 +20,6 @@ pub mod diff;
 pub mod explain;
 pub mod input;
 pub mod json;
+pub mod names;
 pub mod random;
 pub mod scalar;

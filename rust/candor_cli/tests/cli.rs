@@ -444,3 +444,50 @@ fn diff_shows_each_differing_path() {
         assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
     }
 }
+
+/// Without a .did, `decode`, `explain` and `diff` name hashed labels from the
+/// built-in names of well-known interfaces and from `--names FILE.did` or
+/// `CANDOR_NAMES`; a hash with several names stays a number, with a note.
+#[test]
+fn hashed_labels_get_names() {
+    let hex = transfer_hex();
+    // The built-in names know the ICRC-1 transfer (decode_untyped and
+    // explain_transfer_no_did show them too).
+    let run = candor(&["decode", &hex], "");
+    assert!(run.stdout.contains("owner = principal"), "{}", run.stdout);
+
+    let msg = candor(
+        &[
+            "encode",
+            "(record { \"kebab-name\" = 7 : nat16; bkzdivbp = 1 : nat; other_thing = 2 : nat })",
+        ],
+        "",
+    );
+    let msg = msg.stdout.trim();
+    golden("names_builtin_only", &candor(&["decode", msg], ""));
+    golden(
+        "names_from_file",
+        &candor(&["decode", msg, "--names", "collide.did"], ""),
+    );
+    let from_env = Command::new(env!("CARGO_BIN_EXE_candor"))
+        .args(["decode", msg])
+        .env("CANDOR_NAMES", "shapes.did")
+        .current_dir(golden_dir())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(from_env.stdout).unwrap();
+    assert!(stdout.contains("\"kebab-name\" = 7"), "{stdout}");
+    golden(
+        "names_explain",
+        &candor(&["explain", msg, "--names", "shapes.did"], ""),
+    );
+    let json = candor(&["decode", msg, "--json", "--names", "shapes.did"], "");
+    assert!(json.stdout.contains("\"kebab-name\": 7"), "{}", json.stdout);
+    let bad = candor(&["decode", msg, "--names", "missing.did"], "");
+    assert_eq!(bad.status, 2);
+    assert!(
+        bad.stderr.starts_with("error: missing.did"),
+        "{}",
+        bad.stderr
+    );
+}

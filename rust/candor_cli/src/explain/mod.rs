@@ -78,6 +78,15 @@ impl Context {
         }
     }
 
+    /// Names for field ids without an interface (the values are read at the
+    /// message's own types).
+    pub fn with_names(names: HashMap<u32, String>) -> Context {
+        Context {
+            names,
+            ..Context::default()
+        }
+    }
+
     /// `t` with names followed to their definitions (borrowed from the
     /// environment; an unknown name stays as it is).
     #[inline]
