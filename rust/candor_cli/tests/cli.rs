@@ -491,3 +491,60 @@ fn hashed_labels_get_names() {
         bad.stderr
     );
 }
+
+/// With an interface, explain names the spec's rule behind each decision and
+/// shows the value a `null` replaced: the special opt rule wrapping a value
+/// (`a`) or dropping one that does not fit (`b`, a scalar; `e`, a record), the
+/// rule that never wraps into `opt opt` (`c`), `reserved` (`r`).
+#[test]
+fn explain_names_the_rule_behind_each_decision() {
+    let msg = candor(
+        &[
+            "encode",
+            "(record { a = 5 : nat; b = \"x\"; c = 7 : nat; e = record { y = 1 : nat }; r = \"any\" })",
+        ],
+        "",
+    );
+    assert_eq!(msg.status, 0, "{}", msg.stderr);
+    let run = candor(
+        &[
+            "explain",
+            msg.stdout.trim(),
+            "--did",
+            "rules.did",
+            "--method",
+            "f",
+        ],
+        "",
+    );
+    golden("explain_rules", &run);
+    for expected in [
+        "a : nat = 5  [17 units; read as opt nat (rule \"opt, special\"",
+        "b : becomes null: the value does not fit nat (rule \"opt, special\"",
+        "; dropped: \"x\"",
+        "c : becomes null, as the method expects opt opt nat (rule \"opt, special\": no value is wrapped",
+        "; dropped: 7",
+        "e : becomes null: the value does not fit record { x : nat } (rule \"opt, special\"",
+        "; dropped: the value at 0000001b (1 byte)",
+        "(rule \"top\"",
+    ] {
+        assert!(run.stdout.contains(expected), "{expected}\n{}", run.stdout);
+    }
+    // What decode makes of it agrees: a wrapped, the others null.
+    let decoded = candor(
+        &[
+            "decode",
+            msg.stdout.trim(),
+            "--did",
+            "rules.did",
+            "--method",
+            "f",
+        ],
+        "",
+    );
+    assert!(
+        decoded.stdout.contains("opt (5 : nat)"),
+        "{}",
+        decoded.stdout
+    );
+}
