@@ -4,7 +4,13 @@
 //! interface says `memo`. The names of well-known interfaces (ICRC-1, -2, -3, -7
 //! and -37, the ICP ledger, the management canister, NNS governance, Internet
 //! Identity) are built in (`well_known.txt`, a list of identifiers; regenerate it
-//! with `cargo run -p candor_cli --example well_known_names -- FILE.did…`), and a
+//! with `cargo run -p candor_cli --example well_known_names -- FILE.did…`). The
+//! sources: the ICRC standards' .did files (dfinity/ICRC-1 `standards/`,
+//! dfinity/ICRC `ICRCs/`), `benches/canister/src/governance.did`, and, given as
+//! lists collected by hand from their .did files, the ICP ledger (dfinity/ic
+//! `rs/ledger_suite/icp/ledger.did`), the management canister (dfinity/ic
+//! `rs/types/management_canister_types/tests/ic.did`) and Internet Identity
+//! (dfinity/internet-identity `src/internet_identity/internet_identity.did`). A
 //! user adds the names of their own interfaces with `--names FILE.did` or the
 //! `CANDOR_NAMES` variable (paths separated as in `PATH`).
 //!
