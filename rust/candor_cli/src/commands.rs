@@ -59,7 +59,7 @@ pub fn explain(source: Option<&str>, typed: &Typed, read: Read, names: &Names) -
     let bytes = read_message(source, read)?;
     let cx = match interface(typed)? {
         Some((env, types)) => exp::Context::from_interface(&env, &types),
-        None => exp::Context::with_names(crate::names::Names::load(&names.files)?.unique()),
+        None => exp::Context::with_names(&crate::names::Names::load(&names.files)?),
     };
     let verdict = exp::explain_to(&bytes, &cx, &mut std::io::stdout().lock())
         .map_err(|e| format!("cannot write: {e}"))?;

@@ -481,6 +481,14 @@ fn hashed_labels_get_names() {
         "names_explain",
         &candor(&["explain", msg, "--names", "shapes.did"], ""),
     );
+    let ambiguous = candor(&["explain", msg, "--names", "collide.did"], "");
+    assert!(
+        ambiguous.stdout.contains(
+            "field 3894780206 (the hash of several names: bkzdivbp, qaskyvcl in collide.did) : nat"
+        ),
+        "{}",
+        ambiguous.stdout
+    );
     let json = candor(&["decode", msg, "--json", "--names", "shapes.did"], "");
     assert!(json.stdout.contains("\"kebab-name\": 7"), "{}", json.stdout);
     let bad = candor(&["decode", msg, "--names", "missing.did"], "");

@@ -147,6 +147,8 @@ impl<'a> Walk<'a> {
                     self.write_label(id as u32);
                     if self.cx.names.contains_key(&(id as u32)) {
                         let _ = write!(self.out, " (id {id})");
+                    } else if let Some(names) = self.cx.candidates.get(&(id as u32)) {
+                        let _ = write!(self.out, " (the hash of several names: {names})");
                     }
                     self.out.put(" : ");
                     self.write_ref(r);

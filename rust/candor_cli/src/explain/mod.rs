@@ -57,6 +57,9 @@ const HEX_COLUMN: usize = 24;
 #[derive(Default)]
 pub struct Context {
     names: HashMap<u32, String>,
+    /// Field ids that several known names hash to: the candidates, shown in the
+    /// type table (the id stays a number).
+    candidates: HashMap<u32, String>,
     env: TypeEnv,
     expected: Option<Vec<Type>>,
 }
@@ -75,6 +78,7 @@ impl Context {
         }
         Context {
             names,
+            candidates: HashMap::new(),
             env: env.clone(),
             expected: Some(types.to_vec()),
         }
@@ -82,9 +86,10 @@ impl Context {
 
     /// Names for field ids without an interface (the values are read at the
     /// message's own types).
-    pub fn with_names(names: HashMap<u32, String>) -> Context {
+    pub fn with_names(known: &crate::names::Names) -> Context {
         Context {
-            names,
+            names: known.unique(),
+            candidates: known.ambiguous(),
             ..Context::default()
         }
     }

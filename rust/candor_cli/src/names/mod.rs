@@ -115,6 +115,20 @@ impl Names {
             .collect()
     }
 
+    /// Every hash with several names of the same priority, with the names
+    /// (`a, b in SOURCE`), for `explain`'s type table.
+    pub fn ambiguous(&self) -> HashMap<u32, String> {
+        self.by_id
+            .keys()
+            .filter_map(|&id| match self.lookup(id) {
+                Lookup::Ambiguous(names, source) => {
+                    Some((id, format!("{} in {source}", names.join(", "))))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The notes for the ambiguous hashes among `ids`.
     pub fn notes(&self, ids: &BTreeSet<u32>) -> Vec<String> {
         ids.iter()
