@@ -231,6 +231,14 @@ fn bad_json_exits_2_with_the_reason() {
             &("[".repeat(300) + &"]".repeat(300)),
             "nested deeper than 256",
         ),
+        (
+            &base.replacen(r#""f64": [0.1,"#, r#""f64": [1e400,"#, 1),
+            "argument 0 → f64 → 0: 1e400 is out of range for float64",
+        ),
+        (
+            &base.replacen(r#""f32": [0.1,"#, r#""f32": [3.5e38,"#, 1),
+            "argument 0 → f32 → 0: 3.5e38 is out of range for float32",
+        ),
     ] {
         let run = encode_json(json);
         assert_eq!(run.status, 2, "{json}\n{}", run.stdout);

@@ -283,14 +283,22 @@ fn fixed<T: FromStr>(j: &Json, path: &str, what: &str) -> Result<T, String> {
         .map_err(|_| format!("{path}: out of range for {what}"))
 }
 
-fn float<T: FromStr>(
+/// A float from a JSON number (one beyond the type's range is an error, not an
+/// infinity) or from one of the strings for the values JSON has no number for.
+fn float<T: FromStr + Into<f64> + Copy>(
     j: &Json,
     path: &str,
     what: &str,
     from_bits: impl Fn(&str) -> Option<T>,
 ) -> Result<T, String> {
     let parsed = match j {
-        Json::Number(s) => s.parse().ok(),
+        Json::Number(s) => match s.parse::<T>() {
+            Ok(v) if v.into().is_infinite() => {
+                return Err(format!("{path}: {s} is out of range for {what}"))
+            }
+            Ok(v) => Some(v),
+            Err(_) => None,
+        },
         Json::String(s) => match s.as_str() {
             "NaN" => "NaN".parse().ok(),
             "Infinity" => "inf".parse().ok(),
