@@ -1,7 +1,7 @@
-//! One function per subcommand: read the arguments, do the work with candor and
-//! candor_parser, print the result.
+//! One function per subcommand: do the work with candor and candor_parser, print
+//! the result. The arguments come parsed and checked by [`crate::cli`].
 
-use crate::args::{Args, Spec};
+use crate::cli::{Names, Read, Typed};
 use crate::input::{self, Format};
 use crate::{assemble as asm, explain as exp};
 use candor::types::{Type, TypeEnv};
@@ -15,39 +15,22 @@ pub enum Answer {
     No,
 }
 
-type Outcome = Result<Answer, String>;
-
-/// The arguments of the commands that may type a message by an interface:
-/// `--did FILE --method M [--rets]`, and the formats.
-fn typed_args(raw: &[String]) -> Result<Args, String> {
-    Args::parse(
-        raw,
-        &Spec {
-            options: &["did", "method", "format", "input-format"],
-            flags: &["rets"],
-        },
-    )
-}
+/// A command's answer, or why it could not give one (exit 2).
+pub type Outcome = Result<Answer, String>;
 
 /// The argument or result types of `--method` in `--did`, with the interface's
 /// environment; `None` without `--did`.
-fn interface(args: &Args) -> Result<Option<(TypeEnv, Vec<Type>)>, String> {
-    let Some(did) = args.option("did") else {
-        if args.option("method").is_some() {
-            return Err("--method needs --did".into());
-        }
+fn interface(typed: &Typed) -> Result<Option<(TypeEnv, Vec<Type>)>, String> {
+    let (Some(did), Some(method)) = (&typed.did, &typed.method) else {
         return Ok(None);
     };
-    let (env, actor, _) =
-        candor_parser::check_file(Path::new(did)).map_err(|e| format!("{did}: {e}"))?;
-    let Some(method) = args.option("method") else {
-        return Err("--did needs --method (whose argument types to use)".into());
-    };
-    let actor = actor.ok_or_else(|| format!("{did} defines no service"))?;
+    let shown = did.display();
+    let (env, actor, _) = candor_parser::check_file(did).map_err(|e| format!("{shown}: {e}"))?;
+    let actor = actor.ok_or_else(|| format!("{shown} defines no service"))?;
     let func = env
         .get_method(&actor, method)
-        .map_err(|e| format!("{did}: {e}"))?;
-    let types = if args.flag("rets") {
+        .map_err(|e| format!("{shown}: {e}"))?;
+    let types = if typed.rets {
         func.rets.clone()
     } else {
         func.args.clone()
@@ -55,39 +38,28 @@ fn interface(args: &Args) -> Result<Option<(TypeEnv, Vec<Type>)>, String> {
     Ok(Some((env, types)))
 }
 
-fn input_format(args: &Args) -> Result<Option<Format>, String> {
-    args.option("input-format").map(Format::parse).transpose()
-}
-
-fn output_format(args: &Args, default: Format) -> Result<Format, String> {
-    Ok(args
-        .option("format")
-        .map(Format::parse)
-        .transpose()?
-        .unwrap_or(default))
-}
-
-fn one_positional(args: &Args) -> Result<Option<&str>, String> {
-    match args.positional.as_slice() {
-        [] => Ok(None),
-        [one] => Ok(Some(one)),
-        more => Err(format!("expected one input, got {}", more.len())),
-    }
-}
-
 fn print(text: &str) -> Result<(), String> {
-    std::io::stdout()
-        .write_all(text.as_bytes())
-        .map_err(|e| format!("cannot write: {e}"))
+    print_bytes(text.as_bytes()).map(|_| ())
 }
 
-pub fn explain(raw: &[String]) -> Outcome {
-    let args = typed_args(raw)?;
-    let data = input::read_source(one_positional(&args)?)?;
-    let bytes = input::message(data, input_format(&args)?)?;
-    let cx = match interface(&args)? {
+/// Writes `bytes` to standard output.
+pub fn print_bytes(bytes: &[u8]) -> Outcome {
+    std::io::stdout()
+        .write_all(bytes)
+        .map_err(|e| format!("cannot write: {e}"))?;
+    Ok(Answer::Yes)
+}
+
+/// The message in `source` (BYTES: hex, a blob literal, @FILE, - or nothing).
+fn read_message(source: Option<&str>, read: Read) -> Result<Vec<u8>, String> {
+    input::message(input::read_source(source)?, read.input_format)
+}
+
+pub fn explain(source: Option<&str>, typed: &Typed, read: Read, names: &Names) -> Outcome {
+    let bytes = read_message(source, read)?;
+    let cx = match interface(typed)? {
         Some((env, types)) => exp::Context::from_interface(&env, &types),
-        None => exp::Context::default(),
+        None => exp::Context::with_names(&crate::names::Names::load(&names.files)?),
     };
     let verdict = exp::explain_to(&bytes, &cx, &mut std::io::stdout().lock())
         .map_err(|e| format!("cannot write: {e}"))?;
@@ -106,80 +78,109 @@ pub fn explain(raw: &[String]) -> Outcome {
     }
 }
 
-pub fn assemble(raw: &[String]) -> Outcome {
-    let args = Args::parse(
-        raw,
-        &Spec {
-            options: &["format"],
-            flags: &["keep-lengths"],
-        },
-    )?;
-    let data = input::read_source(match one_positional(&args)? {
-        Some("-") | None => None,
+pub fn assemble(file: Option<&str>, keep_lengths: bool, format: Format) -> Outcome {
+    let text = match file {
+        Some("-") | None => String::from_utf8(input::read_source(None)?)
+            .map_err(|_| "the input is not UTF-8 text")?,
         Some(path) => {
-            return assemble_text(
-                &std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?,
-                &args,
-            )
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?
         }
-    })?;
-    let text = String::from_utf8(data).map_err(|_| "the input is not UTF-8 text")?;
-    assemble_text(&text, &args)
-}
-
-fn assemble_text(text: &str, args: &Args) -> Outcome {
-    let bytes = asm::assemble(text, args.flag("keep-lengths")).map_err(|e| e.to_string())?;
-    input::write(&bytes, output_format(args, Format::Hex)?)?;
+    };
+    let bytes = asm::assemble(&text, keep_lengths).map_err(|e| e.to_string())?;
+    input::write(&bytes, format)?;
     Ok(Answer::Yes)
 }
 
-pub fn encode(raw: &[String]) -> Outcome {
-    let args = typed_args(raw)?;
-    let text = match one_positional(&args)? {
+pub fn encode(values: Option<&str>, typed: &Typed, json: bool, format: Format) -> Outcome {
+    let text = match values {
         Some(t) => t.to_string(),
         None => String::from_utf8(input::read_source(None)?).map_err(|_| "input is not UTF-8")?,
     };
-    let values = candor_parser::parse_idl_args(&text).map_err(|e| e.to_string())?;
-    let bytes = match interface(&args)? {
-        Some((env, types)) => values
+    let bytes = match (interface(typed)?, json) {
+        (Some((env, types)), true) => crate::json::args_from_json(&text, &env, &types)?
+            .to_bytes_with_types(&env, &types)
+            .map_err(|e| e.to_string())?,
+        (None, true) => return Err("--json needs --did and --method (the types)".into()),
+        (Some((env, types)), false) => parse_text(&text)?
             .annotate_types(true, &env, &types)
-            .and_then(|v| v.to_bytes_with_types(&env, &types)),
-        None => values.to_bytes(),
-    }
-    .map_err(|e| e.to_string())?;
-    input::write(&bytes, output_format(&args, Format::Hex)?)?;
+            .and_then(|v| v.to_bytes_with_types(&env, &types))
+            .map_err(|e| e.to_string())?,
+        (None, false) => parse_text(&text)?.to_bytes().map_err(|e| e.to_string())?,
+    };
+    input::write(&bytes, format)?;
     Ok(Answer::Yes)
 }
 
-pub fn decode(raw: &[String]) -> Outcome {
-    let args = typed_args(raw)?;
-    let data = input::read_source(one_positional(&args)?)?;
-    let bytes = input::message(data, input_format(&args)?)?;
-    let values = match interface(&args)? {
-        Some((env, types)) => IDLArgs::from_bytes_with_types(&bytes, &env, &types),
-        None => IDLArgs::from_bytes(&bytes),
+fn parse_text(text: &str) -> Result<IDLArgs, String> {
+    candor_parser::parse_idl_args(text).map_err(|e| e.to_string())
+}
+
+/// The values of the message in `source`, at the method's types when there is
+/// one, else at the message's own with names given to hashed labels where
+/// `names` knows them (a note on standard error for each hash with several).
+fn decode_values(
+    source: Option<&str>,
+    typed: &Typed,
+    read: Read,
+    names: &Names,
+) -> Result<IDLArgs, String> {
+    let bytes = read_message(source, read)?;
+    match interface(typed)? {
+        Some((env, types)) => {
+            IDLArgs::from_bytes_with_types(&bytes, &env, &types).map_err(|e| e.to_string())
+        }
+        None => {
+            let mut values = IDLArgs::from_bytes(&bytes).map_err(|e| e.to_string())?;
+            let known = crate::names::Names::load(&names.files)?;
+            for note in known.notes(&known.relabel(&mut values)) {
+                eprintln!("note: {note}");
+            }
+            Ok(values)
+        }
     }
-    .map_err(|e| e.to_string())?;
-    print(&format!("{values}\n"))?;
+}
+
+pub fn decode(
+    source: Option<&str>,
+    typed: &Typed,
+    read: Read,
+    json: bool,
+    names: &Names,
+) -> Outcome {
+    let values = decode_values(source, typed, read, names)?;
+    if json {
+        print(&crate::json::args_to_json(&values))?;
+    } else {
+        print(&format!("{values}\n"))?;
+    }
     Ok(Answer::Yes)
 }
 
-pub fn check(raw: &[String]) -> Outcome {
-    let args = Args::parse(
-        raw,
-        &Spec {
-            options: &["previous"],
-            flags: &[],
-        },
-    )?;
-    let file = one_positional(&args)?.ok_or("check needs a .did file")?;
-    let (env, actor, _) =
-        candor_parser::check_file(Path::new(file)).map_err(|e| format!("{file}: {e}"))?;
-    let Some(previous) = args.option("previous") else {
+pub fn diff(a: &str, b: &str, typed: &Typed, read: Read, names: &Names) -> Outcome {
+    if a == "-" && b == "-" {
+        return Err("only one of the two messages can come from standard input".into());
+    }
+    let va = decode_values(Some(a), typed, read, names)
+        .map_err(|e| format!("the first message: {e}"))?;
+    let vb = decode_values(Some(b), typed, read, names)
+        .map_err(|e| format!("the second message: {e}"))?;
+    let diffs = crate::diff::diff(&va, &vb);
+    if diffs.is_empty() {
+        return Ok(Answer::Yes);
+    }
+    print(&crate::diff::render(&diffs))?;
+    Ok(Answer::No)
+}
+
+pub fn check(file: &Path, previous: Option<&Path>) -> Outcome {
+    let shown = file.display();
+    let (env, actor, _) = candor_parser::check_file(file).map_err(|e| format!("{shown}: {e}"))?;
+    let Some(previous) = previous else {
         return Ok(Answer::Yes);
     };
+    let old_shown = previous.display();
     let (old_env, old_actor, _) =
-        candor_parser::check_file(Path::new(previous)).map_err(|e| format!("{previous}: {e}"))?;
+        candor_parser::check_file(previous).map_err(|e| format!("{old_shown}: {e}"))?;
     let (Some(new), Some(old)) = (actor, old_actor) else {
         return Err("both interfaces need a service to compare".into());
     };
@@ -193,26 +194,16 @@ pub fn check(raw: &[String]) -> Outcome {
         print(&text)?;
         Ok(Answer::Yes)
     } else {
-        eprint!("{file} cannot replace {previous}:\n{text}");
+        eprint!("{shown} cannot replace {old_shown}:\n{text}");
         Ok(Answer::No)
     }
 }
 
-pub fn subtype(raw: &[String]) -> Outcome {
-    let args = Args::parse(
-        raw,
-        &Spec {
-            options: &["defs"],
-            flags: &[],
-        },
-    )?;
-    let [t1, t2] = args.positional.as_slice() else {
-        return Err("subtype needs two types".into());
-    };
-    let env = match args.option("defs") {
+pub fn subtype(defs: Option<&Path>, t1: &str, t2: &str) -> Outcome {
+    let env = match defs {
         Some(file) => {
-            candor_parser::check_file(Path::new(file))
-                .map_err(|e| format!("{file}: {e}"))?
+            candor_parser::check_file(file)
+                .map_err(|e| format!("{}: {e}", file.display()))?
                 .0
         }
         None => TypeEnv::new(),
@@ -230,12 +221,9 @@ pub fn subtype(raw: &[String]) -> Outcome {
     }
 }
 
-pub fn hash(raw: &[String]) -> Outcome {
-    if raw.is_empty() {
-        return Err("hash needs at least one name".into());
-    }
+pub fn hash(names: &[String]) -> Outcome {
     let mut text = String::new();
-    for name in raw {
+    for name in names {
         text.push_str(&candor::idl_hash(name).to_string());
         text.push('\n');
     }
@@ -243,14 +231,11 @@ pub fn hash(raw: &[String]) -> Outcome {
     Ok(Answer::Yes)
 }
 
-pub fn test(raw: &[String]) -> Outcome {
-    if raw.is_empty() {
-        return Err("test needs at least one .test.did file".into());
-    }
+pub fn test(files: &[std::path::PathBuf]) -> Outcome {
     let mut text = String::new();
     let (mut passed, mut failed) = (0, 0);
-    for file in raw {
-        let report = candor_parser::test::run_file(Path::new(file));
+    for file in files {
+        let report = candor_parser::test::run_file(file);
         passed += report.passed();
         failed += report.failed();
         for o in report.outcomes.iter().filter(|o| !o.passed) {
@@ -265,30 +250,11 @@ pub fn test(raw: &[String]) -> Outcome {
     Ok(if failed == 0 { Answer::Yes } else { Answer::No })
 }
 
-pub fn random(raw: &[String]) -> Outcome {
-    let args = Args::parse(
-        raw,
-        &Spec {
-            options: &["did", "method", "format", "seed", "count"],
-            flags: &["rets"],
-        },
-    )?;
-    if !args.positional.is_empty() {
-        return Err("random takes no positional arguments (give --did and --method)".into());
-    }
-    let number = |name: &str, default: u64| -> Result<u64, String> {
-        args.option(name).map_or(Ok(default), |v| {
-            v.replace('_', "")
-                .parse()
-                .map_err(|_| format!("--{name} needs a number, not `{v}`"))
-        })
-    };
-    let seed = number("seed", 0)?;
-    let count = usize::try_from(number("count", 1)?).map_err(|_| "--count is too large")?;
-    let Some((env, types)) = interface(&args)? else {
+pub fn random(typed: &Typed, seed: u64, count: u64, format: Option<Format>) -> Outcome {
+    let count = usize::try_from(count).map_err(|_| "--count is too large")?;
+    let Some((env, types)) = interface(typed)? else {
         return Err("random needs --did FILE --method M".into());
     };
-    let format = args.option("format").map(Format::parse).transpose()?;
     for message in crate::random::generate(&env, &types, seed, count)? {
         match format {
             None => print(&format!("{message}\n"))?,
@@ -303,17 +269,7 @@ pub fn random(raw: &[String]) -> Outcome {
     Ok(Answer::Yes)
 }
 
-pub fn bind(raw: &[String]) -> Outcome {
-    let args = Args::parse(
-        raw,
-        &Spec {
-            options: &[],
-            flags: &[],
-        },
-    )?;
-    let [language, file] = args.positional.as_slice() else {
-        return Err("usage: candor bind rust|js|ts|mo|did FILE.did".into());
-    };
-    print(&crate::bind::generate(language, Path::new(file))?)?;
+pub fn bind(language: &str, file: &Path) -> Outcome {
+    print(&crate::bind::generate(language, file)?)?;
     Ok(Answer::Yes)
 }

@@ -4,7 +4,7 @@
 
 use std::io::{Read, Write};
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 pub enum Format {
     Raw,
     Hex,
@@ -81,7 +81,7 @@ pub fn from_hex(data: &[u8]) -> Result<Vec<u8>, String> {
             b'A'..=b'F' => d - b'A' + 10,
             _ => {
                 return Err(format!(
-                    "not hex: `{}` at position {i} (give raw bytes with --format raw)",
+                    "not hex: `{}` at position {i} (give raw bytes with --input-format raw)",
                     d as char
                 ))
             }

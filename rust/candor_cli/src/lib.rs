@@ -6,14 +6,20 @@
 //! * [`scalar`]: how both print and re-encode scalar values;
 //! * [`bind`]: an interface in Rust, JS, TypeScript, Motoko, or normalised Candid;
 //! * [`random`]: random well-typed values for a method's arguments;
+//! * [`diff`]: where two messages' values differ;
+//! * [`json`]: Candid values as JSON and back, losslessly;
+//! * [`names`]: names for hashed labels (built in, and from the user's .did files);
 //! * [`input`]: reading messages (raw, hex, blob literal) and writing bytes;
-//! * [`args`] and [`commands`]: the subcommands.
+//! * [`cli`]: the command line (clap), and [`commands`]: the subcommands.
 
-pub mod args;
 pub mod assemble;
 pub mod bind;
+pub mod cli;
 pub mod commands;
+pub mod diff;
 pub mod explain;
 pub mod input;
+pub mod json;
+pub mod names;
 pub mod random;
 pub mod scalar;

@@ -171,6 +171,11 @@ fn hash_check_subtype_and_test() {
 fn usage_errors_exit_2() {
     for args in [
         &["nonsense"][..],
+        &["decode", "--bogus"],
+        &["random", "--method", "icrc1_transfer"],
+        &["encode", "(1)", "--rets"],
+        &["hash"],
+        &["check"],
         &["explain", "zz"],
         &["decode", "4449444c", "--did"],
         &["encode", "(1)", "--method", "f"],
@@ -306,5 +311,248 @@ fn explain_shows_subtyping_decisions() {
             ],
             "",
         ),
+    );
+}
+
+/// Every subcommand has its own `--help` (exit 0), a mistyped command gets a
+/// suggestion (exit 2), and `completions` writes a script for each shell.
+#[test]
+fn help_suggestions_and_completions() {
+    for command in [
+        "explain",
+        "assemble",
+        "encode",
+        "decode",
+        "check",
+        "subtype",
+        "hash",
+        "test",
+        "random",
+        "bind",
+        "completions",
+    ] {
+        let run = candor(&[command, "--help"], "");
+        assert_eq!(run.status, 0, "{command}: {}", run.stderr);
+        assert!(
+            run.stdout.contains(&format!("Usage: candor {command}")),
+            "{command}: {}",
+            run.stdout
+        );
+        let help = candor(&["help", command], "");
+        assert_eq!(help.stdout, run.stdout, "{command}");
+    }
+    assert!(candor(&["decode", "--help"], "").stdout.contains("--did"));
+    let typo = candor(&["decod", "4449444c0000"], "");
+    assert_eq!(typo.status, 2);
+    assert!(typo.stderr.contains("'decode'"), "{}", typo.stderr);
+    let flag = candor(&["decode", "--dii", "x"], "");
+    assert_eq!(flag.status, 2);
+    assert!(flag.stderr.contains("--did"), "{}", flag.stderr);
+    let nothing = candor(&[], "");
+    assert_eq!(nothing.status, 2);
+    assert!(
+        nothing.stderr.contains("Usage: candor"),
+        "{}",
+        nothing.stderr
+    );
+    let version = candor(&["--version"], "");
+    assert_eq!(
+        version.stdout,
+        format!("candor {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef candor"),
+        ("fish", "complete -c candor"),
+    ] {
+        let run = candor(&["completions", shell], "");
+        assert_eq!(run.status, 0, "{shell}: {}", run.stderr);
+        assert!(run.stdout.contains(marker), "{shell}");
+        assert!(run.stdout.contains("explain"), "{shell}");
+    }
+    assert_eq!(candor(&["completions", "tcsh"], "").status, 2);
+}
+
+/// `diff` prints each differing path with both values and exits 1; the same
+/// values exit 0 whatever the bytes; bad input exits 2.
+#[test]
+fn diff_shows_each_differing_path() {
+    let a = transfer_hex();
+    let changed = TRANSFER
+        .replace("ryjl3-tyaaa-aaaaa-aaaba-cai", "aaaaa-aa")
+        .replace("subaccount = null", "subaccount = opt blob \"\\01\"")
+        .replace("fee = opt 10_000", "fee = null")
+        .replace("invoice 42", "invoice 43");
+    let b = candor(&typed("encode", &changed), "");
+    assert_eq!(b.status, 0, "{}", b.stderr);
+    let b = b.stdout.trim();
+    let mut args = typed("diff", &a).to_vec();
+    args.insert(2, b);
+    golden("diff_typed", &candor(&args, ""));
+    golden("diff_untyped", &candor(&["diff", &a, b], ""));
+    let same = candor(
+        &args[..2]
+            .iter()
+            .chain([&a.as_str()])
+            .copied()
+            .collect::<Vec<_>>(),
+        "",
+    );
+    assert_eq!(
+        (same.status, same.stdout.as_str()),
+        (0, ""),
+        "{}",
+        same.stderr
+    );
+    // The same values in other bytes (a non-canonical LEB128 length), from
+    // standard input: no difference.
+    let same_values = candor(
+        &["diff", "-", "4449444c000171830061626 3"],
+        "4449444c000171036162 63",
+    );
+    assert_eq!(
+        same_values.status, 0,
+        "{}{}",
+        same_values.stdout, same_values.stderr
+    );
+    // Vectors of different lengths, floats by their bits, an extra argument.
+    let x = candor(
+        &[
+            "encode",
+            "(vec { 1; 2; 3 } : vec nat, (0.0 : float64), \"x\")",
+        ],
+        "",
+    );
+    let y = candor(
+        &["encode", "(vec { 1; 5 } : vec nat, (-0.0 : float64))"],
+        "",
+    );
+    golden(
+        "diff_shapes",
+        &candor(&["diff", x.stdout.trim(), y.stdout.trim()], ""),
+    );
+    let nan = "4449444c000172000000000000f87f";
+    assert_eq!(candor(&["diff", nan, nan], "").status, 0);
+    for bad in [
+        &["diff", &a, "zz"][..],
+        &["diff", &a],
+        &["diff", "-", "-"],
+        &["diff", &a, b, "--did", "ledger.did", "--method", "nope"],
+    ] {
+        let run = candor(bad, "");
+        assert_eq!(run.status, 2, "{bad:?}");
+        assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
+    }
+}
+
+/// Without a .did, `decode`, `explain` and `diff` name hashed labels from the
+/// built-in names of well-known interfaces and from `--names FILE.did` or
+/// `CANDOR_NAMES`; a hash with several names stays a number, with a note.
+#[test]
+fn hashed_labels_get_names() {
+    let hex = transfer_hex();
+    // The built-in names know the ICRC-1 transfer (decode_untyped and
+    // explain_transfer_no_did show them too).
+    let run = candor(&["decode", &hex], "");
+    assert!(run.stdout.contains("owner = principal"), "{}", run.stdout);
+
+    let msg = candor(
+        &[
+            "encode",
+            "(record { \"kebab-name\" = 7 : nat16; bkzdivbp = 1 : nat; other_thing = 2 : nat })",
+        ],
+        "",
+    );
+    let msg = msg.stdout.trim();
+    golden("names_builtin_only", &candor(&["decode", msg], ""));
+    golden(
+        "names_from_file",
+        &candor(&["decode", msg, "--names", "collide.did"], ""),
+    );
+    let from_env = Command::new(env!("CARGO_BIN_EXE_candor"))
+        .args(["decode", msg])
+        .env("CANDOR_NAMES", "shapes.did")
+        .current_dir(golden_dir())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(from_env.stdout).unwrap();
+    assert!(stdout.contains("\"kebab-name\" = 7"), "{stdout}");
+    golden(
+        "names_explain",
+        &candor(&["explain", msg, "--names", "shapes.did"], ""),
+    );
+    let ambiguous = candor(&["explain", msg, "--names", "collide.did"], "");
+    assert!(
+        ambiguous.stdout.contains(
+            "field 3894780206 (the hash of several names: bkzdivbp, qaskyvcl in collide.did) : nat"
+        ),
+        "{}",
+        ambiguous.stdout
+    );
+    let json = candor(&["decode", msg, "--json", "--names", "shapes.did"], "");
+    assert!(json.stdout.contains("\"kebab-name\": 7"), "{}", json.stdout);
+    let bad = candor(&["decode", msg, "--names", "missing.did"], "");
+    assert_eq!(bad.status, 2);
+    assert!(
+        bad.stderr.starts_with("error: missing.did"),
+        "{}",
+        bad.stderr
+    );
+}
+
+/// With an interface, explain names the spec's rule behind each decision and
+/// shows the value a `null` replaced: the special opt rule wrapping a value
+/// (`a`) or dropping one that does not fit (`b`, a scalar; `e`, a record), the
+/// rule that never wraps into `opt opt` (`c`), `reserved` (`r`).
+#[test]
+fn explain_names_the_rule_behind_each_decision() {
+    let msg = candor(
+        &[
+            "encode",
+            "(record { a = 5 : nat; b = \"x\"; c = 7 : nat; e = record { y = 1 : nat }; r = \"any\" })",
+        ],
+        "",
+    );
+    assert_eq!(msg.status, 0, "{}", msg.stderr);
+    let run = candor(
+        &[
+            "explain",
+            msg.stdout.trim(),
+            "--did",
+            "rules.did",
+            "--method",
+            "f",
+        ],
+        "",
+    );
+    golden("explain_rules", &run);
+    for expected in [
+        "a : nat = 5  [17 units; read as opt nat (rule \"opt, special\"",
+        "b : becomes null: the value does not fit nat (rule \"opt, special\"",
+        "; dropped: \"x\"",
+        "c : becomes null, as the method expects opt opt nat (rule \"opt, special\": no value is wrapped",
+        "; dropped: 7",
+        "e : becomes null: the value does not fit record { x : nat } (rule \"opt, special\"",
+        "; dropped: the value at 0000001b (1 byte)",
+        "(rule \"top\"",
+    ] {
+        assert!(run.stdout.contains(expected), "{expected}\n{}", run.stdout);
+    }
+    // What decode makes of it agrees: a wrapped, the others null.
+    let decoded = candor(
+        &[
+            "decode",
+            msg.stdout.trim(),
+            "--did",
+            "rules.did",
+            "--method",
+            "f",
+        ],
+        "",
+    );
+    assert!(
+        decoded.stdout.contains("opt (5 : nat)"),
+        "{}",
+        decoded.stdout
     );
 }

@@ -57,6 +57,11 @@ impl<'a> Walk<'a> {
             let exp = expected.get(i);
             if self.cx.expected.is_some() && exp.is_none() {
                 self.path.put(" (extra: skipped by the method)");
+                self.decision(
+                    "skipped: the method takes no such argument",
+                    None,
+                    Some(super::Rule::ArgExtra),
+                );
             }
             self.unfit = None;
             let fits = self.value(r, exp, values::How::Value, 0)?;
@@ -70,9 +75,13 @@ impl<'a> Walk<'a> {
             self.path.clear();
             let _ = write!(self.path, "arg {i}");
             if values::optional(self.cx.resolve(t)) {
-                self.decision("absent: becomes null, as the method expects ", Some(t));
+                self.decision(
+                    "absent: becomes null, as the method expects ",
+                    Some(t),
+                    Some(super::Rule::ArgMissing),
+                );
             } else {
-                self.decision("absent: the method needs a value of type ", Some(t));
+                self.decision("absent: the method needs a value of type ", Some(t), None);
                 self.unfit("missing, the method needs ", Some(t));
                 self.reject("argument missing");
             }
@@ -138,6 +147,8 @@ impl<'a> Walk<'a> {
                     self.write_label(id as u32);
                     if self.cx.names.contains_key(&(id as u32)) {
                         let _ = write!(self.out, " (id {id})");
+                    } else if let Some(names) = self.cx.candidates.get(&(id as u32)) {
+                        let _ = write!(self.out, " (the hash of several names: {names})");
                     }
                     self.out.put(" : ");
                     self.write_ref(r);

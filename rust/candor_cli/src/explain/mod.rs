@@ -25,7 +25,9 @@
 //! needs but the message lacks gets a line of its own (`absent`), an `opt` whose
 //! value does not fit gets a line saying it becomes `null`, an extra argument is
 //! marked skipped, and a value that cannot fit where no `opt` absorbs it makes the
-//! method reject the message (a final `#` note, and exit status 1). Func and service
+//! method reject the message. Each decision names the spec's rule behind it
+//! (`opt, special`, `record`, …) and a `null` that replaced a value
+//! shows the value dropped (a final `#` note, and exit status 1). Func and service
 //! references are not compared with the expected signatures, and vectors of values
 //! that take no bytes are not checked element by element.
 //!
@@ -55,6 +57,9 @@ const HEX_COLUMN: usize = 24;
 #[derive(Default)]
 pub struct Context {
     names: HashMap<u32, String>,
+    /// Field ids that several known names hash to: the candidates, shown in the
+    /// type table (the id stays a number).
+    candidates: HashMap<u32, String>,
     env: TypeEnv,
     expected: Option<Vec<Type>>,
 }
@@ -73,8 +78,19 @@ impl Context {
         }
         Context {
             names,
+            candidates: HashMap::new(),
             env: env.clone(),
             expected: Some(types.to_vec()),
+        }
+    }
+
+    /// Names for field ids without an interface (the values are read at the
+    /// message's own types).
+    pub fn with_names(known: &crate::names::Names) -> Context {
+        Context {
+            names: known.unique(),
+            candidates: known.ambiguous(),
+            ..Context::default()
         }
     }
 
@@ -293,12 +309,78 @@ enum Note<'a> {
     Skipped,
     /// The expected type is `reserved`: the value is read and dropped.
     Ignored,
-    /// A `nat` read as an `int`, or a value wrapped in an `opt`.
-    ReadAs(&'a Type),
+    /// A `nat` read as an `int`.
+    Widened(&'a Type),
+    /// A value that is not an `opt`, read as `opt` of itself.
+    Wrapped(&'a Type),
     /// The value is not of the expected type (or its case is not one of it).
     NotFit(&'a Type),
     /// A variant case the expected variant lacks.
     NoCase,
+}
+
+/// The rule of the subtyping spec (`spec/subtyping.md` §1, named as there)
+/// behind a decision: explain names it on the decision's line, so a `null` where
+/// a value was sent says which rule made it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Rule {
+    /// `null` and `reserved` read at an `opt` are `null`.
+    OptNull,
+    /// An `opt` whose value does not fit the expected `opt`'s type is `null`.
+    OptOpt,
+    /// A value that is not an `opt`, read at an `opt`: `opt` of itself when it
+    /// fits, `null` when it does not.
+    OptSpecial,
+    /// The special `opt` rule never wraps a value into `opt` of `null`, `opt` or
+    /// `reserved`: such a value is `null`.
+    OptSpecialNotNested,
+    /// A record field the expected type has not: skipped.
+    RecordExtra,
+    /// A record field the message lacks, of an optional type: `null`.
+    RecordMissing,
+    /// An argument the method does not take: skipped.
+    ArgExtra,
+    /// An argument the message lacks, of an optional type: `null`.
+    ArgMissing,
+    /// `nat <: int`.
+    Numbers,
+    /// Every type is a subtype of `reserved`.
+    Top,
+    /// Every case on the wire must be a case of the expected variant.
+    Variant,
+}
+
+impl Rule {
+    /// ` (rule "NAME": WHAT IT SAYS)`.
+    pub(crate) fn text(self) -> &'static str {
+        match self {
+            Rule::OptNull => " (rule \"opt, null\": null and reserved read as null at an opt)",
+            Rule::OptOpt => {
+                " (rule \"opt, opt\": an opt whose value does not fit the expected opt is null)"
+            }
+            Rule::OptSpecial => {
+                " (rule \"opt, special\": a value read at an opt is opt of itself if it fits, else null)"
+            }
+            Rule::OptSpecialNotNested => {
+                " (rule \"opt, special\": no value is wrapped into an opt of null, opt or reserved)"
+            }
+            Rule::RecordExtra => " (rule \"record\": fields the expected record lacks are skipped)",
+            Rule::RecordMissing => {
+                " (rule \"record\": a missing field of type opt, null or reserved reads as null)"
+            }
+            Rule::ArgExtra => {
+                " (rule \"argument sequences\": arguments the method does not take are skipped)"
+            }
+            Rule::ArgMissing => {
+                " (rule \"argument sequences\": a missing argument of type opt, null or reserved reads as null)"
+            }
+            Rule::Numbers => " (rule \"numbers\": nat <: int)",
+            Rule::Top => " (rule \"top\": every type is a subtype of reserved)",
+            Rule::Variant => {
+                " (rule \"variant\": every case on the wire must be a case of the expected variant)"
+            }
+        }
+    }
 }
 
 struct Walk<'a> {
@@ -540,24 +622,46 @@ impl<'a> Walk<'a> {
         };
         self.out.put("; ");
         match note {
-            Note::Skipped => self.out.put("skipped: not in the expected type"),
-            Note::Ignored => self.out.put("ignored: the method expects reserved"),
-            Note::ReadAs(t) => {
+            Note::Skipped => {
+                self.out.put("skipped: not in the expected type");
+                self.out.put(Rule::RecordExtra.text());
+            }
+            Note::Ignored => {
+                self.out.put("ignored: the method expects reserved");
+                self.out.put(Rule::Top.text());
+            }
+            Note::Widened(t) => {
                 self.out.put("read as ");
                 push_type(&mut self.out, t);
+                self.out.put(Rule::Numbers.text());
+            }
+            Note::Wrapped(t) => {
+                self.out.put("read as ");
+                push_type(&mut self.out, t);
+                self.out.put(Rule::OptSpecial.text());
             }
             Note::NotFit(t) => {
                 self.out.put("does not fit ");
                 push_type(&mut self.out, t);
             }
-            Note::NoCase => self.out.put("case not in the expected variant"),
+            Note::NoCase => {
+                self.out.put("case not in the expected variant");
+                self.out.put(Rule::Variant.text());
+            }
         }
         self.out.put("]\n");
     }
 
     /// A line without bytes for a decision about a value the message does not
     /// have, or about one just explained (`PATH : TEXT`).
-    fn decision(&mut self, text: &str, t: Option<&Type>) {
+    /// `rule`, when there is one, is the spec's rule that decided.
+    fn decision(&mut self, text: &str, t: Option<&Type>, rule: Option<Rule>) {
+        self.decision_start(text, t, rule);
+        self.out.push(b'\n');
+    }
+
+    /// A decision's line without its end, for a caller that appends more.
+    fn decision_start(&mut self, text: &str, t: Option<&Type>, rule: Option<Rule>) {
         let at = self.pos;
         self.line(at);
         self.out.extend_from_slice(&self.path);
@@ -566,7 +670,9 @@ impl<'a> Walk<'a> {
         if let Some(t) = t {
             push_type(&mut self.out, t);
         }
-        self.out.push(b'\n');
+        if let Some(rule) = rule {
+            self.out.put(rule.text());
+        }
     }
 
     /// The line of a scalar value whose bytes run from `start` to here (already

@@ -1,10 +1,11 @@
 //! The values: each one's lines, its quota units, and (with an interface) how it
 //! meets the type the method expects.
 
-use super::{Entry, Note, Ref, Step, Walk, MAX_DEPTH};
+use super::{Entry, Note, Ref, Rule, Step, Walk, MAX_DEPTH};
 use crate::scalar::{self, Put, Scalar};
 use candor::types::{Field, Type, TypeInner};
 use candor::Principal;
+use std::io::Write as _;
 
 /// What a reference stands for, with the table looked through (records and
 /// variants by their table index).
@@ -81,6 +82,20 @@ fn fixed_scalar(op: i64) -> Option<Scalar> {
         _ => return None,
     })
 }
+
+/// The scalar a primitive opcode's values are shown as.
+fn wire_scalar(op: i64) -> Option<Scalar> {
+    match op {
+        -3 => Some(Scalar::Nat),
+        -4 => Some(Scalar::Int),
+        -15 => Some(Scalar::Text),
+        -24 => Some(Scalar::Principal),
+        _ => fixed_scalar(op),
+    }
+}
+
+/// Dropped values longer than this are named by their offset and size only.
+const DROPPED_SHOWN: usize = 64;
 
 fn digits(mut n: u32) -> u64 {
     let mut d = 1;
@@ -255,18 +270,38 @@ impl<'a> Walk<'a> {
                     Shape::Prim(-1) => {
                         self.shaped(r, None, how, depth)?;
                     }
-                    _ if matches!(shape, Shape::Prim(-16)) || optional(self.cx.resolve(inner)) => {
+                    Shape::Prim(-16) => {
                         self.shaped(r, None, how, depth)?;
-                        self.decision("becomes null, as the method expects ", Some(e));
+                        self.decision(
+                            "becomes null, as the method expects ",
+                            Some(e),
+                            Some(Rule::OptNull),
+                        );
+                    }
+                    _ if optional(self.cx.resolve(inner)) => {
+                        let start = self.pos;
+                        self.shaped(r, None, how, depth)?;
+                        self.decision_start(
+                            "becomes null, as the method expects ",
+                            Some(e),
+                            Some(Rule::OptSpecialNotNested),
+                        );
+                        self.dropped(r, start);
                     }
                     _ => {
-                        self.note.get_or_insert(Note::ReadAs(e));
+                        self.note.get_or_insert(Note::Wrapped(e));
                         let earlier = self.unfit.is_some();
+                        let start = self.pos;
                         if !self.shaped(r, Some(inner), how, depth)? {
                             if !earlier {
                                 self.unfit = None;
                             }
-                            self.decision("becomes null: the value does not fit ", Some(inner));
+                            self.decision_start(
+                                "becomes null: the value does not fit ",
+                                Some(inner),
+                                Some(Rule::OptSpecial),
+                            );
+                            self.dropped(r, start);
                         }
                     }
                 }
@@ -314,11 +349,17 @@ impl<'a> Walk<'a> {
         self.out.put(if flag == 0 { " = null" } else { " = some" });
         self.end_value();
         let earlier = self.unfit.is_some();
+        let value_at = self.pos;
         if flag == 1 && !self.value(t, inner, How::Value, depth + 1)? {
             if !earlier {
                 self.unfit = None;
             }
-            self.decision("becomes null: the value does not fit ", inner);
+            self.decision_start(
+                "becomes null: the value does not fit ",
+                inner,
+                Some(Rule::OptOpt),
+            );
+            self.dropped(t, value_at);
         }
         Ok(fits)
     }
@@ -591,6 +632,29 @@ impl<'a> Walk<'a> {
         Ok(fits)
     }
 
+    /// Ends a decision line with the value the decision drops (its bytes run from
+    /// `start` to here): `; dropped: VALUE` for a short scalar or blob, else its
+    /// size and offset, whose lines are just above.
+    fn dropped(&mut self, r: Ref, start: usize) {
+        let bytes = self.input.get(start..self.pos).unwrap_or(&[]);
+        let scalar = match self.shape(r) {
+            Shape::Prim(op) => wire_scalar(op),
+            Shape::Vec(Ref::Prim(-5)) => Some(Scalar::Blob),
+            _ => None,
+        };
+        self.out.put("; dropped: ");
+        let at = self.out.len();
+        let shown = bytes.len() <= DROPPED_SHOWN
+            && scalar.is_some_and(|s| scalar::render(&mut self.out, s, bytes).is_some());
+        if !shown {
+            self.out.truncate(at);
+            let n = bytes.len();
+            let unit = if n == 1 { "byte" } else { "bytes" };
+            let _ = write!(self.out, "the value at {start:08x} ({n} {unit})");
+        }
+        self.out.push(b'\n');
+    }
+
     /// The line for a field the method expects and the message lacks.
     fn absent(&mut self, field: &'a Field) -> bool {
         let cut = self.path.len();
@@ -600,9 +664,14 @@ impl<'a> Walk<'a> {
             self.decision(
                 "absent: becomes null, as the method expects ",
                 Some(&field.ty),
+                Some(Rule::RecordMissing),
             );
         } else {
-            self.decision("absent: the method needs a value of type ", Some(&field.ty));
+            self.decision(
+                "absent: the method needs a value of type ",
+                Some(&field.ty),
+                None,
+            );
             self.unfit("missing, the method needs ", Some(&field.ty));
         }
         self.path.truncate(cut);
@@ -643,7 +712,7 @@ impl<'a> Walk<'a> {
             Some(e) => match prim_fit(op, e.as_ref()) {
                 Fit::Yes => true,
                 Fit::ReadAs => {
-                    self.note.get_or_insert(Note::ReadAs(e));
+                    self.note.get_or_insert(Note::Widened(e));
                     true
                 }
                 Fit::No => {
