@@ -12,6 +12,7 @@ usage: canbench [PATTERN] [options]
        canbench compare A.yml B.yml [--labels A,B] [--markdown] [--only A,B | --except A,B]
        canbench call --wasm CANISTER.wasm [--script FILE|-] [--caller PRINCIPAL_HEX]
                      [--instruction-limit N] [--show-canister-output]
+                     [--instruction-tracing [--trace-dir DIR]]
        canbench call --wasm CANISTER.wasm --service-did
            install a canister offline and send it a script of messages (init HEX,
            query METHOD HEX, update METHOD HEX; default: stdin), printing how each ended
@@ -39,12 +40,14 @@ options:
                          (instructions charged inside each function, callees excluded)
   --profile-blocks N     the same by basic block: function, block number in it, and the wasm
                          byte offset of its first operator (as a disassembler prints offsets)
+  --instruction-tracing  flame graphs of each benchmark, next to the results file: BENCH.svg
+                         (every call in time order, as canbench draws it), BENCH.merged.svg
+                         (repeated calls merged) and BENCH.scope.SCOPE.svg for each scope
   --less-verbose | --hide-results | --show-summary   as in canbench
   -V, --version          print the canbench version whose formats this runner writes
 
 accepted for upstream canbench compatibility, with nothing to do offline (a note says so):
   --runtime-path FILE, --no-runtime-integrity-check   there is no PocketIC runtime here
-  --instruction-tracing  upstream's flame graph of one benchmark; use --profile N instead
 
 every option that takes a value also accepts the --option=value form";
 
@@ -115,6 +118,8 @@ pub struct BenchArgs {
     pub profile_top: Option<usize>,
     /// `--profile-blocks N`: the profile counts basic blocks instead of functions.
     pub profile_blocks: bool,
+    /// `--instruction-tracing`: each benchmark's flame graphs, next to the results file.
+    pub instruction_tracing: bool,
     /// Upstream options given that mean nothing offline, each with why (printed as notes).
     pub ignored: Vec<String>,
 }
@@ -138,6 +143,9 @@ pub struct CallArgs {
     pub service_did: bool,
     pub show_canister_output: bool,
     pub instruction_limit: u64,
+    /// `--instruction-tracing`: each message's flame graphs, into `trace_dir`.
+    pub instruction_tracing: bool,
+    pub trace_dir: Option<PathBuf>,
 }
 
 /// Reads the command line (without the program name).
@@ -246,6 +254,7 @@ impl BenchArgs {
             instruction_limit: DEFAULT_INSTRUCTION_LIMIT,
             profile_top: None,
             profile_blocks: false,
+            instruction_tracing: false,
             ignored: Vec::new(),
         };
         let mut args = Arguments::new(argv);
@@ -298,9 +307,7 @@ impl BenchArgs {
                 "--no-runtime-integrity-check" => a.ignored.push(
                     "--no-runtime-integrity-check ignored: there is no runtime to check".into(),
                 ),
-                "--instruction-tracing" => a.ignored.push(
-                    "--instruction-tracing ignored: no flame graph is written offline (--profile N lists each benchmark's most expensive functions)".into(),
-                ),
+                "--instruction-tracing" => a.instruction_tracing = true,
                 "-h" | "--help" => return Ok(Command::Help),
                 "-V" | "--version" => return Ok(Command::Version),
                 s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}")),
@@ -350,6 +357,8 @@ impl CallArgs {
             service_did: false,
             show_canister_output: false,
             instruction_limit: DEFAULT_INSTRUCTION_LIMIT,
+            instruction_tracing: false,
+            trace_dir: None,
         };
         let mut args = Arguments::new(argv);
         while let Some(arg) = args.next() {
@@ -360,6 +369,8 @@ impl CallArgs {
                 "--service-did" => a.service_did = true,
                 "--show-canister-output" => a.show_canister_output = true,
                 "--instruction-limit" => a.instruction_limit = args.parsed(arg)?,
+                "--instruction-tracing" => a.instruction_tracing = true,
+                "--trace-dir" => a.trace_dir = Some(PathBuf::from(args.value(arg)?)),
                 s => return Err(format!("unexpected argument {s}\n{USAGE}")),
             }
         }

@@ -22,6 +22,7 @@ mod compare;
 mod config;
 mod cost;
 mod exec;
+mod flame;
 mod gate;
 mod hex;
 mod ic0;
