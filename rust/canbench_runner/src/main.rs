@@ -33,7 +33,7 @@ mod results_file;
 mod session;
 mod toolchain;
 
-use cli::{Command, ERROR_STATUS, USAGE};
+use cli::{Command, ERROR_STATUS};
 
 fn main() {
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -41,8 +41,8 @@ fn main() {
         Command::Bench(args) => bench::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Call(args) => call::command(&args),
-        Command::Help => {
-            println!("{USAGE}");
+        Command::Help(text) => {
+            print!("{text}");
             Ok(cli::Status::Success)
         }
         Command::Version => {

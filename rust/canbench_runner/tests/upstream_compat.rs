@@ -333,7 +333,7 @@ fn errors_exit_1_in_upstream_words() {
 
     let out = canbench(dir.path(), &["--bogus"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("unknown option --bogus"));
+    assert!(stderr(&out).contains("error: unexpected argument '--bogus' found"));
 }
 
 /// A benchmark that fails is reported after every other benchmark's result, in upstream's
@@ -575,7 +575,7 @@ fn upstream_flags_are_accepted_and_say_what_is_ignored() {
     }
     let out = canbench(dir.path(), &["--persist=yes"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("--persist takes no value"));
+    assert!(stderr(&out).contains("error: unexpected value 'yes' for '--persist' found"));
 }
 
 /// A change below the noise threshold is noise; `--noise-threshold` moves the line.
