@@ -7,13 +7,14 @@
 //! The modules, in layers from the top (each uses its own layer and those below it):
 //! * `main`: dispatch only;
 //! * the commands: `bench` (the benchmark run), `compare`, `call` (with `session`);
-//! * what the commands are given: `cli` (arguments, exit statuses), `config` (canbench.yml
-//!   and the files it names);
+//! * what the commands are given: `cli` (arguments read with clap, exit statuses), `config`
+//!   (canbench.yml and the files it names);
 //! * `report` (rendering), `gate` (what counts as a regression), `result` (a benchmark's
-//!   reply), `results_file`;
+//!   reply), `results_file`, `flame` (`--instruction-tracing`: the flame graphs);
 //! * `exec` (instances of a canister, messages), `ic0` (the system API), `instrument` (the
 //!   meter), `cost` (the IC cost table);
-//! * `toolchain` (a compiler for the wasm target), `hex`.
+//! * `toolchain` (a compiler for the wasm target), `hex`, `flame::record` (the calls of a
+//!   traced message, which the host records; it uses nothing else).
 
 mod bench;
 mod call;
