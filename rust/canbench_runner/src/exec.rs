@@ -275,8 +275,8 @@ impl Canister {
                 "the export `{export}` is not a function of type () -> ()"
             ));
         }
-        live.store.data_mut().message = if self.traced {
-            message.traced()
+        live.store.data_mut().message = if self.traced && message.trace.is_none() {
+            message.traced(0)
         } else {
             message
         };
@@ -339,7 +339,20 @@ impl Canister {
     /// instructions, and the profile of a profiling build, are those of the query alone; a
     /// trap anywhere is an error.
     pub fn install_and_query(&self, method: &str, arg: &[u8]) -> Result<QueryRun, String> {
-        let run = self.install_and_run_query(method, arg)?;
+        self.install_and_query_traced(method, arg, 0)
+    }
+
+    /// [`Canister::install_and_query`]; in a tracing build, calls shorter than `resolution`
+    /// are collapsed in the trace (see `flame::record`).
+    pub fn install_and_query_traced(
+        &self,
+        method: &str,
+        arg: &[u8],
+        resolution: u64,
+    ) -> Result<QueryRun, String> {
+        let run = on_big_stack(&format!("canister {method}"), || {
+            self.install_and_query_on_this_thread(method, arg, resolution)
+        })??;
         match run.outcome {
             Outcome::Trap(e) => Err(e),
             _ => Ok(run),
@@ -350,7 +363,7 @@ impl Canister {
     /// trap while installing is still an error), so the caller can tell them apart.
     pub fn install_and_run_query(&self, method: &str, arg: &[u8]) -> Result<QueryRun, String> {
         on_big_stack(&format!("canister {method}"), || {
-            self.install_and_query_on_this_thread(method, arg)
+            self.install_and_query_on_this_thread(method, arg, 0)
         })?
     }
 
@@ -358,6 +371,7 @@ impl Canister {
         &self,
         method: &str,
         arg: &[u8],
+        resolution: u64,
     ) -> Result<QueryRun, String> {
         let mut live = self.instantiate(Persistent::default())?;
         if let Some(Delivery {
@@ -385,7 +399,10 @@ impl Canister {
                 .map_err(|e| e.to_string())?;
         }
         let export = format!("canister_query {method}");
-        let query = Message::new(Mode::Query, arg, ANONYMOUS).profiled(profile);
+        let mut query = Message::new(Mode::Query, arg, ANONYMOUS).profiled(profile);
+        if self.traced {
+            query = query.traced(resolution);
+        }
         let delivery = self.execute(&mut live, &export, query)?;
         let query = &mut live.store.data_mut().message;
         let snapshots = std::mem::take(&mut query.snapshots);

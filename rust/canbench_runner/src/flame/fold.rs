@@ -178,7 +178,7 @@ mod tests {
 
     /// export → bench_fn (perf at 20) → work → leaf ×2, (perf at 80).
     fn recorded() -> Recorder {
-        let mut r = Recorder::new();
+        let mut r = Recorder::new(0);
         r.enter(0, 0);
         r.enter(1, 5);
         r.performance_counter(20);

@@ -3,8 +3,10 @@
 //! keeps two things from them, both small enough for messages of billions of instructions:
 //!
 //! * the call tree in time order (the flame chart): one node per call, except that a call too
-//!   short to be seen (under [`INVISIBLE`] of the instructions so far) keeps no callees and is
-//!   merged with the call of the same function just before it;
+//!   short to be seen (under the resolution given, or [`INVISIBLE`] of the instructions so
+//!   far) keeps no callees, and is merged with the call of the same function just before it,
+//!   or else left out (its instructions then count as its caller's own, which draws the same:
+//!   a flame graph does not draw what is narrower than a tenth of a pixel);
 //! * for each stretch between two `performance_counter` calls, the instructions charged to
 //!   each call stack (a trie of stacks): canbench-rs reads the counter where a benchmark and
 //!   each of its scopes begin and end, so the merged flame graph of a benchmark or a scope is
@@ -113,6 +115,8 @@ struct Open {
 /// The trace of one message.
 #[derive(Debug)]
 pub struct Recorder {
+    /// Calls shorter than this are collapsed (see the module docs).
+    resolution: u64,
     last: u64,
     open: Vec<Open>,
     /// The chart, in the order calls began; node 0 is the message itself.
@@ -125,13 +129,16 @@ pub struct Recorder {
 
 impl Default for Recorder {
     fn default() -> Self {
-        Recorder::new()
+        Recorder::new(0)
     }
 }
 
 impl Recorder {
-    pub fn new() -> Recorder {
+    /// A recorder that collapses calls shorter than `resolution` instructions (and than the
+    /// instructions so far divided by [`INVISIBLE`]).
+    pub fn new(resolution: u64) -> Recorder {
         Recorder {
+            resolution,
             last: 0,
             open: Vec::new(),
             chart: vec![ChartNode {
@@ -285,7 +292,7 @@ impl Recorder {
         };
         node.end = now;
         node.total = now.saturating_sub(node.start);
-        if node.total.saturating_mul(INVISIBLE) >= now {
+        if node.total >= self.resolution.max(now / INVISIBLE) {
             return;
         }
         // Every node made after `id` is one of its callees: drop them.
@@ -299,25 +306,24 @@ impl Recorder {
             None => return,
         };
         let parent = self.open.last().map_or(0, |o| o.chart);
-        let Some(siblings) = self.chart.get(parent).map(|p| p.children.len()) else {
+        let previous = self.chart.get(parent).and_then(|p| {
+            let k = p.children.len().checked_sub(2)?;
+            p.children.get(k).copied()
+        });
+        let Some(prev) = previous.filter(|&p| self.chart.get(p).is_some_and(|n| n.collapsed))
+        else {
             return;
         };
-        let previous = siblings
-            .checked_sub(2)
-            .and_then(|k| self.chart.get(parent).and_then(|p| p.children.get(k)))
-            .copied();
-        let Some(prev) = previous else { return };
-        let merge = matches!(self.chart.get(prev), Some(p) if p.collapsed && p.func == func);
-        if merge {
-            if let Some(p) = self.chart.get_mut(prev) {
-                p.total += total;
-                p.end = now;
-            }
-            if let Some(p) = self.chart.get_mut(parent) {
-                p.children.pop();
-            }
-            self.chart.truncate(id);
+        // After another short call: merged with it if it is of the same function, else left
+        // out (its instructions become the caller's own).
+        if let Some(p) = self.chart.get_mut(prev).filter(|p| p.func == func) {
+            p.total += total;
+            p.end = now;
         }
+        if let Some(p) = self.chart.get_mut(parent) {
+            p.children.pop();
+        }
+        self.chart.truncate(id);
     }
 }
 
@@ -327,7 +333,7 @@ mod tests {
 
     #[test]
     fn stretches_split_at_the_performance_counter_and_sum_to_the_message() {
-        let mut r = Recorder::new();
+        let mut r = Recorder::new(0);
         r.enter(0, 0); // the export
         r.enter(1, 10);
         r.performance_counter(20);
@@ -353,7 +359,7 @@ mod tests {
 
     #[test]
     fn short_calls_collapse_into_one() {
-        let mut r = Recorder::new();
+        let mut r = Recorder::new(0);
         r.enter(0, 0);
         r.enter(1, 1_000_000);
         for k in 0..100u64 {
@@ -370,5 +376,22 @@ mod tests {
         assert_eq!(r.chart.len(), 4);
         assert_eq!(r.chart[3].total, 300);
         assert!(r.chart[3].collapsed);
+    }
+
+    #[test]
+    fn short_calls_between_short_calls_are_left_to_their_caller() {
+        let mut r = Recorder::new(100);
+        r.enter(0, 0);
+        for k in 0..50u64 {
+            r.enter(1 + (k % 2) as u32, k * 10);
+            r.exit(1 + (k % 2) as u32, k * 10 + 5);
+        }
+        r.enter(3, 1_000);
+        r.exit(3, 2_000);
+        r.exit(0, 2_000);
+        r.finish(2_000);
+        // The export, the 25 calls of 1 as one node (those of 2 left out), the long call.
+        let kept: Vec<(u32, u64)> = r.chart.iter().skip(1).map(|n| (n.func, n.total)).collect();
+        assert_eq!(kept, [(0, 2_000), (1, 125), (3, 1_000)]);
     }
 }

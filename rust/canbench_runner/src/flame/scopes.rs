@@ -62,9 +62,9 @@ fn mark(stack: &[u32], names: &[String]) -> Mark {
     }
 }
 
-/// The function that opened a scope: the frame below the library frames on top of the stack
-/// (canbench-rs's, and ic-cdk's `performance_counter`).
-fn opener(stack: &[u32], names: &[String]) -> Option<u32> {
+/// `stack` without the library frames on its top (canbench-rs's, and ic-cdk's
+/// `performance_counter`): what the code that opened or closed a scope was running in.
+fn user_stack<'s>(stack: &'s [u32], names: &[String]) -> &'s [u32] {
     let library = |f: &u32| {
         let n = names.get(*f as usize).map_or("", String::as_str);
         ["canbench_rs::", "<canbench_rs::", "ic_cdk::api::"]
@@ -72,10 +72,16 @@ fn opener(stack: &[u32], names: &[String]) -> Option<u32> {
             .any(|p| n.starts_with(p))
     };
     let below = stack.len() - stack.iter().rev().take_while(|f| library(f)).count();
-    stack.get(below.checked_sub(1)?).copied()
+    stack.get(..below).unwrap_or_default()
 }
 
 /// Each scope of `result` the trace can tell apart, by name; the others are left out.
+///
+/// A closing is recognised by its frame (`Drop` is not inlined away: it runs from the drop
+/// glue); an opening may be inlined into the function that opens the scope, so a closing pairs
+/// with the latest unpaired counter reading made from the same user stack, one made in
+/// `BenchScope::new` or `bench_scope` first. Matching the result's calls and instructions
+/// afterwards rejects a wrong pairing (a reading the code made itself).
 pub fn scope_windows(
     rec: &Recorder,
     names: &[String],
@@ -84,26 +90,35 @@ pub fn scope_windows(
 ) -> BTreeMap<String, ScopeWindows> {
     // Intervals by the function that opened them, in opening order.
     let mut groups: BTreeMap<u32, ScopeWindows> = BTreeMap::new();
-    let mut opened: Vec<(u64, Option<u32>)> = Vec::new();
+    // Readings not paired yet: where, from which user stack, whether in canbench-rs's code.
+    let mut readings: Vec<(u64, &[u32], bool)> = Vec::new();
     for s in &rec.stretches {
         if s.start <= bench.start || s.start > bench.end {
             continue;
         }
+        let user = user_stack(&s.open, names);
         match mark(&s.open, names) {
-            Mark::Open => opened.push((s.start, opener(&s.open, names))),
             Mark::Close => {
-                if let Some((start, Some(by))) = opened.pop() {
-                    groups
-                        .entry(by)
-                        .or_insert(ScopeWindows { windows: vec![] })
-                        .windows
-                        .push(Window {
-                            start,
-                            end: s.start,
-                        });
-                }
+                let same = |r: &&(u64, &[u32], bool)| r.1 == user;
+                let pick = readings
+                    .iter()
+                    .rposition(|r| same(&r) && r.2)
+                    .or_else(|| readings.iter().rposition(|r| same(&r)));
+                let (Some(k), Some(&by)) = (pick, user.last()) else {
+                    continue;
+                };
+                let (start, _, _) = readings.remove(k);
+                groups
+                    .entry(by)
+                    .or_insert(ScopeWindows { windows: vec![] })
+                    .windows
+                    .push(Window {
+                        start,
+                        end: s.start,
+                    });
             }
-            Mark::Other => {}
+            Mark::Open => readings.push((s.start, user, true)),
+            Mark::Other => readings.push((s.start, user, false)),
         }
     }
     let mut found = BTreeMap::new();

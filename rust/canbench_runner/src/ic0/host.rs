@@ -47,10 +47,11 @@ impl Message {
         }
     }
 
-    /// The same message, recording its calls (in a tracing build).
-    pub fn traced(self) -> Message {
+    /// The same message, recording its calls (in a tracing build), calls shorter than
+    /// `resolution` collapsed (see `flame::record`).
+    pub fn traced(self, resolution: u64) -> Message {
         Message {
-            trace: Some(Box::default()),
+            trace: Some(Box::new(Recorder::new(resolution))),
             ..self
         }
     }
