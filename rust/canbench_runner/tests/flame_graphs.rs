@@ -17,6 +17,7 @@ const HEAVY: u64 = 1 + 100 * 9;
 /// The value the reply's template holds where the total goes (found and patched at run time).
 const PLACEHOLDER: u64 = 0x1122_3344_5566_7788;
 const SCOPE_PLACEHOLDER: u64 = 0x0102_0304_0506_0708;
+const INLINED_PLACEHOLDER: u64 = 0x0a0b_0c0d_0e0f_1011;
 
 fn offset_of(bytes: &[u8], value: u64) -> usize {
     let needle = value.to_le_bytes();
@@ -27,12 +28,17 @@ fn offset_of(bytes: &[u8], value: u64) -> usize {
 }
 
 /// A benchmark `traced`: `$work` calls `$heavy`, `$leaf` three times, then `$heavy` inside the
-/// scope `inner` (opened by `canbench_rs::BenchScope::new`, closed by its `Drop`).
+/// scope `inner` (opened by `canbench_rs::BenchScope::new`, closed by its `Drop`), then `$leaf`
+/// inside the scope `inlined`, which `$inlined` opens itself (as when an optimiser inlines
+/// `BenchScope::new`).
 fn traced_module() -> Vec<u8> {
-    let bench = Bench::new("traced", PLACEHOLDER).scope("inner", SCOPE_PLACEHOLDER);
+    let bench = Bench::new("traced", PLACEHOLDER)
+        .scope("inner", SCOPE_PLACEHOLDER)
+        .scope("inlined", INLINED_PLACEHOLDER);
     let reply = encoded(&bench);
     let total_at = offset_of(&reply, PLACEHOLDER);
     let scope_at = offset_of(&reply, SCOPE_PLACEHOLDER);
+    let inlined_at = offset_of(&reply, INLINED_PLACEHOLDER);
     let wat = format!(
         r#"(module
   (import "ic0" "msg_reply_data_append" (func $append (param i32 i32)))
@@ -42,6 +48,7 @@ fn traced_module() -> Vec<u8> {
   (data (i32.const 0) "{data}")
   (global $start (mut i64) (i64.const 0))
   (global $scope (mut i64) (i64.const 0))
+  (global $scope2 (mut i64) (i64.const 0))
   (func $heavy (local $i i32)
     (loop $l
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
@@ -54,12 +61,20 @@ fn traced_module() -> Vec<u8> {
   (func $drop (@name "<canbench_rs::BenchScope as core::ops::drop::Drop>::drop")
     (i64.store (i32.const {scope_at})
       (i64.sub (call $perf (i32.const 0)) (global.get $scope))))
+  (func $drop2 (@name "<canbench_rs::BenchScope as core::ops::drop::Drop>::drop")
+    (i64.store (i32.const {inlined_at})
+      (i64.sub (call $perf (i32.const 0)) (global.get $scope2))))
   (func $work
     (call $heavy)
     (drop (call $leaf (i32.const 0)))
     (drop (call $leaf (i32.const 1)))
     (drop (call $leaf (i32.const 2)))
-    (call $inner))
+    (call $inner)
+    (call $inlined))
+  (func $inlined
+    (global.set $scope2 (call $perf (i32.const 0)))
+    (drop (call $leaf (i32.const 5)))
+    (call $drop2))
   (func $inner
     (call $canbench_rs::BenchScope::new)
     (call $heavy)
@@ -164,7 +179,12 @@ fn a_benchmark_gets_a_chart_a_merged_graph_and_one_per_scope() {
     let out = run(dir.path(), &["--instruction-tracing"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let text = String::from_utf8(out.stdout.clone()).unwrap();
-    for file in ["traced.svg", "traced.merged.svg", "traced.scope.inner.svg"] {
+    for file in [
+        "traced.svg",
+        "traced.merged.svg",
+        "traced.scope.inlined.svg",
+        "traced.scope.inner.svg",
+    ] {
         assert!(
             text.contains(&format!("Instruction traces written to {file}\n")),
             "{text}"
@@ -177,7 +197,7 @@ fn a_benchmark_gets_a_chart_a_merged_graph_and_one_per_scope() {
     assert_eq!(counts(&chart, "all"), [total]);
     assert_eq!(counts(&chart, "traced"), [total]);
     assert_eq!(counts(&chart, "heavy"), [HEAVY, HEAVY]);
-    assert_eq!(counts(&chart, "leaf").len(), 3, "{chart:?}");
+    assert_eq!(counts(&chart, "leaf").len(), 4, "{chart:?}");
     // Functions open when measuring began are not drawn (as upstream's charts).
     assert!(counts(&chart, "canbench_rs::bench_fn").is_empty());
 
@@ -192,7 +212,7 @@ fn a_benchmark_gets_a_chart_a_merged_graph_and_one_per_scope() {
         2,
         "{merged:?}"
     );
-    assert_eq!(counts(&merged, "leaf").len(), 1);
+    assert_eq!(counts(&merged, "leaf").len(), 2, "{merged:?}");
 
     // The scope: what ran between its two counter readings, `$heavy` included once.
     let scope = titles(&dir.path().join("traced.scope.inner.svg"));
@@ -200,6 +220,11 @@ fn a_benchmark_gets_a_chart_a_merged_graph_and_one_per_scope() {
     assert!(scope_total > HEAVY && scope_total < total, "{scope:?}");
     assert_eq!(counts(&scope, "heavy"), [HEAVY]);
     assert!(counts(&scope, "leaf").is_empty());
+
+    // The scope opened without a canbench-rs frame: found all the same.
+    let scope = titles(&dir.path().join("traced.scope.inlined.svg"));
+    assert_eq!(counts(&scope, "leaf").len(), 1, "{scope:?}");
+    assert!(counts(&scope, "heavy").is_empty());
 }
 
 #[test]
