@@ -213,8 +213,10 @@ fn trace_benchmarks(
         let rec = run
             .trace
             .ok_or("internal error: the tracing build recorded nothing")?;
-        let written =
-            crate::flame::write_bench_graphs(&rec, &names, name, result, run.instructions, dir)?;
+        // Folding walks the call tree recursively: as deep as the canister recursed.
+        let written = crate::exec::on_big_stack("flame graphs", || {
+            crate::flame::write_bench_graphs(&rec, &names, name, result, run.instructions, dir)
+        })??;
         lines.insert(
             name.clone(),
             written

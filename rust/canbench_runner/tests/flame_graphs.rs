@@ -264,3 +264,43 @@ fn a_message_sent_with_call_gets_its_graphs() {
     // The message's own frames are drawn this time: the whole message is the window.
     assert_eq!(counts(&merged, "canbench_rs::bench_fn").len(), 1);
 }
+
+/// A message that recurses 3,000 deep is drawn whole: one frame per level, but for the
+/// deepest few, narrower than inferno draws. (Folded stacks grow with the square of the
+/// depth, as upstream's do: each line names its whole stack.)
+#[test]
+fn deep_recursion_is_drawn() {
+    let dir = TempDir::new("flame-deep");
+    let wasm = wat::parse_str(
+        r#"(module
+  (import "ic0" "msg_reply" (func $reply))
+  (func $down (param $n i32) (result i32)
+    (if (result i32) (i32.eqz (local.get $n))
+      (then (i32.const 0))
+      (else (i32.add (i32.const 1) (call $down (i32.sub (local.get $n) (i32.const 1)))))))
+  (func (export "canister_query deep")
+    (drop (call $down (i32.const 3000)))
+    (call $reply)))"#,
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("deep.wasm"), wasm).unwrap();
+    std::fs::write(dir.path().join("script"), "query deep\n").unwrap();
+    let out = run(
+        dir.path(),
+        &[
+            "call",
+            "--wasm",
+            "deep.wasm",
+            "--script",
+            "script",
+            "--instruction-tracing",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let line = String::from_utf8(out.stdout).unwrap();
+    let instructions: u64 = line.trim().rsplit_once('=').unwrap().1.parse().unwrap();
+    let merged = titles(&dir.path().join("1-deep.merged.svg"));
+    assert_eq!(counts(&merged, "all"), [instructions]);
+    let levels = counts(&merged, "down").len();
+    assert!((2_990..=3_001).contains(&levels), "{levels}");
+}
