@@ -7,7 +7,7 @@ use crate::config::{read_wasm, Config, Project};
 use crate::cost::CostTable;
 use crate::exec::{Canister, Outcome, QUERY_ARG};
 use crate::gate::{gate, Verdict};
-use crate::instrument::{counter_names, instrument};
+use crate::instrument::{counter_names, function_names, instrument, Profile};
 use crate::results_file::{BenchResult, Results};
 use crate::{ic0, report, result, toolchain};
 use std::collections::BTreeMap;
@@ -45,8 +45,14 @@ pub fn run(args: &BenchArgs) -> Result<Status, String> {
         return profile_benchmarks(&canister, &counters, &names, top);
     }
     let Measured { results, failures } = measure_all(&canister, &names, args.jobs);
+    let traces = if args.instruction_tracing {
+        let dir = results_path.parent().unwrap_or(Path::new("."));
+        trace_benchmarks(&project.config, &wasm, args, &results, dir)?
+    } else {
+        BTreeMap::new()
+    };
 
-    print_report(&results, &old, args);
+    print_report(&results, &old, &traces, args);
     note_toolchain_change(&old, toolchain.as_deref(), &results_path);
     let new = Results::new(results, toolchain);
     if args.csv {
@@ -176,6 +182,52 @@ fn profile_benchmarks(
     Ok(Status::Success)
 }
 
+/// `--instruction-tracing`: runs each measured benchmark again in a tracing build and writes
+/// its flame graphs into `dir` (see `flame`). Returns, per benchmark, the lines that say which
+/// files were written (upstream's words), for the report.
+fn trace_benchmarks(
+    config: &Config,
+    wasm: &[u8],
+    args: &BenchArgs,
+    results: &BTreeMap<String, BenchResult>,
+    dir: &Path,
+) -> Result<BTreeMap<String, Vec<String>>, String> {
+    let table = CostTable::ic();
+    let traced = instrument(wasm, table, args.instruction_limit, Profile::Trace)?;
+    let canister = Canister::new(
+        &traced,
+        table,
+        config.init_args()?,
+        config.stable_memory()?,
+        false,
+        args.instruction_limit,
+    )?
+    .with_env_vars(config.env_vars()?);
+    let names = function_names(wasm)?;
+    let mut lines = BTreeMap::new();
+    for (name, result) in results {
+        let method = format!("{BENCH_EXPORT_PREFIX}{name}");
+        // Calls under 1/20,000 of the benchmark (0.06 pixel of a 1,200-pixel chart) collapse.
+        let resolution = result.total.instructions / 20_000;
+        let run = canister.install_and_query_traced(&method, QUERY_ARG, resolution)?;
+        let rec = run
+            .trace
+            .ok_or("internal error: the tracing build recorded nothing")?;
+        // Folding walks the call tree recursively: as deep as the canister recursed.
+        let written = crate::exec::on_big_stack("flame graphs", || {
+            crate::flame::write_bench_graphs(&rec, &names, name, result, run.instructions, dir)
+        })??;
+        lines.insert(
+            name.clone(),
+            written
+                .iter()
+                .map(|p| format!("Instruction traces written to {}", p.display()))
+                .collect(),
+        );
+    }
+    Ok(lines)
+}
+
 /// What measuring the benchmarks gave: each one's result, or why it failed.
 pub struct Measured {
     pub results: BTreeMap<String, BenchResult>,
@@ -269,8 +321,14 @@ pub fn measure(canister: &Canister, name: &str) -> Result<BenchResult, String> {
     }
 }
 
-/// canbench's console report: each benchmark against the results file, then the summary.
-fn print_report(new: &BTreeMap<String, BenchResult>, old: &Results, args: &BenchArgs) {
+/// canbench's console report: each benchmark against the results file (and, as upstream
+/// prints it, where its flame graphs went), then the summary.
+fn print_report(
+    new: &BTreeMap<String, BenchResult>,
+    old: &Results,
+    traces: &BTreeMap<String, Vec<String>>,
+    args: &BenchArgs,
+) {
     let ansi = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let noise = args.noise_threshold;
     if !args.hide_results {
@@ -280,7 +338,14 @@ fn print_report(new: &BTreeMap<String, BenchResult>, old: &Results, args: &Bench
                 "{}",
                 report::benchmark(name, r, old.benches.get(name), noise, ansi)
             );
+            for line in traces.get(name).into_iter().flatten() {
+                println!("{line}");
+            }
             println!();
+        }
+    } else {
+        for line in traces.values().flatten() {
+            println!("{line}");
         }
     }
     println!("---------------------------------------------------");

@@ -6,7 +6,14 @@
 //! canbench call --wasm CANISTER.wasm [--script FILE|-] [--caller PRINCIPAL_HEX]
 //!               [--instruction-limit N] [--show-canister-output]
 //! canbench call --wasm CANISTER.wasm --service-did
+//! canbench call --wasm CANISTER.wasm --instruction-tracing [--trace-dir DIR] [--script …]
 //! ```
+//!
+//! With `--instruction-tracing`, every message after installation also gets its flame graphs
+//! (see `flame`), written to `--trace-dir` (default: the current directory) as
+//! `<n>-<method>.svg` (the chart) and `<n>-<method>.merged.svg`, where `n` counts the
+//! script's messages from 1; each root counts the message's instructions. A line
+//! `trace FILE` on stderr names each file.
 //!
 //! The canister is instantiated once and installed (start function, then `canister_init`);
 //! the messages then run in order on that instance, as the IC runs them (see `session`): an
@@ -43,7 +50,7 @@ use crate::cost::CostTable;
 use crate::exec::{self, Canister, Delivery, Outcome};
 use crate::hex::{encode_hex, from_hex};
 use crate::ic0::{Message, Mode, ANONYMOUS};
-use crate::instrument::{instrument, Profile};
+use crate::instrument::{function_names, instrument, Profile};
 use crate::session::Session;
 use std::io::{Read, Write};
 
@@ -81,7 +88,12 @@ pub struct Step {
 pub fn command(args: &CallArgs) -> Result<Status, String> {
     let wasm = read_wasm(&args.wasm)?;
     let table = CostTable::ic();
-    let instrumented = instrument(&wasm, table, args.instruction_limit, Profile::Off)?;
+    let profile = if args.instruction_tracing {
+        Profile::Trace
+    } else {
+        Profile::Off
+    };
+    let instrumented = instrument(&wasm, table, args.instruction_limit, profile)?;
     let canister = Canister::new(
         &instrumented,
         table,
@@ -96,7 +108,42 @@ pub fn command(args: &CallArgs) -> Result<Status, String> {
         return Ok(Status::Success);
     }
     let steps = parse_script(&read_script(args.script.as_deref())?)?;
-    exec::on_big_stack("call", || run_script(&canister, &steps, &args.caller))?
+    let traces = match args.instruction_tracing {
+        true => Some(Traces {
+            names: function_names(&wasm)?,
+            dir: args.trace_dir.clone().unwrap_or_else(|| ".".into()),
+        }),
+        false => None,
+    };
+    exec::on_big_stack("call", || {
+        run_script(&canister, &steps, &args.caller, traces.as_ref())
+    })?
+}
+
+/// Where `--instruction-tracing` writes, and the names of the module's functions.
+struct Traces {
+    names: Vec<String>,
+    dir: std::path::PathBuf,
+}
+
+impl Traces {
+    /// Writes the flame graphs of message `n` (counted from 1), if it was traced.
+    fn write(&self, n: usize, method: &str, delivery: &Delivery) -> Result<(), String> {
+        let Some(rec) = &delivery.trace else {
+            return Ok(());
+        };
+        for path in crate::flame::write_message_graphs(
+            rec,
+            &self.names,
+            method,
+            &self.dir,
+            &format!("{n}-{method}"),
+            delivery.instructions,
+        )? {
+            eprintln!("trace {}", path.display());
+        }
+        Ok(())
+    }
 }
 
 fn read_script(path: Option<&str>) -> Result<String, String> {
@@ -164,7 +211,12 @@ fn parse_line(line: &str) -> Result<Step, String> {
 
 /// Installs the canister and sends every step, printing a line per message. Exits 1 if
 /// installation trapped: the IC would not have installed the code, so nothing else runs.
-fn run_script(canister: &Canister, steps: &[Step], caller: &[u8]) -> Result<Status, String> {
+fn run_script(
+    canister: &Canister,
+    steps: &[Step],
+    caller: &[u8],
+    traces: Option<&Traces>,
+) -> Result<Status, String> {
     let mut session = Session::new(canister, caller)?;
     let (init_arg, rest) = match steps.split_first() {
         Some((first, rest)) if first.kind == Kind::Init => (Some(first.arg.as_slice()), rest),
@@ -181,13 +233,16 @@ fn run_script(canister: &Canister, steps: &[Step], caller: &[u8]) -> Result<Stat
         );
         return Ok(Status::Failed);
     }
-    for step in rest {
+    for (n, step) in rest.iter().enumerate() {
         let delivery = match step.kind {
             Kind::Query => session.query(&step.method, &step.arg)?,
             Kind::Update => session.update(&step.method, &step.arg)?,
             Kind::Init => return Err("internal error: a second init".into()),
         };
         emit(&format_line(step.kind, &step.method, &delivery))?;
+        if let Some(t) = traces {
+            t.write(n + 1, &step.method, &delivery)?;
+        }
     }
     Ok(Status::Success)
 }
@@ -336,6 +391,7 @@ mod tests {
                 &Delivery {
                     outcome,
                     instructions: 42,
+                    trace: None,
                 },
             )
         };

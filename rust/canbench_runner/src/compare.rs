@@ -1,13 +1,13 @@
 //! `canbench compare A.yml B.yml`: two results files side by side, as a console table or (with
 //! `--markdown`) the markdown table of docs/benchmarks.md.
 
-use crate::cli::{CompareArgs, Status, USAGE};
+use crate::cli::{CompareArgs, Status};
 use crate::report;
 use crate::results_file::Results;
 
 pub fn run(args: &CompareArgs) -> Result<Status, String> {
     let [a, b] = args.files.as_slice() else {
-        return Err(format!("compare needs two results files\n{USAGE}"));
+        return Err("compare needs two results files (canbench compare A.yml B.yml)".into());
     };
     let (mut ra, mut rb) = (Results::read(a)?, Results::read(b)?);
     if ra.benches.is_empty() || rb.benches.is_empty() {

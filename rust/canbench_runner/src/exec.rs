@@ -3,7 +3,9 @@
 //! instance with the instruction counter starting from zero.
 
 use crate::cost::CostTable;
+use crate::flame::Recorder;
 use crate::ic0::{self, Host, Message, Mode, Persistent, Response, ANONYMOUS, CANISTER_REJECT};
+use crate::instrument::hooks::{TRACE_ENTER, TRACE_EXIT, TRACE_MODULE};
 use crate::instrument::{COUNTER_EXPORT, PROFILE_PREFIX, START_EXPORT};
 use std::sync::Arc;
 use wasmi::{Config, Engine, ExternType, Global, Linker, Memory, Module, Store, Val};
@@ -32,6 +34,8 @@ pub enum Outcome {
 pub struct Delivery {
     pub outcome: Outcome,
     pub instructions: u64,
+    /// Its calls, in a tracing build.
+    pub trace: Option<Box<Recorder>>,
 }
 
 /// A compiled canister, linked against the host, ready to be instantiated.
@@ -49,6 +53,8 @@ pub struct Canister {
     limit: u64,
     /// How many per-function counters the module exports (0 unless built for profiling).
     profiled: usize,
+    /// Whether the module calls the trace hooks (a tracing build): its messages are traced.
+    traced: bool,
 }
 
 /// A query executed on a freshly installed canister (what a benchmark is).
@@ -59,6 +65,8 @@ pub struct QueryRun {
     pub profile: Vec<u64>,
     /// The counters at each `performance_counter` call (empty unless profiling).
     pub snapshots: Vec<ic0::Snapshot>,
+    /// The query's calls, in a tracing build.
+    pub trace: Option<Box<Recorder>>,
 }
 
 /// An instantiated canister: its store (heap, globals, host state) and instance.
@@ -134,6 +142,7 @@ impl Canister {
             ic0::build_linker(&engine, table).map_err(|e| format!("internal error: {e}"))?;
         let mut has_init = false;
         let mut profiled = 0;
+        let mut traced = false;
         for export in module.exports() {
             has_init |= export.name() == "canister_init";
             profiled += usize::from(export.name().starts_with(PROFILE_PREFIX));
@@ -143,6 +152,10 @@ impl Canister {
             let ExternType::Func(ty) = import.ty() else {
                 return Err(format!("the canister imports `{m}.{name}`, which is not a function; the runner provides only ic0 functions"));
             };
+            if m == TRACE_MODULE && (name == TRACE_ENTER || name == TRACE_EXIT) {
+                traced = true;
+                continue;
+            }
             if m != "ic0" || !ic0::KNOWN_IC0.contains(&name) {
                 return Err(format!(
                     "the canister imports `{m}.{name}`, which the runner does not provide"
@@ -171,6 +184,7 @@ impl Canister {
             show_output,
             limit,
             profiled,
+            traced,
         })
     }
 
@@ -261,10 +275,18 @@ impl Canister {
                 "the export `{export}` is not a function of type () -> ()"
             ));
         }
-        live.store.data_mut().message = message;
+        live.store.data_mut().message = if self.traced && message.trace.is_none() {
+            message.traced(0)
+        } else {
+            message
+        };
         live.reset_counter()?;
         let result = func.call(&mut live.store, &[], &mut []);
         let instructions = live.instructions()?;
+        let mut trace = live.store.data_mut().message.trace.take();
+        if let Some(r) = trace.as_mut() {
+            r.finish(instructions);
+        }
         let outcome = match result {
             Err(e) => Outcome::Trap(self.trap_text(instructions, e)),
             Ok(()) => match std::mem::take(&mut live.store.data_mut().message.response) {
@@ -279,6 +301,7 @@ impl Canister {
         Ok(Delivery {
             outcome,
             instructions,
+            trace,
         })
     }
 
@@ -316,7 +339,20 @@ impl Canister {
     /// instructions, and the profile of a profiling build, are those of the query alone; a
     /// trap anywhere is an error.
     pub fn install_and_query(&self, method: &str, arg: &[u8]) -> Result<QueryRun, String> {
-        let run = self.install_and_run_query(method, arg)?;
+        self.install_and_query_traced(method, arg, 0)
+    }
+
+    /// [`Canister::install_and_query`]; in a tracing build, calls shorter than `resolution`
+    /// are collapsed in the trace (see `flame::record`).
+    pub fn install_and_query_traced(
+        &self,
+        method: &str,
+        arg: &[u8],
+        resolution: u64,
+    ) -> Result<QueryRun, String> {
+        let run = on_big_stack(&format!("canister {method}"), || {
+            self.install_and_query_on_this_thread(method, arg, resolution)
+        })??;
         match run.outcome {
             Outcome::Trap(e) => Err(e),
             _ => Ok(run),
@@ -327,7 +363,7 @@ impl Canister {
     /// trap while installing is still an error), so the caller can tell them apart.
     pub fn install_and_run_query(&self, method: &str, arg: &[u8]) -> Result<QueryRun, String> {
         on_big_stack(&format!("canister {method}"), || {
-            self.install_and_query_on_this_thread(method, arg)
+            self.install_and_query_on_this_thread(method, arg, 0)
         })?
     }
 
@@ -335,6 +371,7 @@ impl Canister {
         &self,
         method: &str,
         arg: &[u8],
+        resolution: u64,
     ) -> Result<QueryRun, String> {
         let mut live = self.instantiate(Persistent::default())?;
         if let Some(Delivery {
@@ -362,7 +399,10 @@ impl Canister {
                 .map_err(|e| e.to_string())?;
         }
         let export = format!("canister_query {method}");
-        let query = Message::new(Mode::Query, arg, ANONYMOUS).profiled(profile);
+        let mut query = Message::new(Mode::Query, arg, ANONYMOUS).profiled(profile);
+        if self.traced {
+            query = query.traced(resolution);
+        }
         let delivery = self.execute(&mut live, &export, query)?;
         let query = &mut live.store.data_mut().message;
         let snapshots = std::mem::take(&mut query.snapshots);
@@ -372,6 +412,7 @@ impl Canister {
             instructions: delivery.instructions,
             profile: ic0::read_counters(&profile, &live.store),
             snapshots,
+            trace: delivery.trace,
         })
     }
 }

@@ -7,13 +7,14 @@
 //! The modules, in layers from the top (each uses its own layer and those below it):
 //! * `main`: dispatch only;
 //! * the commands: `bench` (the benchmark run), `compare`, `call` (with `session`);
-//! * what the commands are given: `cli` (arguments, exit statuses), `config` (canbench.yml
-//!   and the files it names);
+//! * what the commands are given: `cli` (arguments read with clap, exit statuses), `config`
+//!   (canbench.yml and the files it names);
 //! * `report` (rendering), `gate` (what counts as a regression), `result` (a benchmark's
-//!   reply), `results_file`;
+//!   reply), `results_file`, `flame` (`--instruction-tracing`: the flame graphs);
 //! * `exec` (instances of a canister, messages), `ic0` (the system API), `instrument` (the
 //!   meter), `cost` (the IC cost table);
-//! * `toolchain` (a compiler for the wasm target), `hex`.
+//! * `toolchain` (a compiler for the wasm target), `hex`, `flame::record` (the calls of a
+//!   traced message, which the host records; it uses nothing else).
 
 mod bench;
 mod call;
@@ -22,6 +23,7 @@ mod compare;
 mod config;
 mod cost;
 mod exec;
+mod flame;
 mod gate;
 mod hex;
 mod ic0;
@@ -32,7 +34,7 @@ mod results_file;
 mod session;
 mod toolchain;
 
-use cli::{Command, ERROR_STATUS, USAGE};
+use cli::{Command, ERROR_STATUS};
 
 fn main() {
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -40,8 +42,8 @@ fn main() {
         Command::Bench(args) => bench::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Call(args) => call::command(&args),
-        Command::Help => {
-            println!("{USAGE}");
+        Command::Help(text) => {
+            print!("{text}");
             Ok(cli::Status::Success)
         }
         Command::Version => {

@@ -64,12 +64,14 @@ impl<'c> Session<'c> {
                 return Ok(Delivery {
                     outcome,
                     instructions,
+                    trace: start.trace,
                 });
             }
         }
         let mut delivery = Delivery {
             outcome: Outcome::NoReply,
             instructions: 0,
+            trace: None,
         };
         if self.canister.has_init() {
             let message = Message::new(Mode::Init, arg, &self.caller);
@@ -189,5 +191,6 @@ fn no_such_method(kind: &str, method: &str) -> Delivery {
             message: format!("Canister {id} has no {kind} method '{method}'"),
         },
         instructions: 0,
+        trace: None,
     }
 }

@@ -3,6 +3,7 @@
 //! and [`Host`] for one instance of the module.
 
 use super::{Mode, ANONYMOUS};
+use crate::flame::Recorder;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use wasmi::{Global, Memory};
@@ -26,6 +27,8 @@ pub struct Message {
     /// The 4 KiB pages of stable memory this message has written: the replica charges for
     /// each page a message dirties, once.
     pub(super) dirty_stable_pages: BTreeSet<u64>,
+    /// A tracing build's record of the calls (see `flame`), when the message is traced.
+    pub trace: Option<Box<Recorder>>,
 }
 
 impl Message {
@@ -40,6 +43,16 @@ impl Message {
             profile: Vec::new(),
             snapshots: Vec::new(),
             dirty_stable_pages: BTreeSet::new(),
+            trace: None,
+        }
+    }
+
+    /// The same message, recording its calls (in a tracing build), calls shorter than
+    /// `resolution` collapsed (see `flame::record`).
+    pub fn traced(self, resolution: u64) -> Message {
+        Message {
+            trace: Some(Box::new(Recorder::new(resolution))),
+            ..self
         }
     }
 

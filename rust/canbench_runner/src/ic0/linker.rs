@@ -41,6 +41,7 @@ pub fn build_linker(
     api::counters::link(&mut l)?;
     api::debug::link(&mut l)?;
     api::system::link(&mut l)?;
+    api::trace::link(&mut l)?;
     Ok((l.linker, l.defined))
 }
 

@@ -34,6 +34,17 @@ pub(super) enum Own {
     Blocks(u32),
 }
 
+/// A tracing build's calls around one body: the hooks, and what the body is to them.
+#[derive(Clone, Copy)]
+pub(super) struct Traced {
+    pub(super) enter: u32,
+    pub(super) exit: u32,
+    /// The function's defined index, what the hooks receive.
+    pub(super) index: u32,
+    /// The type of the block the body is wrapped in (the function's results).
+    pub(super) result: BlockType,
+}
+
 #[derive(Clone, Copy)]
 enum Charge {
     /// Add a constant; `reentrant` marks loop heads and function entry (always kept).
@@ -63,11 +74,17 @@ struct Operators<'a> {
 }
 
 /// Returns `body` (of a function taking `params` parameters) with its charges injected.
+///
+/// A `traced` body also calls the enter hook first, and runs inside a block after which it
+/// calls the exit hook: branches to the function's label now reach that block (it is one label
+/// further out, so their depths do not change), a `return` becomes a branch to it, and a tail
+/// call reports the exit before it leaves. None of this is charged.
 pub(super) fn meter(
     wasm: &[u8],
     body: &FunctionBody,
     params: u32,
     meter: &Meter,
+    traced: Option<Traced>,
     namer: &mut OpNamer,
 ) -> Result<Vec<u8>, String> {
     let mut locals = body.get_locals_reader().map_err(invalid)?;
@@ -115,7 +132,14 @@ pub(super) fn meter(
     let mut points = injections.points.iter().peekable();
     // In a per-block build: the next block's counter, and the current one's.
     let (mut next_block, mut block) = (0u32, None);
-    for (i, &(_, offset)) in ops.ops.iter().enumerate() {
+    if let Some(t) = traced {
+        let mut sink = InstructionSink::new(&mut out);
+        sink.i32_const(t.index as i32).call(t.enter).block(t.result);
+    }
+    // Blocks open inside the body (in a traced body: inside the wrapping block).
+    let mut depth = 0u32;
+    let last = ops.ops.len().saturating_sub(1);
+    for (i, &(ref op, offset)) in ops.ops.iter().enumerate() {
         while let Some(&(_, charge)) = points.next_if(|(at, _)| *at == i) {
             let own = match (meter.own, charge) {
                 (Own::None, _) => None,
@@ -130,6 +154,31 @@ pub(super) fn meter(
             meter.emit(charge, own, &scratch, &mut out)?;
         }
         let end = ops.ops.get(i + 1).map_or(ops.end, |&(_, next)| next);
+        if let Some(t) = traced {
+            let mut sink = InstructionSink::new(&mut out);
+            match op {
+                Operator::Return => {
+                    sink.br(depth);
+                    continue;
+                }
+                Operator::ReturnCall { .. } | Operator::ReturnCallIndirect { .. } => {
+                    sink.i32_const(t.index as i32).call(t.exit);
+                }
+                Operator::End if i == last => {
+                    sink.end().i32_const(t.index as i32).call(t.exit);
+                }
+                _ => {}
+            }
+            match op {
+                Operator::Block { .. }
+                | Operator::Loop { .. }
+                | Operator::If { .. }
+                | Operator::Try { .. }
+                | Operator::TryTable { .. } => depth += 1,
+                Operator::End | Operator::Delegate { .. } => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
         out.extend_from_slice(&wasm[offset..end]);
     }
     Ok(out)

@@ -19,9 +19,10 @@
 //! Function bodies are metered by `body`; what we add is written with `wasm-encoder`.
 
 mod body;
+pub mod hooks;
 
 use crate::cost::{CostTable, OpNamer};
-use body::{Meter, Own};
+use body::{Meter, Own, Traced};
 use wasm_encoder::{ConstExpr, Encode, ExportKind, GlobalType, SectionId, ValType};
 use wasmparser::{BinaryReader, Parser, Payload, TypeRef};
 
@@ -45,6 +46,7 @@ const RESERVED_PREFIX: &str = "canbench ";
 #[derive(Default)]
 struct ModuleInfo {
     type_params: Vec<u32>,
+    type_results: Vec<Vec<wasmparser::ValType>>,
     func_types: Vec<u32>,
     imported_funcs: u32,
     imported_globals: u32,
@@ -196,6 +198,29 @@ impl ModuleInfo {
             .ok_or("function type out of range")?;
         Ok(params)
     }
+
+    /// The block type of a block that leaves what defined function `index` returns.
+    fn result_block(&self, index: usize) -> Result<wasm_encoder::BlockType, String> {
+        let ty = *self
+            .func_types
+            .get(index)
+            .ok_or("function without a type")?;
+        let results = self
+            .type_results
+            .get(ty as usize)
+            .ok_or("function type out of range")?;
+        match results.as_slice() {
+            [] => Ok(wasm_encoder::BlockType::Empty),
+            [one] => {
+                use wasm_encoder::reencode::Reencode;
+                let ty = wasm_encoder::reencode::RoundtripReencoder
+                    .val_type(*one)
+                    .map_err(|e| format!("cannot trace a function returning {one:?}: {e}"))?;
+                Ok(wasm_encoder::BlockType::Result(ty))
+            }
+            _ => Err("cannot trace a function with several results (multi-value)".into()),
+        }
+    }
 }
 
 /// For each defined function, the module offsets of the basic blocks a per-block profile
@@ -223,7 +248,7 @@ pub fn counter_names(
     let functions = function_names(wasm)?;
     match profile {
         Profile::Off => Ok(Vec::new()),
-        Profile::Functions => Ok(functions),
+        Profile::Functions | Profile::Trace => Ok(functions),
         Profile::Blocks => {
             let info = scan(wasm)?;
             let meter = Meter {
@@ -286,6 +311,7 @@ fn scan(wasm: &[u8]) -> Result<ModuleInfo, String> {
                 for ty in r.into_iter_err_on_gc_types() {
                     let ty = ty.map_err(invalid)?;
                     info.type_params.push(ty.params().len() as u32);
+                    info.type_results.push(ty.results().to_vec());
                 }
             }
             Payload::ImportSection(r) => {
@@ -343,6 +369,9 @@ pub enum Profile {
     Functions,
     /// Each basic block's instructions: where inside a function they go.
     Blocks,
+    /// No counters: every function reports its entry and exit to the host instead (the trace
+    /// hooks, see [`hooks`]), with its defined index, which [`counter_names`] names.
+    Trace,
 }
 
 /// Returns the instrumented module. Errors name what is wrong with the input.
@@ -358,7 +387,19 @@ pub fn instrument(
     if wasm.len() < 8 || &wasm[..4] != b"\0asm" {
         return Err("not a WebAssembly module (bad magic number)".into());
     }
-    let info = scan(wasm)?;
+    let mut info = scan(wasm)?;
+    let traced_module;
+    let mut hooks = None;
+    let wasm = if profile == Profile::Trace {
+        let (module, enter, exit) =
+            hooks::add_hooks(wasm, info.imported_funcs, info.type_params.len() as u32)?;
+        traced_module = module;
+        info = scan(&traced_module)?;
+        hooks = Some((enter, exit));
+        &traced_module[..]
+    } else {
+        wasm
+    };
     let counter = info.imported_globals + info.defined_globals;
     let meter = Meter {
         table,
@@ -371,7 +412,7 @@ pub fn instrument(
     let mut firsts = Vec::with_capacity(info.func_types.len() + 1);
     let mut total = 0u32;
     match profile {
-        Profile::Off => {}
+        Profile::Off | Profile::Trace => {}
         Profile::Functions => {
             firsts.extend(0..=info.func_types.len() as u32);
             total = info.func_types.len() as u32;
@@ -411,11 +452,21 @@ pub fn instrument(
                     (Profile::Blocks, Some(g)) => Own::Blocks(g),
                     _ => Own::None,
                 };
+                let traced = match hooks {
+                    Some((enter, exit)) => Some(Traced {
+                        enter,
+                        exit,
+                        index: func_index as u32,
+                        result: info.result_block(func_index)?,
+                    }),
+                    None => None,
+                };
                 let metered = body::meter(
                     wasm,
                     &body,
                     info.params_of(func_index)?,
                     &Meter { own, ..meter },
+                    traced,
                     &mut namer,
                 )?;
                 section_so_far.push(&metered);

@@ -11,6 +11,9 @@ pub(in crate::ic0) fn link(l: &mut Ic0Linker) -> Result<(), Error> {
             // 0: this message; 1: the call context. One message is the whole call here.
             0 | 1 => {
                 let now = c.data().counter.map_or(0, |g| g.get(&c).i64().unwrap_or(0));
+                if let Some(r) = c.data_mut().message.trace.as_mut() {
+                    r.performance_counter(now as u64);
+                }
                 if !c.data().message.profile.is_empty() {
                     let profile = read_counters(&c.data().message.profile, &c);
                     c.data_mut().message.snapshots.push(Snapshot {

@@ -7,3 +7,4 @@ pub(super) mod debug;
 pub(super) mod message;
 pub(super) mod stable;
 pub(super) mod system;
+pub(super) mod trace;
