@@ -34,11 +34,18 @@ mod results_file;
 mod session;
 mod toolchain;
 
-use cli::{Command, ERROR_STATUS};
+use cli::{Command, ERROR_STATUS, USAGE_STATUS};
 
 fn main() {
     let argv: Vec<String> = std::env::args().skip(1).collect();
-    let result = cli::parse(&argv).and_then(|command| match command {
+    let command = match cli::parse(&argv) {
+        Ok(command) => command,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(USAGE_STATUS);
+        }
+    };
+    let result = match command {
         Command::Bench(args) => bench::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Call(args) => call::command(&args),
@@ -50,7 +57,7 @@ fn main() {
             println!("{}", cli::version());
             Ok(cli::Status::Success)
         }
-    });
+    };
     match result {
         Ok(status) => std::process::exit(status.code()),
         Err(e) => {

@@ -331,8 +331,9 @@ fn errors_exit_1_in_upstream_words() {
         "{err}"
     );
 
+    // A usage error exits 2, as clap makes upstream's canbench exit.
     let out = canbench(dir.path(), &["--bogus"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("error: unexpected argument '--bogus' found"));
 }
 
@@ -574,7 +575,7 @@ fn upstream_flags_are_accepted_and_say_what_is_ignored() {
         assert!(stdout(&out).starts_with("canbench 0.7.0 "), "{out:?}");
     }
     let out = canbench(dir.path(), &["--persist=yes"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("error: unexpected value 'yes' for '--persist' found"));
 }
 

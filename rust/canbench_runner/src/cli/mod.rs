@@ -33,9 +33,13 @@ impl Status {
     }
 }
 
-/// The exit status of a command that could not run (bad arguments, configuration or module) or
-/// whose benchmarks failed: 1, as upstream canbench exits on every error.
+/// The exit status of a command that could not run (bad configuration or module) or whose
+/// benchmarks failed: 1, as upstream canbench exits on those errors.
 pub const ERROR_STATUS: i32 = 1;
+
+/// The exit status of a command line that does not parse: 2, clap's, with which upstream
+/// canbench (`Args::parse`) exits on a usage error.
+pub const USAGE_STATUS: i32 = 2;
 
 /// What the command line asks for.
 pub enum Command {
