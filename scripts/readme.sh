@@ -10,7 +10,8 @@
 # rewrites its block; `bash scripts/readme.sh --check` only compares, lists the blocks
 # that are stale and exits 1 if any is (CI runs it). The commands read committed results
 # (canbench_results.yml, benches/candid_results.yml, tests/canisters/results.md,
-# benches/cli_throughput.md): regenerate those first when the code changed.
+# benches/cli_throughput.md, benches/native/results.md): regenerate those first when the
+# code changed.
 #
 # The files it reads: README.md, every docs/**/*.md and every rust/**/README.md. A
 # command that several blocks share runs once. Both modes also check that every relative
