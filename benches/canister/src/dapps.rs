@@ -11,7 +11,6 @@
 
 use crate::lib::{CandidType, Decode, Deserialize, Encode, Principal};
 use canbench_rs::{bench, bench_fn, bench_scope, BenchResult};
-use std::collections::HashMap;
 
 #[derive(CandidType, Deserialize, Clone, Copy, Debug)]
 pub enum MetadataPurpose {
@@ -34,7 +33,10 @@ pub enum MetadataVal {
 #[derive(CandidType, Deserialize, Clone, Debug)]
 pub struct MetadataPart {
     pub purpose: MetadataPurpose,
-    pub key_val_data: HashMap<String, MetadataVal>,
+    /// `vec record { text; MetadataVal }`; the canister keeps it in a `HashMap`, here it
+    /// is the same wire type decoded as pairs (a second map type in this canister
+    /// changes how the linker inlines `btreemap`'s decoding, which must stay as it is).
+    pub key_val_data: Vec<(String, MetadataVal)>,
     pub data: Vec<u8>,
 }
 
@@ -109,7 +111,7 @@ fn metadata() -> Vec<MetadataPart> {
     vec![MetadataPart {
         purpose: MetadataPurpose::Rendered,
         data: b"hello".to_vec(),
-        key_val_data: HashMap::from([
+        key_val_data: Vec::from([
             (
                 "description".into(),
                 text("The NFT metadata can hold arbitrary metadata"),
