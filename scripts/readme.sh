@@ -10,7 +10,8 @@
 # rewrites its block; `bash scripts/readme.sh --check` only compares, lists the blocks
 # that are stale and exits 1 if any is (CI runs it). The commands read committed results
 # (canbench_results.yml, benches/candid_results.yml, tests/canisters/results.md,
-# benches/cli_throughput.md): regenerate those first when the code changed.
+# benches/cli_throughput.md, benches/native/results.md): regenerate those first when the
+# code changed.
 #
 # The files it reads: README.md, every docs/**/*.md and every rust/**/README.md. A
 # command that several blocks share runs once. Both modes also check that every relative
@@ -24,11 +25,15 @@ cd "$root"
 compare="cargo run -q --release -p canbench_runner --bin canbench -- compare benches/candid_results.yml canbench_results.yml --labels candid,candor --markdown"
 # The real-traffic workloads (benches/canister/src/traffic.rs); the others are synthetic.
 traffic=canister_status,get_blocks,http_request,http_response,icrc1_balance_of,icrc1_transfer,icrc1_transfer_memo,icrc1_transfer_reply,icrc2_approve
+# The stable-structures workloads (benches/canister/src/storable.rs), shown in a table of their own,
+# and the dapps' first calls (benches/canister/src/dapps.rs), shown beside the whole calls.
+storable=storable_small,storable_10k
+dapps=dapp_calls
 if [ "${1:-}" = gen ]; then
   case "${2:-}" in
     summary)
       # One row per workload family: the geometric means of `canbench compare`.
-      synthetic=$($compare --except "$traffic,icrc1_transfer_repeat")
+      synthetic=$($compare --except "$traffic,icrc1_transfer_repeat,$storable,$dapps")
       real=$($compare --only "$traffic")
       mean() { # the ratio and the workload count of the "- PHASE:" line
         printf '%s\n' "$1" | awk -v k="$2" '$0 ~ "^- "k":" {r=$5; sub(/x$/, "", r); n=$(NF-1); print r "× (" n ")"}'
@@ -38,10 +43,29 @@ if [ "${1:-}" = gen ]; then
       echo "| large synthetic messages, after candid's own benchmarks | $(mean "$synthetic" decode) | $(mean "$synthetic" encode) |"
       echo "| real canister traffic: ICRC-1/2, HTTP, management canister | $(mean "$real" decode) | $(mean "$real" encode) |"
       ;;
-    synthetic) $compare --except "$traffic,icrc1_transfer_repeat" ;;
+    synthetic) $compare --except "$traffic,icrc1_transfer_repeat,$storable,$dapps" ;;
     traffic) $compare --only "$traffic" ;;
+    storable)
+      # Each workload's Candid scopes from both results files beside its CBOR scopes
+      # (ciborium, in candor's build of the same canister).
+      scope() { # FILE WORKLOAD SCOPE: the scope's instructions
+        awk -v w="  $2:" -v s="      $3:" '$0 == w { on = 1; next } on && /^  [^ ]/ { on = 0 }
+          on && $0 == s { found = 1; next } on && found && /instructions:/ { print $2; exit }' "$1"
+      }
+      echo "| workload | encode candid | encode candor | encode CBOR | decode candid | decode candor | decode CBOR | candor ÷ CBOR: encode, decode |"
+      echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+      for w in ${storable//,/ }; do
+        awk -v w="$w" \
+          -v ea="$(scope benches/candid_results.yml "$w" "1. Encoding")" -v eb="$(scope canbench_results.yml "$w" "1. Encoding")" \
+          -v ec="$(scope canbench_results.yml "$w" "5. CBOR encoding")" \
+          -v da="$(scope benches/candid_results.yml "$w" "2. Decoding")" -v db="$(scope canbench_results.yml "$w" "2. Decoding")" \
+          -v dc="$(scope canbench_results.yml "$w" "6. CBOR decoding")" '
+          function commas(x,   s) { s = sprintf("%d", x); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
+          BEGIN { printf "| %s | %s | %s | %s | %s | %s | %s | %.2fx, %.2fx |\n", w, commas(ea), commas(eb), commas(ec), commas(da), commas(db), commas(dc), eb / ec, db / dc }'
+      done
+      ;;
     *)
-      echo "usage: scripts/readme.sh gen summary|synthetic|traffic" >&2
+      echo "usage: scripts/readme.sh gen summary|synthetic|traffic|storable" >&2
       exit 2
       ;;
   esac

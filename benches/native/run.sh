@@ -6,7 +6,9 @@
 # Builds benches/native once in release (LTO, one codegen unit), then runs
 #   valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measured_*' nbench LIB WORKLOAD PHASE
 # so only the measured encode/decode is counted, and prints a markdown table with the geometric
-# means of the candid/candor ratios. Environment:
+# means of the candid/candor ratios. Run with no workload named, it also writes the table, with
+# the toolchain it was measured with, to benches/native/results.md (the committed results that
+# docs/benchmarks.md shows). Environment:
 #   CARGO_TARGET_DIR  where cargo builds (default: benches/native/target)
 #   JOBS              callgrind runs in parallel (default: 2)
 #   OUT               where callgrind.out files, logs and table.md go (default: $CARGO_TARGET_DIR/nbench-callgrind)
@@ -48,8 +50,10 @@ bin=$target/release/nbench
 
 if (($# > 0)); then
     workloads=("$@")
+    results=
 else
     mapfile -t workloads < <("$bin" --list)
+    results=$here/results.md
 fi
 
 mkdir -p "$out"
@@ -88,7 +92,7 @@ count() {
 }
 
 {
-    echo "| workload | phase | candid instr | candor instr | ratio (candid/candor) |"
+    echo "| workload | phase | candid instr | candor instr | ratio |"
     echo "|---|---|---:|---:|---:|"
     for w in "${workloads[@]}"; do
         for phase in decode encode; do
@@ -116,6 +120,24 @@ count() {
             }
         }'
 } | tee "$out/table.md"
+
+# The committed results: the table under a note saying how it was measured.
+if [[ -n $results ]]; then
+    {
+        echo "# Native instruction counts: candor vs candid 0.10.39"
+        echo
+        echo "Written by \`benches/native/run.sh\` (every workload; see [README.md](README.md)): x86-64"
+        echo "instructions counted by callgrind inside the measured encode or decode only, one run per"
+        echo "workload, library and phase. ratio = candid instr ÷ candor instr (above 1: candor executes"
+        echo "fewer instructions). \`small_args\` and \`subtype_decode\` count 1,000 messages."
+        echo
+        echo "- $(cd "$here" && rustc --version)"
+        echo "- $(valgrind --version)"
+        echo
+        cat "$out/table.md"
+    } >"$results"
+    echo "wrote $results" >&2
+fi
 
 elapsed=$((SECONDS - start))
 echo ""

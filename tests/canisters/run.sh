@@ -23,7 +23,7 @@ out=${CANISTERS_OUT:-$root/target/canisters}
 mkdir -p "$out"
 
 # workspace dir (relative to here) and the packages it builds
-workspaces=(".:ledger mgmt" "cdk018:counter_cdk018" "cdk019:counter_cdk019")
+workspaces=(".:ledger mgmt dip721 basic_dao" "cdk018:counter_cdk018" "cdk019:counter_cdk019")
 
 # A copy of all of tests/canisters, made once, with every [patch.crates-io] section
 # removed; relative paths inside it (the shared counter source) still resolve.
@@ -136,11 +136,15 @@ compare_calls() {
     }'
 }
 
-# canister package, its build directory suffix, and its call script
-calls=("ledger:canisters:ledger" "mgmt:canisters:mgmt" "counter_cdk018:cdk018:counter" "counter_cdk019:cdk019:counter")
+# canister package, its build directory suffix, its call script and, where the script's
+# calls come from one principal other than the anonymous one, that caller (hex)
+bob=62113a95eb857c5ace590871884d4491d1e94d7228c8ca45c2e232dc02
+genesis=e6f513e7eb5aad6c8d97c8b69fa7d73ef8416d41c413c93b3e899b6402
+calls=("ledger:canisters:ledger" "mgmt:canisters:mgmt" "counter_cdk018:cdk018:counter" "counter_cdk019:cdk019:counter"
+  "dip721:canisters:dip721:$bob" "basic_dao:canisters:basic_dao:$genesis")
 status=0
 for entry in "${calls[@]}"; do
-  IFS=: read -r pkg dir script <<<"$entry"
+  IFS=: read -r pkg dir script caller <<<"$entry"
   echo
   echo "### $pkg (calls/$script.txt)"
   echo
@@ -157,7 +161,7 @@ for entry in "${calls[@]}"; do
   "$encode_calls" "$out/$pkg.candid.did" <"$here/calls/$script.txt" >"$out/$pkg.script"
   for build in candid candor; do
     wasm="$out/$build-$dir/wasm32-unknown-unknown/release/$pkg.wasm"
-    "$canbench" call --wasm "$wasm" --script "$out/$pkg.script" >"$out/$pkg.$build.out"
+    "$canbench" call --wasm "$wasm" --script "$out/$pkg.script" ${caller:+--caller "$caller"} >"$out/$pkg.$build.out"
   done
   compare_calls "$pkg" "$out/$pkg.candid.out" "$out/$pkg.candor.out" || status=1
 done
@@ -206,6 +210,27 @@ paste -d'\t' "$out/hostile.candid.out" "$out/hostile.candor.out" | awk -F'\t' -v
   }
   END { if (errors != "") { printf "\n%s", errors > "/dev/stderr"; exit 1 } }' || status=1
 
+# ---- whole calls against Motoko: the dapps of dfinity/canister-profiling ----------------
+# motoko.txt holds the numbers that repository publishes per call (Motoko, and its own
+# Rust canister on candid 0.10.10); each is set beside the first and the second call of
+# the same method here, with both builds.
+echo
+echo "### Whole calls against Motoko (dfinity/canister-profiling's dapps)"
+echo
+echo "Note: dip721 and basic_dao are our own canisters implementing the interfaces of canister-profiling's Rust dapps and doing the same work per call; the Motoko and Rust (candid 0.10.10) columns are the numbers canister-profiling publishes for its own canisters, measured on its setup ($(sed -n 's/^# setup: //p' "$here/motoko.txt")), not in this run."
+echo
+echo "| canister | call | candid 0.10.39, first call | candor, first call | candor, second call | Motoko (published) | Rust on candid 0.10.10 (published) | candor first ÷ Motoko |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
+grep -v '^#' "$here/motoko.txt" | while read -r pkg method motoko rust; do
+  [ -z "$pkg" ] && continue
+  # The instructions of the first and second `update METHOD` of a build's output.
+  nth() { grep "^update $2 " "$out/$pkg.$1.out" | sed -n "$3p" | grep -o 'instructions=[0-9]*$' | cut -d= -f2; }
+  awk -v pkg="$pkg" -v m="$method" -v a="$(nth candid "$method" 1)" -v b="$(nth candor "$method" 1)" \
+    -v c="$(nth candor "$method" 2)" -v mo="$motoko" -v rs="$rust" '
+    function commas(x,   s) { s = sprintf("%d", x); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
+    BEGIN { printf "| %s | %s | %s | %s | %s | %s | %s | %.2fx |\n", pkg, m, commas(a), commas(b), commas(c), commas(mo), commas(rs), b / mo }'
+done
+
 # ---- summary: one row per canister (README and docs/benchmarks.md show this one) ----
 echo
 echo "### Summary"
@@ -213,7 +238,7 @@ echo
 echo "| canister | .wasm with candid 0.10.39 | .wasm with candor | change | messages | instructions with candid | with candor | change |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for entry in "${calls[@]}"; do
-  IFS=: read -r pkg dir script <<<"$entry"
+  IFS=: read -r pkg dir script _ <<<"$entry"
   sizes=()
   sums=()
   for build in candid candor; do

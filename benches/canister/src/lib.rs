@@ -9,7 +9,9 @@
 //! "2. Decoding", and "3. Floor": the least work that builds the same Rust value from bytes
 //! already in memory, so a report can show how far a decoder is from the floor. The real-traffic
 //! workloads add "4. Serde floor": the same value built through its `Deserialize` impl with no
-//! Candid work at all (`serde_floor.rs`), the least a serde-based decoder can cost.
+//! Candid work at all (`serde_floor.rs`), the least a serde-based decoder can cost. The
+//! stable-structures workloads (`storable.rs`) add "5. CBOR encoding" and "6. CBOR decoding":
+//! the same values stored with ciborium. `dapp_calls` (`dapps.rs`) adds "4. Second calls".
 //!
 //! The text workloads (`nns`, `vec_service`) go through the matching parser crate: candor_parser
 //! for candor, candid_parser for candid.
@@ -29,7 +31,9 @@ use lib::types::{Type, TypeInner};
 use lib::{Decode, DecoderConfig, Encode, IDLArgs, IDLValue, Int, Nat, Principal, TypeEnv};
 use std::collections::BTreeMap;
 
+mod dapps;
 mod serde_floor;
+mod storable;
 mod traffic;
 mod types;
 mod wire;

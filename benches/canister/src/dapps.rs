@@ -1,0 +1,184 @@
+//! The Candid work of the first calls that dfinity/canister-profiling sends its sample
+//! dapps (DIP721 `mintDip721` and `transferFromDip721`, Basic DAO `transfer`,
+//! `submit_proposal` and `vote`; the canisters themselves are in `tests/canisters`):
+//! each call's arguments decoded and its reply encoded, for the first time in a fresh
+//! instance, which is what a canister pays on the first call of each method. The
+//! arguments are those of the calls scripts (`tests/canisters/calls/dip721.txt`,
+//! `basic_dao.txt`); the types follow the dapps' interfaces.
+//!
+//! Scopes: "2. Decoding" the five argument lists, "1. Encoding" the five replies, both
+//! the first time; "4. Second calls" the same decodes and encodes again (the steady state).
+
+use crate::lib::{CandidType, Decode, Deserialize, Encode, Principal};
+use canbench_rs::{bench, bench_fn, bench_scope, BenchResult};
+
+#[derive(CandidType, Deserialize, Clone, Copy, Debug)]
+pub enum MetadataPurpose {
+    Preview,
+    Rendered,
+}
+
+#[allow(clippy::enum_variant_names)]
+#[derive(CandidType, Deserialize, Clone, Debug)]
+pub enum MetadataVal {
+    TextContent(String),
+    BlobContent(Vec<u8>),
+    NatContent(u128),
+    Nat8Content(u8),
+    Nat16Content(u16),
+    Nat32Content(u32),
+    Nat64Content(u64),
+}
+
+#[derive(CandidType, Deserialize, Clone, Debug)]
+pub struct MetadataPart {
+    pub purpose: MetadataPurpose,
+    /// `vec record { text; MetadataVal }`; the canister keeps it in a `HashMap`, here it
+    /// is the same wire type decoded as pairs (a second map type in this canister
+    /// changes how the linker inlines `btreemap`'s decoding, which must stay as it is).
+    pub key_val_data: Vec<(String, MetadataVal)>,
+    pub data: Vec<u8>,
+}
+
+#[derive(CandidType, Deserialize, Clone, Copy, Debug)]
+pub enum ApiError {
+    Unauthorized,
+    InvalidTokenId,
+    ZeroAddress,
+    Other,
+}
+
+#[derive(CandidType, Deserialize, Clone, Copy, Debug)]
+pub struct Minted {
+    pub token_id: u64,
+    pub id: u128,
+}
+
+#[derive(CandidType, Deserialize, Clone, Copy, Debug)]
+pub enum MintError {
+    Unauthorized,
+}
+
+#[derive(CandidType, Deserialize, Clone, Copy, Debug)]
+pub struct Tokens {
+    pub amount_e8s: u64,
+}
+
+#[derive(CandidType, Deserialize, Clone, Debug)]
+pub struct TransferArgs {
+    pub to: Principal,
+    pub amount: Tokens,
+}
+
+#[derive(CandidType, Deserialize, Clone, Debug)]
+pub struct ProposalPayload {
+    pub canister_id: Principal,
+    pub method: String,
+    pub message: Vec<u8>,
+}
+
+#[derive(CandidType, Deserialize, Clone, Copy, Debug)]
+pub enum Vote {
+    Yes,
+    No,
+}
+
+#[derive(CandidType, Deserialize, Clone, Debug)]
+pub struct VoteArgs {
+    pub proposal_id: u64,
+    pub vote: Vote,
+}
+
+#[derive(CandidType, Deserialize, Clone, Debug)]
+pub enum ProposalState {
+    Open,
+    Accepted,
+    Rejected,
+    Executing,
+    Succeeded,
+    Failed(String),
+}
+
+/// A self-authenticating principal's length of bytes, as the scripts' identities have.
+fn user(tag: u8) -> Principal {
+    let mut bytes = [tag; 29];
+    bytes[28] = 2;
+    Principal::from_slice(&bytes)
+}
+
+fn metadata() -> Vec<MetadataPart> {
+    let text = |s: &str| MetadataVal::TextContent(s.into());
+    vec![MetadataPart {
+        purpose: MetadataPurpose::Rendered,
+        data: b"hello".to_vec(),
+        key_val_data: Vec::from([
+            (
+                "description".into(),
+                text("The NFT metadata can hold arbitrary metadata"),
+            ),
+            ("tag".into(), text("anime")),
+            ("contentType".into(), text("text/plain")),
+            ("locationType".into(), MetadataVal::Nat8Content(4)),
+        ]),
+    }]
+}
+
+/// The five calls' arguments, decoded.
+fn decode_args(messages: &[Vec<u8>; 5]) {
+    let (to, _) = Decode!(&messages[0], Principal, Vec<MetadataPart>).unwrap();
+    crate::keep(to);
+    let (_, _, token) = Decode!(&messages[1], Principal, Principal, u64).unwrap();
+    crate::keep(token);
+    crate::keep(Decode!(&messages[2], TransferArgs).unwrap());
+    crate::keep(Decode!(&messages[3], ProposalPayload).unwrap());
+    crate::keep(Decode!(&messages[4], VoteArgs).unwrap());
+}
+
+/// The five calls' replies, encoded.
+fn encode_replies() {
+    crate::keep(Encode!(&Ok::<Minted, MintError>(Minted { token_id: 0, id: 0 })).unwrap());
+    crate::keep(Encode!(&Ok::<u128, ApiError>(0)).unwrap());
+    crate::keep(Encode!(&Ok::<(), String>(())).unwrap());
+    crate::keep(Encode!(&Ok::<u64, String>(0)).unwrap());
+    crate::keep(Encode!(&Ok::<ProposalState, String>(ProposalState::Accepted)).unwrap());
+}
+
+/// The first calls' Candid work, then the same again (see the module docs).
+#[bench(raw)]
+fn dapp_calls() -> BenchResult {
+    let (bob, alice, dory) = (user(0x62), user(0x53), user(0x8c));
+    let messages = [
+        Encode!(&bob, &metadata()).unwrap(),
+        Encode!(&bob, &alice, &0u64).unwrap(),
+        Encode!(&TransferArgs {
+            to: dory,
+            amount: Tokens { amount_e8s: 400 }
+        })
+        .unwrap(),
+        Encode!(&ProposalPayload {
+            // The offline host's canister id; the message is as long as the scripts' one.
+            canister_id: Principal::from_slice(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xe0, 0, 0, 1, 1]),
+            method: "update_system_params".into(),
+            message: vec![0x44; 49],
+        })
+        .unwrap(),
+        Encode!(&VoteArgs {
+            proposal_id: 0,
+            vote: Vote::Yes
+        })
+        .unwrap(),
+    ];
+    bench_fn(|| {
+        {
+            let _p = bench_scope("2. Decoding");
+            decode_args(&messages);
+        }
+        {
+            let _p = bench_scope("1. Encoding");
+            encode_replies();
+        }
+        let _p = bench_scope("4. Second calls");
+        decode_args(&messages);
+        encode_replies();
+    })
+}
