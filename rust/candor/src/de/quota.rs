@@ -109,23 +109,24 @@ pub(super) struct Quota {
 impl Quota {
     /// Typed accounting from the decoding quota left once the header is paid for
     /// (`None`: no limit), whether that quota is the size bound, and the config's
-    /// skipping quota.
+    /// skipping quota. Inlined, so the decode state's constructor writes the fields
+    /// in place rather than copying a built `Quota` in.
+    #[inline(always)]
     pub(super) fn new(decoding: Option<usize>, size_bound: bool, skipping: Option<usize>) -> Self {
+        // Under the size bound with no skipping quota, a copy of the bound (less
+        // the header's units, paid already) bounds skipped work. (Chosen by the
+        // one test, which the compiler then does not make twice.)
+        let skip_bound = size_bound && skipping.is_none();
         Quota {
             left: decoding.unwrap_or(usize::MAX),
             on: decoding.is_some() && !size_bound,
-            // Under the size bound with no skipping quota, a copy of the bound
-            // (less the header's units, paid already) bounds skipped work.
-            skipping: match skipping {
-                None if size_bound => decoding,
-                q => q,
-            },
+            skipping: if skip_bound { decoding } else { skipping },
             untyped_on: false,
             untyped_decoding: 0,
             untyped_skipping: None,
             untyped_budget: 0,
             size_bound,
-            skip_bound: size_bound && skipping.is_none(),
+            skip_bound,
             untyped: false,
         }
     }

@@ -37,19 +37,25 @@ fn principal<E: de::Error>(bytes: &[u8]) -> Result<Principal, E> {
 
 /// A tagged payload of `visit_bytes`/`visit_byte_buf`.
 fn tagged<E: de::Error>(value: &[u8]) -> DResult<E> {
-    if value.is_empty() {
+    let Some((&tag, bytes)) = value.split_first() else {
         return Err(E::custom("empty byte payload for IDLValue"));
-    }
-    let Some((tag, bytes)) = BytesTag::split(value) else {
-        return Err(E::custom("unknown tag in visit_byte_buf"));
     };
+    // One match on the byte itself (a match on `BytesTag::split`'s answer is a
+    // second dispatch on the same value).
+    const INT: u8 = BytesTag::Int as u8;
+    const NAT: u8 = BytesTag::Nat as u8;
+    const PRINCIPAL: u8 = BytesTag::Principal as u8;
+    const RESERVED: u8 = BytesTag::Reserved as u8;
+    const SERVICE: u8 = BytesTag::Service as u8;
+    const FUNC: u8 = BytesTag::Func as u8;
+    const BLOB: u8 = BytesTag::Blob as u8;
     match tag {
-        BytesTag::Int => Ok(IDLValue::Int(Int(BigInt::from_signed_bytes_le(bytes)))),
-        BytesTag::Nat => Ok(IDLValue::Nat(Nat(BigUint::from_bytes_le(bytes)))),
-        BytesTag::Principal => Ok(IDLValue::Principal(principal(bytes)?)),
-        BytesTag::Reserved => Ok(IDLValue::Reserved),
-        BytesTag::Service => Ok(IDLValue::Service(principal(bytes)?)),
-        BytesTag::Func => {
+        INT => Ok(IDLValue::Int(Int(BigInt::from_signed_bytes_le(bytes)))),
+        NAT => Ok(IDLValue::Nat(Nat(BigUint::from_bytes_le(bytes)))),
+        PRINCIPAL => Ok(IDLValue::Principal(principal(bytes)?)),
+        RESERVED => Ok(IDLValue::Reserved),
+        SERVICE => Ok(IDLValue::Service(principal(bytes)?)),
+        FUNC => {
             let mut pos = 0;
             let len = leb::read_u64(bytes, &mut pos).map_err(|_| E::custom("bad method length"))?;
             let end = usize::try_from(len)
@@ -63,7 +69,8 @@ fn tagged<E: de::Error>(value: &[u8]) -> DResult<E> {
             let id = principal(bytes.get(end..).unwrap_or_default())?;
             Ok(IDLValue::Func(id, method))
         }
-        BytesTag::Blob => Ok(IDLValue::Blob(bytes.to_vec())),
+        BLOB => Ok(IDLValue::Blob(bytes.to_vec())),
+        _ => Err(E::custom("unknown tag in visit_byte_buf")),
     }
 }
 
