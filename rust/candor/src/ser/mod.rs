@@ -75,7 +75,7 @@ impl ValueSerializer {
     }
 }
 
-/// Appends `bytes` after their length (LEB128), as a text or blob is written. Up
+/// Appends `bytes` after their length (LEB128), as a text is written. Up
 /// to 15 bytes the length is one byte, and it goes into the same 16-byte word pair
 /// as the bytes ([`append`]): one store instead of a push and a store.
 #[inline]
@@ -270,7 +270,10 @@ impl<'a> types::Serializer for &'a mut ValueSerializer {
     }
     #[inline]
     fn serialize_blob(self, blob: &[u8]) -> Result<()> {
-        append_with_len(&mut self.value, blob);
+        // Blobs are mostly longer than `append_with_len`'s 15 bytes (subaccounts,
+        // hashes, payloads): its test would only add a branch.
+        leb::write_u64(&mut self.value, blob.len() as u64);
+        append(&mut self.value, blob);
         Ok(())
     }
 }
