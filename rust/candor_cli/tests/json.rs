@@ -252,3 +252,61 @@ fn bad_json_exits_2_with_the_reason() {
     let untyped = candor(&["encode", "--json", "[]"]);
     assert_eq!(untyped.status, 2);
 }
+
+/// JSON a user typed: the printed JSON of a random message with one character
+/// replaced, dropped or doubled, or any short text. Reading it gives values or an
+/// error, never a panic (a panic here fails the test).
+fn mangled_json() -> impl Strategy<Value = (String, usize)> {
+    let printed = (any::<u64>(), 0..METHODS.len()).prop_map(|(seed, which)| {
+        let (file, name) = METHODS[which];
+        let (env, types) = method(file, name);
+        let json = generate(&env, &types, seed, 1)
+            .unwrap()
+            .first()
+            .map(|m| args_to_json(m))
+            .unwrap_or_default();
+        (json, which)
+    });
+    let edited = (printed, any::<prop::sample::Index>(), any::<char>(), 0..3u8).prop_map(
+        |((json, which), at, c, how)| {
+            let mut chars: Vec<char> = json.chars().collect();
+            if !chars.is_empty() {
+                let i = at.index(chars.len());
+                match how {
+                    0 => chars[i] = c,
+                    1 => {
+                        chars.remove(i);
+                    }
+                    _ => chars.insert(i, chars[i]),
+                }
+            }
+            (chars.into_iter().collect(), which)
+        },
+    );
+    prop_oneof![
+        edited,
+        ("[\\[\\]{}\":,0-9a-z.eE+\\- ]{0,40}", 0..METHODS.len()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn mangled_json_is_read_or_refused((json, which) in mangled_json()) {
+        let (file, name) = METHODS[which];
+        let (env, types) = method(file, name);
+        let _ = read::parse(&json);
+        let _ = args_from_json(&json, &env, &types);
+    }
+}
+
+/// Nesting far past the reader's limit is refused, not a stack overflow.
+#[test]
+fn deep_json_is_refused() {
+    let (env, types) = method("json.did", "edge");
+    for open in ["[", "{\"a\":"] {
+        let json = open.repeat(200_000);
+        assert!(read::parse(&json).is_err());
+        assert!(args_from_json(&json, &env, &types).is_err());
+    }
+}
