@@ -263,7 +263,7 @@ fn mangled_json() -> impl Strategy<Value = (String, usize)> {
         let json = generate(&env, &types, seed, 1)
             .unwrap()
             .first()
-            .map(|m| args_to_json(m))
+            .map(args_to_json)
             .unwrap_or_default();
         (json, which)
     });
