@@ -326,10 +326,14 @@ fn check_decs(env: &mut TypeEnv, decs: &[&Binding]) -> Result<()> {
 /// Rejects definitions that are only aliases going round in a circle: such a type
 /// is not productive (it has no structure), so it has no values and no encoding.
 fn check_cycle(env: &TypeEnv, bindings: &Names<'_>) -> Result<()> {
+    // Aliases whose chain is known to end (in a type with structure, or a name not
+    // defined here): a later chain that reaches one ends too, so each alias is
+    // walked once and a long chain costs its length, not its length squared.
+    let mut ends: BTreeSet<&str> = BTreeSet::new();
     for (id, ty) in env.0.iter() {
         // Only an alias can start a cycle of aliases; its binding (for the error's
         // location) is looked up only then, not for every definition.
-        if !matches!(ty.as_ref(), TypeInner::Var(_)) {
+        if !matches!(ty.as_ref(), TypeInner::Var(_)) || ends.contains(id.as_str()) {
             continue;
         }
         let Some(b) = bindings.get(id) else {
@@ -338,6 +342,9 @@ fn check_cycle(env: &TypeEnv, bindings: &Names<'_>) -> Result<()> {
         let mut seen = BTreeSet::new();
         let mut t = ty;
         while let TypeInner::Var(next) = t.as_ref() {
+            if ends.contains(next.as_str()) {
+                break;
+            }
             if !seen.insert(next.as_str()) {
                 return Err(Loc::of_binding(b).error(
                     b.name_span.clone(),
@@ -349,6 +356,8 @@ fn check_cycle(env: &TypeEnv, bindings: &Names<'_>) -> Result<()> {
                 None => break,
             }
         }
+        ends.insert(id.as_str());
+        ends.extend(seen);
     }
     Ok(())
 }

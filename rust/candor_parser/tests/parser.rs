@@ -466,6 +466,30 @@ fn definitions_already_in_the_environment() {
     assert!(check_prog(&mut env, &unknown).is_err());
 }
 
+/// Cycles of aliases are found wherever a chain runs into one, also past chains
+/// already known to end; a long chain is walked once (each alias is not walked to
+/// the chain's end again), so 20,000 aliases check at once.
+#[test]
+fn alias_cycles_behind_chains() {
+    let ends = "type a = b; type b = c; type c = nat; type d = b;";
+    assert!(check(ends).is_ok());
+    assert_eq!(
+        err(check(&format!("{ends}\ntype e = f; type f = g; type g = f;"))),
+        "Candid parser error: 2:6: e has cyclic type definition\ntype e = f; type f = g; type g = f;\n     ^"
+    );
+    let chain = |n: usize, last: &str| {
+        let mut src = format!("type t0 = {last};\n");
+        for i in 1..n {
+            src.push_str(&format!("type t{i} = t{};\n", i - 1));
+        }
+        src
+    };
+    let n = 20_000;
+    assert!(check(&chain(n, &format!("vec t{}", n - 1))).is_ok());
+    let cyclic = err(check(&chain(n, &format!("t{}", n - 1))));
+    assert!(cyclic.contains("has cyclic type definition"), "{cyclic}");
+}
+
 #[test]
 fn did_error_messages() {
     assert_eq!(
