@@ -9,7 +9,7 @@ mod common;
 use common::{encoded, wat_bytes, Bench, TempDir};
 use quick_xml::events::Event;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// The instructions of one call of `$heavy`: entry 1, then 100 × (7 one-cost operators and
 /// `br_if`, 2).
@@ -95,13 +95,7 @@ fn traced_module() -> Vec<u8> {
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_canbench"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("CANBENCH_CFG_FILE")
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
+    common::canbench_in(dir, args)
 }
 
 /// Every `<title>` of an SVG, after checking the whole file is well-formed XML with an

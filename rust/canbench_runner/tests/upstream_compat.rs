@@ -36,14 +36,8 @@ fn results_file(dir: &Path, version: &str, totals: &[(&str, u64, u64, u64)]) {
 }
 
 fn canbench(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_canbench"))
-        .args(["--less-verbose", "--show-summary"])
-        .args(args)
-        .current_dir(dir)
-        .env_remove("CANBENCH_CFG_FILE")
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
+    let upstream = ["--less-verbose", "--show-summary"];
+    common::canbench_in(dir, &[&upstream[..], args].concat())
 }
 
 fn stdout(out: &Output) -> String {

@@ -38,6 +38,18 @@ impl Drop for TempDir {
 }
 
 /// Whether `tool` runs.
+/// Runs the runner's binary in `dir` with `args`, as a user would: no configuration file
+/// named by the environment, no colours.
+pub fn canbench_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_canbench"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("CANBENCH_CFG_FILE")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
 pub fn have(tool: &str) -> bool {
     Command::new(tool)
         .arg("--version")
