@@ -41,7 +41,7 @@ mod read;
 mod values;
 
 use crate::scalar::{self, Put, Scalar};
-use candor::types::{Label, Type, TypeEnv, TypeInner};
+use candor::types::{Type, TypeEnv, TypeInner};
 use std::collections::HashMap;
 
 /// Nesting deeper than this is reported as a fault (the input cannot make the
@@ -69,12 +69,10 @@ impl Context {
     /// types the values are read against.
     pub fn from_interface(env: &TypeEnv, types: &[Type]) -> Context {
         let mut names = HashMap::new();
-        let mut add = |t: &Type| collect_names(t, &mut names, 0);
-        for (_, t) in env.0.iter() {
-            add(t);
-        }
-        for t in types {
-            add(t);
+        for t in env.0.values().chain(types) {
+            crate::names::each_label_name(t, &mut |n| {
+                names.insert(candor::idl_hash(n), n.to_string());
+            });
         }
         Context {
             names,
@@ -102,40 +100,6 @@ impl Context {
             TypeInner::Var(name) => self.env.rec_find_type(name).unwrap_or(t),
             _ => t,
         }
-    }
-}
-
-fn collect_names(t: &Type, names: &mut HashMap<u32, String>, depth: usize) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    match t.as_ref() {
-        TypeInner::Record(fs) | TypeInner::Variant(fs) => {
-            for f in fs {
-                if let Label::Named(n) = f.id.as_ref() {
-                    names.insert(candor::idl_hash(n), n.clone());
-                }
-                collect_names(&f.ty, names, depth + 1);
-            }
-        }
-        TypeInner::Opt(t) | TypeInner::Vec(t) => collect_names(t, names, depth + 1),
-        TypeInner::Func(f) => {
-            for t in f.args.iter().chain(&f.rets) {
-                collect_names(t, names, depth + 1);
-            }
-        }
-        TypeInner::Service(ms) => {
-            for (_, t) in ms {
-                collect_names(t, names, depth + 1);
-            }
-        }
-        TypeInner::Class(args, t) => {
-            for a in args {
-                collect_names(a, names, depth + 1);
-            }
-            collect_names(t, names, depth + 1);
-        }
-        _ => {}
     }
 }
 

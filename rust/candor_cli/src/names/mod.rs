@@ -196,40 +196,49 @@ pub fn well_known() -> impl Iterator<Item = String> {
 pub fn interface_names(env: &TypeEnv, actor: Option<&Type>) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for t in env.0.values().chain(actor) {
-        collect(t, &mut out, 0);
+        each_label_name(t, &mut |n| {
+            out.insert(n.to_string());
+        });
     }
     out
 }
 
-fn collect(t: &Type, out: &mut BTreeSet<String>, depth: usize) {
+/// Calls `f` with the name of every named field and case in `t` (through records,
+/// variants, options, vectors, functions, services and classes; names of other
+/// definitions are not followed), down to [`MAX_DEPTH`] levels.
+pub fn each_label_name(t: &Type, f: &mut impl FnMut(&str)) {
+    walk_labels(t, f, 0);
+}
+
+fn walk_labels(t: &Type, f: &mut impl FnMut(&str), depth: usize) {
     if depth > MAX_DEPTH {
         return;
     }
     match t.as_ref() {
         TypeInner::Record(fs) | TypeInner::Variant(fs) => {
-            for f in fs {
-                if let Label::Named(n) = f.id.as_ref() {
-                    out.insert(n.clone());
+            for field in fs {
+                if let Label::Named(n) = field.id.as_ref() {
+                    f(n);
                 }
-                collect(&f.ty, out, depth + 1);
+                walk_labels(&field.ty, f, depth + 1);
             }
         }
-        TypeInner::Opt(t) | TypeInner::Vec(t) => collect(t, out, depth + 1),
-        TypeInner::Func(f) => {
-            for t in f.args.iter().chain(&f.rets) {
-                collect(t, out, depth + 1);
+        TypeInner::Opt(t) | TypeInner::Vec(t) => walk_labels(t, f, depth + 1),
+        TypeInner::Func(func) => {
+            for t in func.args.iter().chain(&func.rets) {
+                walk_labels(t, f, depth + 1);
             }
         }
         TypeInner::Service(ms) => {
             for (_, t) in ms {
-                collect(t, out, depth + 1);
+                walk_labels(t, f, depth + 1);
             }
         }
         TypeInner::Class(args, t) => {
             for a in args {
-                collect(a, out, depth + 1);
+                walk_labels(a, f, depth + 1);
             }
-            collect(t, out, depth + 1);
+            walk_labels(t, f, depth + 1);
         }
         _ => {}
     }
