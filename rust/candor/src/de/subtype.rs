@@ -81,12 +81,74 @@ impl PairMap {
 pub(crate) struct Memo {
     known: PairMap,
     log: InlineVec<Key, 4>,
-    /// The last top-level answer: a vector or list of `opt` values asks the same
-    /// question for every element.
-    last: Option<(Key, bool)>,
+    /// Recent top-level answers: a vector or list of `opt` values asks the same
+    /// question for every element, and a record with several `opt` fields asks a
+    /// few questions in turn, one per field, for every record.
+    recent: Recent,
     /// Set when a check gave up at the depth limit: its "no" depended on where the
     /// check started, so these answers are not kept past the message.
     depth_limited: bool,
+}
+
+/// Slots of [`Recent`].
+const RECENT: usize = 16;
+
+/// Top-level answers, each in the slot its key hashes to (a newer answer takes
+/// the slot): one comparison to find an answer, where the memo proper
+/// ([`PairMap`]) is searched, or hashed once it holds more than four pairs.
+/// `used` tells whether any slot was filled since the last emptying, so a
+/// message that asks nothing empties nothing.
+#[derive(Clone, Copy)]
+struct Recent {
+    slots: [(Key, bool); RECENT],
+    used: bool,
+}
+
+/// No pair has this key (node indices take 31 bits, so keys are below 2^64 - 1).
+const NO_KEY: Key = Key::MAX;
+
+impl Default for Recent {
+    fn default() -> Self {
+        Recent {
+            slots: [(NO_KEY, false); RECENT],
+            used: false,
+        }
+    }
+}
+
+impl Recent {
+    #[inline(always)]
+    fn slot(k: Key) -> usize {
+        // Fibonacci hashing: the top bits of the product depend on every bit of
+        // both node indices, so pairs with nearby indices spread over the slots.
+        (k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60) as usize % RECENT
+    }
+
+    #[inline(always)]
+    fn get(&self, k: Key) -> Option<bool> {
+        match self.slots.get(Self::slot(k)) {
+            Some(&(key, v)) if key == k => Some(v),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn put(&mut self, k: Key, v: bool) {
+        if let Some(slot) = self.slots.get_mut(Self::slot(k)) {
+            *slot = (k, v);
+            self.used = true;
+        }
+    }
+
+    fn clear(&mut self) {
+        if self.used {
+            *self = Recent::default();
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        !self.used
+    }
 }
 
 use super::quota::MAX_SUBTYPE_DEPTH as MAX_DEPTH;
@@ -195,12 +257,12 @@ impl Memo {
             }
         }
         self.log.truncate(0);
-        self.last = None;
+        self.recent.clear();
         self.depth_limited = false;
     }
 
     fn is_empty(&self) -> bool {
-        self.last.is_none()
+        self.recent.is_empty()
             && self.known.small.len() == 0
             && self.known.big.as_ref().is_none_or(|m| m.is_empty())
     }
@@ -208,13 +270,11 @@ impl Memo {
     /// Is `w` (wire) a subtype of `e` (expected)?
     pub(super) fn check(&mut self, sides: Sides<'_>, w: Ref, e: Ref) -> bool {
         let k = key(w, e, false);
-        if let Some((last, v)) = self.last {
-            if last == k {
-                return v;
-            }
+        if let Some(v) = self.recent.get(k) {
+            return v;
         }
         let v = self.holds(sides.wire, w, sides.exp, e, false, 0);
-        self.last = Some((k, v));
+        self.recent.put(k, v);
         v
     }
 

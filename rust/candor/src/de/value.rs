@@ -423,35 +423,44 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     }
 
     fn deserialize_i128<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
-        self.unroll()?;
-        if self.state.expected_node(self.e()) != Node::Prim(Prim::Int) {
-            return Err(self.internal("i128"));
-        }
-        self.state.charge(quota::BIG_FLAT)?;
-        let at = self.state.offset();
-        let value = match self.state.wire_node(self.w()) {
-            Node::Prim(Prim::Int) => self
-                .state
-                .reader
-                .int_i128()
-                .ok_or_else(|| fault::number_too_large("int does not fit i128", at))?,
-            Node::Prim(Prim::Nat) => {
-                let n = self
-                    .state
-                    .reader
-                    .nat_u128()
-                    .ok_or_else(|| fault::number_too_large("nat does not fit u128", at))?;
-                i128::try_from(n)
-                    .map_err(|_| fault::number_too_large("nat does not fit i128", at))?
+        // An `int` read from an `int` or a `nat`, both by direct reference, needs
+        // no arena lookup (as `De::int`).
+        let is_nat = if self.e() == INT && (self.w() == INT || self.w() == NAT) {
+            self.w() == NAT
+        } else {
+            self.unroll()?;
+            if self.state.expected_node(self.e()) != Node::Prim(Prim::Int) {
+                return Err(self.internal("i128"));
             }
-            _ => return Err(self.mismatch()),
+            match self.state.wire_node(self.w()) {
+                Node::Prim(Prim::Int) => false,
+                Node::Prim(Prim::Nat) => true,
+                _ => {
+                    self.state.charge(quota::BIG_FLAT)?;
+                    return Err(self.mismatch());
+                }
+            }
         };
-        v.visit_i128(value)
+        self.state.charge(quota::BIG_FLAT)?;
+        // A value that fits 64 bits (most do) is read by the 64-bit reader, which
+        // reads nothing when it does not fit; the 128-bit one shifts 128-bit words.
+        let small = if is_nat {
+            self.state.reader.nat_u64().map(i128::from)
+        } else {
+            self.state.reader.int_i64().map(i128::from)
+        };
+        if let Some(x) = small {
+            return v.visit_i128(x);
+        }
+        v.visit_i128(wide_i128(self.state, is_nat)?)
     }
 
     fn deserialize_u128<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Nat)?;
         self.state.charge(quota::BIG_FLAT)?;
+        if let Some(x) = self.state.reader.nat_u64() {
+            return v.visit_u128(u128::from(x));
+        }
         let at = self.state.offset();
         let n = self
             .state
@@ -609,6 +618,25 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
     fn is_human_readable(&self) -> bool {
         false
     }
+}
+
+/// An `i128` read from an `int` (or a `nat`, `is_nat`) that does not fit 64
+/// bits, or the error that it does not fit 128.
+#[cold]
+#[inline(never)]
+fn wide_i128(state: &mut DecodeState<'_>, is_nat: bool) -> Result<i128> {
+    let at = state.offset();
+    if !is_nat {
+        return state
+            .reader
+            .int_i128()
+            .ok_or_else(|| fault::number_too_large("int does not fit i128", at));
+    }
+    let n = state
+        .reader
+        .nat_u128()
+        .ok_or_else(|| fault::number_too_large("nat does not fit u128", at))?;
+    i128::try_from(n).map_err(|_| fault::number_too_large("nat does not fit i128", at))
 }
 
 /// The error of the read of an `opt`'s value. A subtype error becomes `null`

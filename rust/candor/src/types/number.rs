@@ -260,14 +260,23 @@ fn encode_big_bigint(out: &mut Vec<u8>, v: &BigInt) {
 pub(crate) fn leb_to_le_bytes(leb: &[u8], signed: bool, out: &mut Vec<u8>) {
     let mut chunks = leb.chunks_exact(8);
     let start = out.len();
-    out.resize(start + leb.len() / 8 * 7, 0);
+    let whole = start + leb.len() / 8 * 7;
+    // Each seven bytes are written as the whole word they come in (its top byte
+    // is zero, and the next word overwrites it): one store, not three. One byte
+    // of room past the last word, cut off after.
+    out.resize(whole + 1, 0);
     if let Some(dst) = out.get_mut(start..) {
-        for (src, dst) in (&mut chunks).zip(dst.chunks_exact_mut(7)) {
+        let mut at = 0;
+        for src in &mut chunks {
             let eight = src.first_chunk::<8>().copied().unwrap_or_default();
-            let bytes = gather_groups(u64::from_le_bytes(eight)).to_le_bytes();
-            dst.copy_from_slice(bytes.get(..7).unwrap_or_default());
+            let word = gather_groups(u64::from_le_bytes(eight)).to_le_bytes();
+            if let Some(d) = dst.get_mut(at..).and_then(|d| d.first_chunk_mut::<8>()) {
+                *d = word;
+            }
+            at += 7;
         }
     }
+    out.truncate(whole);
     let (mut acc, mut nbits) = (0u32, 0u32);
     for &b in chunks.remainder() {
         acc |= u32::from(b & 0x7f) << nbits;
@@ -300,6 +309,56 @@ pub(crate) fn decode_bigint(bytes: &[u8]) -> BigInt {
     let mut le = Vec::new();
     leb_to_le_bytes(bytes, true, &mut le);
     BigInt::from_signed_bytes_le(&le)
+}
+
+/// The value of little-endian magnitude bytes (`BigUint::from_bytes_le`'s
+/// value): four bytes to a digit of `BigUint::new`, where `from_bytes_le` builds
+/// its digits bit group by bit group, several times the work for a long value.
+pub(crate) fn biguint_from_le(bytes: &[u8]) -> BigUint {
+    BigUint::new(le_words(bytes, 0, |w| w))
+}
+
+/// The value of little-endian two's complement bytes
+/// (`BigInt::from_signed_bytes_le`'s value). A negative one's magnitude is
+/// `!x + 1`: the words are inverted as they are made, and the one is added from
+/// the low word up, which stops at the first word that does not carry.
+pub(crate) fn bigint_from_signed_le(bytes: &[u8]) -> BigInt {
+    if bytes.last().is_none_or(|b| b & 0x80 == 0) {
+        return BigInt::from(biguint_from_le(bytes));
+    }
+    // Sign-extended to whole words; the top word's sign bit is set, so its
+    // inversion is below the top and the carry stops there at the latest.
+    let mut words = le_words(bytes, 0xff, |w| !w);
+    for w in &mut words {
+        let (x, carry) = w.overflowing_add(1);
+        *w = x;
+        if !carry {
+            break;
+        }
+    }
+    BigInt::from_biguint(Sign::Minus, BigUint::new(words))
+}
+
+/// `bytes` as little-endian 32-bit words, the last one filled up with `fill`,
+/// each passed through `f`.
+#[inline(always)]
+fn le_words(bytes: &[u8], fill: u8, f: impl Fn(u32) -> u32) -> Vec<u32> {
+    let chunks = bytes.chunks_exact(4);
+    let rest = chunks.remainder();
+    let mut words = Vec::with_capacity(bytes.len().div_ceil(4));
+    words.extend(chunks.map(|c| {
+        f(u32::from_le_bytes(
+            c.first_chunk::<4>().copied().unwrap_or_default(),
+        ))
+    }));
+    if !rest.is_empty() {
+        let mut last = [fill; 4];
+        for (d, s) in last.iter_mut().zip(rest) {
+            *d = *s;
+        }
+        words.push(f(u32::from_le_bytes(last)));
+    }
+    words
 }
 
 /// Groups decimal digits by three with `_`, as candid prints numbers.
@@ -559,7 +618,7 @@ impl<'de> Visitor<'de> for NatVisitor {
     }
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Nat, E> {
         match BytesTag::split(v) {
-            Some((BytesTag::Nat, rest)) => Ok(Nat(BigUint::from_bytes_le(rest))),
+            Some((BytesTag::Nat, rest)) => Ok(Nat(biguint_from_le(rest))),
             _ => Err(E::custom("not a nat")),
         }
     }
@@ -596,8 +655,8 @@ impl<'de> Visitor<'de> for IntVisitor {
     }
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Int, E> {
         match BytesTag::split(v) {
-            Some((BytesTag::Int, rest)) => Ok(Int(BigInt::from_signed_bytes_le(rest))),
-            Some((BytesTag::Nat, rest)) => Ok(Int(BigInt::from(BigUint::from_bytes_le(rest)))),
+            Some((BytesTag::Int, rest)) => Ok(Int(bigint_from_signed_le(rest))),
+            Some((BytesTag::Nat, rest)) => Ok(Int(BigInt::from(biguint_from_le(rest)))),
             _ => Err(E::custom("not an int")),
         }
     }
