@@ -1,7 +1,7 @@
 //! [`IDLValue::annotate_type`]: gives a value the exact shape of a type, so it can be
 //! encoded at that type (candid's rules, arm for arm).
 
-use super::pretty::label_string;
+use super::oneline::label_string;
 use super::{IDLField, IDLValue, VariantValue};
 use crate::error::{Error, Result};
 use crate::types::internal::{elide_large, find_type};
