@@ -151,8 +151,13 @@ pub fn decode(
     if json {
         print(&crate::json::args_to_json(&values))?;
     } else {
-        print(&format!("{values}\n"))?;
+        let mut text = values.to_string();
+        text.push('\n');
+        print(&text)?;
     }
+    // The process ends here: its memory goes back at exit, and freeing a large
+    // message value by value first would take as long as printing it.
+    std::mem::forget(values);
     Ok(Answer::Yes)
 }
 
