@@ -2,12 +2,12 @@
 //! encoded at that type (candid's rules, arm for arm).
 
 use super::oneline::label_string;
-use super::{IDLField, IDLValue, VariantValue};
+use super::{IDLField, IDLValue};
 use crate::error::{Error, Result};
 use crate::types::internal::{elide_large, find_type};
 use crate::types::number::{Int, Nat};
 use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
-use crate::types::{Field, Type, TypeEnv, TypeInner};
+use crate::types::{Field, Label, Type, TypeEnv, TypeInner};
 use std::cell::Cell;
 
 /// Bound on the nesting of values and types walked by annotation (candid bounds it
@@ -67,6 +67,17 @@ impl IDLValue {
     /// decoded), candid's liberal `opt` rule applies: a value that does not fit
     /// becomes `null`.
     pub fn annotate_type(&self, from_parser: bool, env: &TypeEnv, t: &Type) -> Result<Self> {
+        self.clone().into_annotated(from_parser, env, t)
+    }
+
+    /// [`IDLValue::annotate_type`] of a value that is not needed after: its texts,
+    /// blobs and numbers move into the result instead of being copied.
+    pub(crate) fn into_annotated(
+        mut self,
+        from_parser: bool,
+        env: &TypeEnv,
+        t: &Type,
+    ) -> Result<Self> {
         let outer = ANNOTATION_STACK.try_with(|s| s.replace(StackMark::here()));
         let out = self.annotate(from_parser, env, t, 0);
         if let Ok(outer) = outer {
@@ -75,15 +86,25 @@ impl IDLValue {
         out
     }
 
-    fn annotate(&self, from_parser: bool, env: &TypeEnv, t: &Type, depth: usize) -> Result<Self> {
+    /// The value shaped by `t`; the parts of `self` it keeps are moved out (what
+    /// is left of `self` is not used again).
+    fn annotate(
+        &mut self,
+        from_parser: bool,
+        env: &TypeEnv,
+        t: &Type,
+        depth: usize,
+    ) -> Result<Self> {
         if depth % STACK_CHECK_EVERY == CHECK_AT && too_deep(depth) {
             return Err(Error::msg(format!(
                 "Recursion limit exceeded at depth {depth}"
             )));
         }
         let depth = depth + 1;
-        let go = |v: &IDLValue, t: &Type| v.annotate(from_parser, env, t, depth);
-        Ok(match (self, t.as_ref()) {
+        let go = |v: &mut IDLValue, t: &Type| v.annotate(from_parser, env, t, depth);
+        // A value already of the type's own shape moves out whole.
+        let keep = |v: &mut IDLValue| std::mem::replace(v, IDLValue::Null);
+        Ok(match (&mut *self, t.as_ref()) {
             (_, TypeInner::Var(id)) => return go(self, env.rec_find_type(id)?),
             (_, TypeInner::Knot(id)) => {
                 let ty =
@@ -94,22 +115,22 @@ impl IDLValue {
             (IDLValue::Float64(n), TypeInner::Float32) if from_parser => {
                 IDLValue::Float32(*n as f32)
             }
-            (IDLValue::Null, TypeInner::Null) => IDLValue::Null,
-            (IDLValue::Bool(b), TypeInner::Bool) => IDLValue::Bool(*b),
-            (IDLValue::Nat(n), TypeInner::Nat) => IDLValue::Nat(n.clone()),
-            (IDLValue::Int(i), TypeInner::Int) => IDLValue::Int(i.clone()),
-            (IDLValue::Nat(n), TypeInner::Int) => IDLValue::Int(n.clone().into()),
-            (IDLValue::Nat8(n), TypeInner::Nat8) => IDLValue::Nat8(*n),
-            (IDLValue::Nat16(n), TypeInner::Nat16) => IDLValue::Nat16(*n),
-            (IDLValue::Nat32(n), TypeInner::Nat32) => IDLValue::Nat32(*n),
-            (IDLValue::Nat64(n), TypeInner::Nat64) => IDLValue::Nat64(*n),
-            (IDLValue::Int8(n), TypeInner::Int8) => IDLValue::Int8(*n),
-            (IDLValue::Int16(n), TypeInner::Int16) => IDLValue::Int16(*n),
-            (IDLValue::Int32(n), TypeInner::Int32) => IDLValue::Int32(*n),
-            (IDLValue::Int64(n), TypeInner::Int64) => IDLValue::Int64(*n),
-            (IDLValue::Float64(n), TypeInner::Float64) => IDLValue::Float64(*n),
-            (IDLValue::Float32(n), TypeInner::Float32) => IDLValue::Float32(*n),
-            (IDLValue::Text(s), TypeInner::Text) => IDLValue::Text(s.clone()),
+            (IDLValue::Null, TypeInner::Null)
+            | (IDLValue::Bool(_), TypeInner::Bool)
+            | (IDLValue::Nat(_), TypeInner::Nat)
+            | (IDLValue::Int(_), TypeInner::Int)
+            | (IDLValue::Nat8(_), TypeInner::Nat8)
+            | (IDLValue::Nat16(_), TypeInner::Nat16)
+            | (IDLValue::Nat32(_), TypeInner::Nat32)
+            | (IDLValue::Nat64(_), TypeInner::Nat64)
+            | (IDLValue::Int8(_), TypeInner::Int8)
+            | (IDLValue::Int16(_), TypeInner::Int16)
+            | (IDLValue::Int32(_), TypeInner::Int32)
+            | (IDLValue::Int64(_), TypeInner::Int64)
+            | (IDLValue::Float64(_), TypeInner::Float64)
+            | (IDLValue::Float32(_), TypeInner::Float32)
+            | (IDLValue::Text(_), TypeInner::Text) => keep(self),
+            (IDLValue::Nat(n), TypeInner::Int) => IDLValue::Int(std::mem::take(n).into()),
             // opt: null-like values are absent (always succeeds).
             (IDLValue::Null | IDLValue::Reserved | IDLValue::None, TypeInner::Opt(_)) => {
                 IDLValue::None
@@ -136,14 +157,14 @@ impl IDLValue {
                 }
             }
             (_, TypeInner::Opt(_)) if !from_parser => IDLValue::None,
-            (IDLValue::Blob(blob), ty) if ty.is_blob(env) => IDLValue::Blob(blob.clone()),
+            (IDLValue::Blob(_), ty) if ty.is_blob(env) => keep(self),
             (IDLValue::Vec(_) | IDLValue::Record(_) | IDLValue::Variant(_), _) => {
                 return self.compound(from_parser, env, t, depth)
             }
-            (IDLValue::Principal(id), TypeInner::Principal) => IDLValue::Principal(*id),
-            (IDLValue::Service(_), TypeInner::Service(_))
-            | (IDLValue::Func(_, _), TypeInner::Func(_)) => self.clone(),
-            (IDLValue::Number(s), ty) if from_parser => return number(self, s, ty, t),
+            (IDLValue::Principal(_), TypeInner::Principal)
+            | (IDLValue::Service(_), TypeInner::Service(_))
+            | (IDLValue::Func(_, _), TypeInner::Func(_)) => keep(self),
+            (IDLValue::Number(s), ty) if from_parser => return number(s, ty, t),
             _ => return Err(mismatch(self, t)),
         })
     }
@@ -151,9 +172,15 @@ impl IDLValue {
     /// Vectors, records and variants (kept out of [`annotate`](Self::annotate) so
     /// its frame, paid once per nesting level, stays small).
     #[inline(never)]
-    fn compound(&self, from_parser: bool, env: &TypeEnv, t: &Type, depth: usize) -> Result<Self> {
-        let go = |v: &IDLValue, t: &Type| v.annotate(from_parser, env, t, depth);
-        Ok(match (self, t.as_ref()) {
+    fn compound(
+        &mut self,
+        from_parser: bool,
+        env: &TypeEnv,
+        t: &Type,
+        depth: usize,
+    ) -> Result<Self> {
+        let go = |v: &mut IDLValue, t: &Type| v.annotate(from_parser, env, t, depth);
+        Ok(match (&mut *self, t.as_ref()) {
             (IDLValue::Vec(vec), ty) if ty.is_blob(env) => {
                 let mut blob = Vec::with_capacity(vec.len());
                 for e in vec {
@@ -170,37 +197,52 @@ impl IDLValue {
                 IDLValue::Blob(blob)
             }
             (IDLValue::Vec(vec), TypeInner::Vec(ty)) => {
-                IDLValue::Vec(vec.iter().map(|e| go(e, ty)).collect::<Result<_>>()?)
+                // In place: the vector's buffer is kept.
+                for e in vec.iter_mut() {
+                    *e = go(e, ty)?;
+                }
+                std::mem::replace(self, IDLValue::Null)
             }
             (IDLValue::Record(vec), TypeInner::Record(fs)) => {
                 // Later fields with the same id win, as in candid. Sorted by id (the
                 // sort is stable, so equal ids keep their order) instead of hashed: no
                 // hasher to pay for, and no hash to flood with chosen ids.
-                let mut fields: Vec<(u32, &IDLValue)> =
-                    vec.iter().map(|f| (f.id.get_id(), &f.val)).collect();
+                let mut fields: Vec<(u32, &mut IDLField)> =
+                    vec.iter_mut().map(|f| (f.id.get_id(), f)).collect();
                 fields.sort_by_key(|f| f.0);
-                let last_with = |id: u32| {
-                    let end = fields.partition_point(|f| f.0 <= id);
-                    fields[..end].last().filter(|f| f.0 == id).map(|f| f.1)
-                };
                 let mut res = Vec::with_capacity(fs.len());
                 for Field { id, ty } in fs {
-                    let val = match last_with(id.get_id()) {
-                        Some(v) => v,
-                        None => match trace(env, ty)?.as_ref() {
-                            TypeInner::Null => &IDLValue::Null,
-                            TypeInner::Opt(_) => &IDLValue::None,
-                            TypeInner::Reserved => &IDLValue::Reserved,
-                            _ => {
-                                return Err(Error::msg(format!(
-                                    "record field {} not found",
-                                    label_string(id)
-                                )))
-                            }
-                        },
+                    let id_num = id.get_id();
+                    let end = fields.partition_point(|f| f.0 <= id_num);
+                    let found = end
+                        .checked_sub(1)
+                        .and_then(|last| fields.get_mut(last))
+                        .filter(|f| f.0 == id_num);
+                    let mut absent;
+                    let mut label = None;
+                    let val = match found {
+                        // Each of the type's ids is distinct: a value is taken once.
+                        Some(f) => {
+                            label = take_label(&mut f.1.id, id);
+                            &mut f.1.val
+                        }
+                        None => {
+                            absent = match trace(env, ty)?.as_ref() {
+                                TypeInner::Null => IDLValue::Null,
+                                TypeInner::Opt(_) => IDLValue::None,
+                                TypeInner::Reserved => IDLValue::Reserved,
+                                _ => {
+                                    return Err(Error::msg(format!(
+                                        "record field {} not found",
+                                        label_string(id)
+                                    )))
+                                }
+                            };
+                            &mut absent
+                        }
                     };
                     res.push(IDLField {
-                        id: id.as_ref().clone(),
+                        id: label.unwrap_or_else(|| id.as_ref().clone()),
                         val: go(val, ty)?,
                     });
                 }
@@ -213,22 +255,47 @@ impl IDLValue {
                         label_string(&v.0.id)
                     )));
                 };
-                let field = IDLField {
-                    id: f.id.as_ref().clone(),
-                    val: go(&v.0.val, &f.ty)?,
-                };
-                IDLValue::Variant(VariantValue(Box::new(field), i as u64))
+                // In place: the case's box is kept, and its label when it is
+                // already the type's.
+                v.0.val = go(&mut v.0.val, &f.ty)?;
+                if !same_form(&v.0.id, &f.id) {
+                    v.0.id = f.id.as_ref().clone();
+                }
+                v.1 = i as u64;
+                std::mem::replace(self, IDLValue::Null)
             }
             _ => return Err(mismatch(self, t)),
         })
     }
 }
 
+/// The value's label `given`, moved out, when it is written as the type's label
+/// `want` is (labels compare equal by id alone, and the type's form is kept).
+fn take_label(given: &mut Label, want: &Label) -> Option<Label> {
+    same_form(given, want).then(|| std::mem::replace(given, Label::Id(0)))
+}
+
+/// Whether two labels are written alike (`==` compares ids only).
+fn same_form(a: &Label, b: &Label) -> bool {
+    match (a, b) {
+        (Label::Named(a), Label::Named(b)) => a == b,
+        (Label::Id(a), Label::Id(b)) | (Label::Unnamed(a), Label::Unnamed(b)) => a == b,
+        _ => false,
+    }
+}
+
 #[inline(never)]
-fn number(v: &IDLValue, s: &str, ty: &TypeInner, t: &Type) -> Result<IDLValue> {
+fn number(s: &str, ty: &TypeInner, t: &Type) -> Result<IDLValue> {
     Ok(match ty {
-        TypeInner::Int => IDLValue::Int(parse::<Int>(s)?),
-        TypeInner::Nat => IDLValue::Nat(parse::<Nat>(s)?),
+        // Most numbers fit a machine word: no digit string to clean, no bignum parse.
+        TypeInner::Int => IDLValue::Int(match s.parse::<i64>() {
+            Ok(n) => Int::from(n),
+            Err(_) => parse::<Int>(s)?,
+        }),
+        TypeInner::Nat => IDLValue::Nat(match s.parse::<u64>() {
+            Ok(n) => Nat::from(n),
+            Err(_) => parse::<Nat>(s)?,
+        }),
         TypeInner::Nat8 => IDLValue::Nat8(parse(s)?),
         TypeInner::Nat16 => IDLValue::Nat16(parse(s)?),
         TypeInner::Nat32 => IDLValue::Nat32(parse(s)?),
@@ -239,7 +306,7 @@ fn number(v: &IDLValue, s: &str, ty: &TypeInner, t: &Type) -> Result<IDLValue> {
         TypeInner::Int64 => IDLValue::Int64(parse(s)?),
         _ => {
             return Err(Error::msg(format!(
-                "type mismatch: {v} can not be of type {t}"
+                "type mismatch: {s} can not be of type {t}"
             )))
         }
     })
