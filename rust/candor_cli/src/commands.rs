@@ -164,9 +164,8 @@ pub fn decode(
     if json {
         print(&crate::json::args_to_json(&values))?;
     } else {
-        let mut text = values.to_string();
-        text.push('\n');
-        print(&text)?;
+        // Straight to standard output: no copy of the text into a second string.
+        writeln!(std::io::stdout().lock(), "{values}").map_err(|e| format!("cannot write: {e}"))?;
     }
     // The process ends here: its memory goes back at exit, and freeing a large
     // message value by value first would take as long as printing it.

@@ -182,7 +182,9 @@ enum Mode {
 
 /// Lays `doc` out in `width` columns.
 pub(crate) fn render(doc: &Rc<Doc>, width: usize) -> String {
-    let mut out = String::new();
+    // The flat text's length, a lower bound of the result's: a long vector printed
+    // on one line is then copied once, not through every doubling of the buffer.
+    let mut out = String::with_capacity(flat_len(doc));
     let mut pos = 0usize;
     let mut stack: Vec<(usize, Mode, &Doc)> = vec![(0, Mode::Break, doc)];
     while let Some((ind, mode, d)) = stack.pop() {
@@ -213,6 +215,22 @@ pub(crate) fn render(doc: &Rc<Doc>, width: usize) -> String {
         }
     }
     out
+}
+
+/// The length of `doc` laid out on one line (without its line breaks and indents).
+fn flat_len(doc: &Doc) -> usize {
+    let mut len = 0usize;
+    let mut todo = vec![doc];
+    while let Some(d) = todo.pop() {
+        match d {
+            Doc::Nil | Doc::Hardline => {}
+            Doc::Text(s, _) => len = len.saturating_add(s.len()),
+            Doc::FlatAlt(_, flat) => todo.push(flat),
+            Doc::Nest(_, inner) | Doc::Group(inner) => todo.push(inner),
+            Doc::Cat(ds) => todo.extend(ds.iter().map(|d| &**d)),
+        }
+    }
+    len
 }
 
 /// Whether `next`, flat, and what follows it up to the next line break fit.
