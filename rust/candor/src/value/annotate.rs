@@ -2,7 +2,7 @@
 //! encoded at that type (candid's rules, arm for arm).
 
 use super::oneline::label_string;
-use super::{IDLField, IDLValue};
+use super::{IDLField, IDLValue, VariantValue};
 use crate::error::{Error, Result};
 use crate::types::internal::{elide_large, find_type};
 use crate::types::number::{Int, Nat};
@@ -67,206 +67,289 @@ impl IDLValue {
     /// decoded), candid's liberal `opt` rule applies: a value that does not fit
     /// becomes `null`.
     pub fn annotate_type(&self, from_parser: bool, env: &TypeEnv, t: &Type) -> Result<Self> {
-        self.clone().into_annotated(from_parser, env, t)
+        annotate_root(Src::Borrowed(self), from_parser, env, t)
     }
 
     /// [`IDLValue::annotate_type`] of a value that is not needed after: its texts,
-    /// blobs and numbers move into the result instead of being copied.
+    /// blobs, labels and vectors move into the result instead of being copied.
     pub(crate) fn into_annotated(
         mut self,
         from_parser: bool,
         env: &TypeEnv,
         t: &Type,
     ) -> Result<Self> {
-        let outer = ANNOTATION_STACK.try_with(|s| s.replace(StackMark::here()));
-        let out = self.annotate(from_parser, env, t, 0);
-        if let Ok(outer) = outer {
-            let _ = ANNOTATION_STACK.try_with(|s| s.set(outer));
+        annotate_root(Src::Owned(&mut self), from_parser, env, t)
+    }
+}
+
+/// The value being annotated: borrowed (what the result keeps is copied) or
+/// owned (what the result keeps is moved out, and the rest is dropped after).
+enum Src<'v> {
+    Borrowed(&'v IDLValue),
+    Owned(&'v mut IDLValue),
+}
+
+impl Src<'_> {
+    fn get(&self) -> &IDLValue {
+        match self {
+            Src::Borrowed(v) => v,
+            Src::Owned(v) => v,
         }
-        out
     }
 
-    /// The value shaped by `t`; the parts of `self` it keeps are moved out (what
-    /// is left of `self` is not used again).
-    fn annotate(
-        &mut self,
-        from_parser: bool,
-        env: &TypeEnv,
-        t: &Type,
-        depth: usize,
-    ) -> Result<Self> {
-        if depth % STACK_CHECK_EVERY == CHECK_AT && too_deep(depth) {
-            return Err(Error::msg(format!(
-                "Recursion limit exceeded at depth {depth}"
-            )));
+    /// The value as it is: its shape is already the type's.
+    fn keep(&mut self) -> IDLValue {
+        match self {
+            Src::Borrowed(v) => (*v).clone(),
+            Src::Owned(v) => std::mem::replace(*v, IDLValue::Null),
         }
-        let depth = depth + 1;
-        let go = |v: &mut IDLValue, t: &Type| v.annotate(from_parser, env, t, depth);
-        // A value already of the type's own shape moves out whole.
-        let keep = |v: &mut IDLValue| std::mem::replace(v, IDLValue::Null);
-        Ok(match (&mut *self, t.as_ref()) {
-            (_, TypeInner::Var(id)) => return go(self, env.rec_find_type(id)?),
-            (_, TypeInner::Knot(id)) => {
-                let ty =
-                    find_type(id).ok_or_else(|| Error::msg(format!("knot type {id} not found")))?;
-                return go(self, &ty);
-            }
-            (_, TypeInner::Reserved) => IDLValue::Reserved,
-            (IDLValue::Float64(n), TypeInner::Float32) if from_parser => {
-                IDLValue::Float32(*n as f32)
-            }
-            (IDLValue::Null, TypeInner::Null)
-            | (IDLValue::Bool(_), TypeInner::Bool)
-            | (IDLValue::Nat(_), TypeInner::Nat)
-            | (IDLValue::Int(_), TypeInner::Int)
-            | (IDLValue::Nat8(_), TypeInner::Nat8)
-            | (IDLValue::Nat16(_), TypeInner::Nat16)
-            | (IDLValue::Nat32(_), TypeInner::Nat32)
-            | (IDLValue::Nat64(_), TypeInner::Nat64)
-            | (IDLValue::Int8(_), TypeInner::Int8)
-            | (IDLValue::Int16(_), TypeInner::Int16)
-            | (IDLValue::Int32(_), TypeInner::Int32)
-            | (IDLValue::Int64(_), TypeInner::Int64)
-            | (IDLValue::Float64(_), TypeInner::Float64)
-            | (IDLValue::Float32(_), TypeInner::Float32)
-            | (IDLValue::Text(_), TypeInner::Text) => keep(self),
-            (IDLValue::Nat(n), TypeInner::Int) => IDLValue::Int(std::mem::take(n).into()),
-            // opt: null-like values are absent (always succeeds).
-            (IDLValue::Null | IDLValue::Reserved | IDLValue::None, TypeInner::Opt(_)) => {
-                IDLValue::None
-            }
-            (IDLValue::Opt(v), TypeInner::Opt(ty)) if from_parser => {
-                IDLValue::Opt(Box::new(go(v, ty)?))
-            }
-            // Liberal decoding of optionals: what does not fit is absent.
-            (IDLValue::Opt(v), TypeInner::Opt(ty)) => match go(v, ty) {
+    }
+
+    /// The value inside an `opt` (the value itself for anything else).
+    fn opt_inner(&mut self) -> Src<'_> {
+        match self {
+            Src::Borrowed(IDLValue::Opt(inner)) => Src::Borrowed(inner),
+            Src::Borrowed(v) => Src::Borrowed(v),
+            Src::Owned(v) => match &mut **v {
+                IDLValue::Opt(inner) => Src::Owned(inner),
+                other => Src::Owned(other),
+            },
+        }
+    }
+}
+
+fn annotate_root(src: Src<'_>, from_parser: bool, env: &TypeEnv, t: &Type) -> Result<IDLValue> {
+    let outer = ANNOTATION_STACK.try_with(|s| s.replace(StackMark::here()));
+    let out = annotate(src, from_parser, env, t, 0);
+    if let Ok(outer) = outer {
+        let _ = ANNOTATION_STACK.try_with(|s| s.set(outer));
+    }
+    out
+}
+
+/// The value shaped by `t`.
+fn annotate(
+    mut src: Src<'_>,
+    from_parser: bool,
+    env: &TypeEnv,
+    t: &Type,
+    depth: usize,
+) -> Result<IDLValue> {
+    if depth % STACK_CHECK_EVERY == CHECK_AT && too_deep(depth) {
+        return Err(Error::msg(format!(
+            "Recursion limit exceeded at depth {depth}"
+        )));
+    }
+    let depth = depth + 1;
+    let go = |v: Src<'_>, t: &Type| annotate(v, from_parser, env, t, depth);
+    Ok(match (src.get(), t.as_ref()) {
+        (_, TypeInner::Var(id)) => return go(src, env.rec_find_type(id)?),
+        (_, TypeInner::Knot(id)) => {
+            let ty =
+                find_type(id).ok_or_else(|| Error::msg(format!("knot type {id} not found")))?;
+            return go(src, &ty);
+        }
+        (_, TypeInner::Reserved) => IDLValue::Reserved,
+        (IDLValue::Float64(n), TypeInner::Float32) if from_parser => IDLValue::Float32(*n as f32),
+        (IDLValue::Null, TypeInner::Null)
+        | (IDLValue::Bool(_), TypeInner::Bool)
+        | (IDLValue::Nat(_), TypeInner::Nat)
+        | (IDLValue::Int(_), TypeInner::Int)
+        | (IDLValue::Nat8(_), TypeInner::Nat8)
+        | (IDLValue::Nat16(_), TypeInner::Nat16)
+        | (IDLValue::Nat32(_), TypeInner::Nat32)
+        | (IDLValue::Nat64(_), TypeInner::Nat64)
+        | (IDLValue::Int8(_), TypeInner::Int8)
+        | (IDLValue::Int16(_), TypeInner::Int16)
+        | (IDLValue::Int32(_), TypeInner::Int32)
+        | (IDLValue::Int64(_), TypeInner::Int64)
+        | (IDLValue::Float64(_), TypeInner::Float64)
+        | (IDLValue::Float32(_), TypeInner::Float32)
+        | (IDLValue::Text(_), TypeInner::Text) => src.keep(),
+        (IDLValue::Nat(n), TypeInner::Int) => IDLValue::Int(n.clone().into()),
+        // opt: null-like values are absent (always succeeds).
+        (IDLValue::Null | IDLValue::Reserved | IDLValue::None, TypeInner::Opt(_)) => IDLValue::None,
+        (IDLValue::Opt(_), TypeInner::Opt(ty)) if from_parser => {
+            IDLValue::Opt(Box::new(go(src.opt_inner(), ty)?))
+        }
+        // Liberal decoding of optionals: what does not fit is absent.
+        (IDLValue::Opt(_), TypeInner::Opt(ty)) => match go(src.opt_inner(), ty) {
+            Ok(v) => IDLValue::Opt(Box::new(v)),
+            Err(_) => IDLValue::None,
+        },
+        // A bare value for an opt: try the constituent type.
+        (_, TypeInner::Opt(ty))
+            if !from_parser
+                && !matches!(
+                    trace(env, ty)?.as_ref(),
+                    TypeInner::Null | TypeInner::Reserved | TypeInner::Opt(_)
+                ) =>
+        {
+            match go(src, ty) {
                 Ok(v) => IDLValue::Opt(Box::new(v)),
                 Err(_) => IDLValue::None,
-            },
-            // A bare value for an opt: try the constituent type.
-            (v, TypeInner::Opt(ty))
-                if !from_parser
-                    && !matches!(
-                        trace(env, ty)?.as_ref(),
-                        TypeInner::Null | TypeInner::Reserved | TypeInner::Opt(_)
-                    ) =>
-            {
-                match go(v, ty) {
-                    Ok(v) => IDLValue::Opt(Box::new(v)),
-                    Err(_) => IDLValue::None,
-                }
             }
-            (_, TypeInner::Opt(_)) if !from_parser => IDLValue::None,
-            (IDLValue::Blob(_), ty) if ty.is_blob(env) => keep(self),
-            (IDLValue::Vec(_) | IDLValue::Record(_) | IDLValue::Variant(_), _) => {
-                return self.compound(from_parser, env, t, depth)
-            }
-            (IDLValue::Principal(_), TypeInner::Principal)
-            | (IDLValue::Service(_), TypeInner::Service(_))
-            | (IDLValue::Func(_, _), TypeInner::Func(_)) => keep(self),
-            (IDLValue::Number(s), ty) if from_parser => return number(s, ty, t),
-            _ => return Err(mismatch(self, t)),
-        })
-    }
+        }
+        (_, TypeInner::Opt(_)) if !from_parser => IDLValue::None,
+        (IDLValue::Blob(_), ty) if ty.is_blob(env) => src.keep(),
+        (IDLValue::Vec(_) | IDLValue::Record(_) | IDLValue::Variant(_), _) => {
+            return compound(src, from_parser, env, t, depth)
+        }
+        (IDLValue::Principal(_), TypeInner::Principal)
+        | (IDLValue::Service(_), TypeInner::Service(_))
+        | (IDLValue::Func(_, _), TypeInner::Func(_)) => src.keep(),
+        (IDLValue::Number(s), ty) if from_parser => return number(s, ty, t),
+        (v, _) => return Err(mismatch(v, t)),
+    })
+}
 
-    /// Vectors, records and variants (kept out of [`annotate`](Self::annotate) so
-    /// its frame, paid once per nesting level, stays small).
-    #[inline(never)]
-    fn compound(
-        &mut self,
-        from_parser: bool,
-        env: &TypeEnv,
-        t: &Type,
-        depth: usize,
-    ) -> Result<Self> {
-        let go = |v: &mut IDLValue, t: &Type| v.annotate(from_parser, env, t, depth);
-        Ok(match (&mut *self, t.as_ref()) {
-            (IDLValue::Vec(vec), ty) if ty.is_blob(env) => {
-                let mut blob = Vec::with_capacity(vec.len());
-                for e in vec {
-                    match e {
-                        IDLValue::Nat8(n) => blob.push(*n),
-                        IDLValue::Number(n) => blob.push(parse::<u8>(n)?),
-                        _ => {
-                            return Err(Error::msg(format!(
-                                "type mismatch: {e} cannot be of type nat8"
-                            )))
-                        }
+/// Vectors, records and variants (kept out of [`annotate`] so its frame, paid once
+/// per nesting level, stays small). An owned vector or variant is annotated in
+/// place, keeping its buffer or box.
+#[inline(never)]
+fn compound(
+    mut src: Src<'_>,
+    from_parser: bool,
+    env: &TypeEnv,
+    t: &Type,
+    depth: usize,
+) -> Result<IDLValue> {
+    let go = |v: Src<'_>, t: &Type| annotate(v, from_parser, env, t, depth);
+    Ok(match (src.get(), t.as_ref()) {
+        (IDLValue::Vec(vec), ty) if ty.is_blob(env) => {
+            let mut blob = Vec::with_capacity(vec.len());
+            for e in vec {
+                match e {
+                    IDLValue::Nat8(n) => blob.push(*n),
+                    IDLValue::Number(n) => blob.push(parse::<u8>(n)?),
+                    _ => {
+                        return Err(Error::msg(format!(
+                            "type mismatch: {e} cannot be of type nat8"
+                        )))
                     }
                 }
-                IDLValue::Blob(blob)
             }
-            (IDLValue::Vec(vec), TypeInner::Vec(ty)) => {
-                // In place: the vector's buffer is kept.
-                for e in vec.iter_mut() {
-                    *e = go(e, ty)?;
+            IDLValue::Blob(blob)
+        }
+        (IDLValue::Vec(_), TypeInner::Vec(ty)) => match &mut src {
+            Src::Owned(v) => {
+                if let IDLValue::Vec(vec) = &mut **v {
+                    for e in vec.iter_mut() {
+                        *e = go(Src::Owned(e), ty)?;
+                    }
                 }
-                std::mem::replace(self, IDLValue::Null)
+                src.keep()
             }
-            (IDLValue::Record(vec), TypeInner::Record(fs)) => {
-                // Later fields with the same id win, as in candid. Sorted by id (the
-                // sort is stable, so equal ids keep their order) instead of hashed: no
-                // hasher to pay for, and no hash to flood with chosen ids.
-                let mut fields: Vec<(u32, &mut IDLField)> =
-                    vec.iter_mut().map(|f| (f.id.get_id(), f)).collect();
-                fields.sort_by_key(|f| f.0);
-                let mut res = Vec::with_capacity(fs.len());
-                for Field { id, ty } in fs {
-                    let id_num = id.get_id();
-                    let end = fields.partition_point(|f| f.0 <= id_num);
-                    let found = end
-                        .checked_sub(1)
-                        .and_then(|last| fields.get_mut(last))
-                        .filter(|f| f.0 == id_num);
-                    let mut absent;
-                    let mut label = None;
-                    let val = match found {
-                        // Each of the type's ids is distinct: a value is taken once.
-                        Some(f) => {
-                            label = take_label(&mut f.1.id, id);
-                            &mut f.1.val
-                        }
-                        None => {
-                            absent = match trace(env, ty)?.as_ref() {
-                                TypeInner::Null => IDLValue::Null,
-                                TypeInner::Opt(_) => IDLValue::None,
-                                TypeInner::Reserved => IDLValue::Reserved,
-                                _ => {
-                                    return Err(Error::msg(format!(
-                                        "record field {} not found",
-                                        label_string(id)
-                                    )))
-                                }
-                            };
-                            &mut absent
-                        }
-                    };
-                    res.push(IDLField {
-                        id: label.unwrap_or_else(|| id.as_ref().clone()),
-                        val: go(val, ty)?,
-                    });
-                }
-                IDLValue::Record(res)
-            }
-            (IDLValue::Variant(v), TypeInner::Variant(fs)) => {
-                let Some((i, f)) = fs.iter().enumerate().find(|(_, f)| v.0.id == *f.id) else {
-                    return Err(Error::msg(format!(
-                        "variant field {} not found",
-                        label_string(&v.0.id)
-                    )));
+            Src::Borrowed(v) => {
+                let elements = match v {
+                    IDLValue::Vec(vec) => vec.as_slice(),
+                    _ => &[],
                 };
-                // In place: the case's box is kept, and its label when it is
-                // already the type's.
-                v.0.val = go(&mut v.0.val, &f.ty)?;
-                if !same_form(&v.0.id, &f.id) {
-                    v.0.id = f.id.as_ref().clone();
-                }
-                v.1 = i as u64;
-                std::mem::replace(self, IDLValue::Null)
+                let out = elements.iter().map(|e| go(Src::Borrowed(e), ty));
+                IDLValue::Vec(out.collect::<Result<_>>()?)
             }
-            _ => return Err(mismatch(self, t)),
-        })
+        },
+        (IDLValue::Record(_), TypeInner::Record(fs)) => record(src, fs, env, go)?,
+        (IDLValue::Variant(v), TypeInner::Variant(fs)) => {
+            let Some((i, f)) = fs.iter().enumerate().find(|(_, f)| v.0.id == *f.id) else {
+                return Err(Error::msg(format!(
+                    "variant field {} not found",
+                    label_string(&v.0.id)
+                )));
+            };
+            match &mut src {
+                Src::Owned(value) => {
+                    if let IDLValue::Variant(v) = &mut **value {
+                        v.0.val = go(Src::Owned(&mut v.0.val), &f.ty)?;
+                        // The label stays when it is already written as the type's.
+                        if !same_form(&v.0.id, &f.id) {
+                            v.0.id = f.id.as_ref().clone();
+                        }
+                        v.1 = i as u64;
+                    }
+                    src.keep()
+                }
+                Src::Borrowed(value) => {
+                    let val = match value {
+                        IDLValue::Variant(v) => go(Src::Borrowed(&v.0.val), &f.ty)?,
+                        _ => IDLValue::Null,
+                    };
+                    let field = IDLField {
+                        id: f.id.as_ref().clone(),
+                        val,
+                    };
+                    IDLValue::Variant(VariantValue(Box::new(field), i as u64))
+                }
+            }
+        }
+        (v, _) => return Err(mismatch(v, t)),
+    })
+}
+
+/// A record at the record type `fs`. Later fields with the same id win, as in
+/// candid. Sorted by id (the sort is stable, so equal ids keep their order)
+/// instead of hashed: no hasher to pay for, and no hash to flood with chosen ids.
+fn record(
+    mut src: Src<'_>,
+    fs: &[Field],
+    env: &TypeEnv,
+    go: impl Fn(Src<'_>, &Type) -> Result<IDLValue>,
+) -> Result<IDLValue> {
+    // Each field's id, its label when it may be moved out, and its value.
+    let mut fields: Vec<(u32, Option<&mut Label>, Src<'_>)> = match &mut src {
+        Src::Owned(v) => match &mut **v {
+            IDLValue::Record(vec) => vec
+                .iter_mut()
+                .map(|f| (f.id.get_id(), Some(&mut f.id), Src::Owned(&mut f.val)))
+                .collect(),
+            _ => Vec::new(),
+        },
+        Src::Borrowed(IDLValue::Record(vec)) => vec
+            .iter()
+            .map(|f| (f.id.get_id(), None, Src::Borrowed(&f.val)))
+            .collect(),
+        Src::Borrowed(_) => Vec::new(),
+    };
+    fields.sort_by_key(|f| f.0);
+    let mut res = Vec::with_capacity(fs.len());
+    for Field { id, ty } in fs {
+        let id_num = id.get_id();
+        let end = fields.partition_point(|f| f.0 <= id_num);
+        let found = end
+            .checked_sub(1)
+            .and_then(|last| fields.get_mut(last))
+            .filter(|f| f.0 == id_num);
+        let (label, val) = match found {
+            // Each of the type's ids is distinct: a value is taken once.
+            Some((_, label, val)) => {
+                let label = label.as_deref_mut().and_then(|l| take_label(l, id));
+                let val = match val {
+                    Src::Borrowed(v) => go(Src::Borrowed(v), ty)?,
+                    Src::Owned(v) => go(Src::Owned(v), ty)?,
+                };
+                (label, val)
+            }
+            None => {
+                let absent = match trace(env, ty)?.as_ref() {
+                    TypeInner::Null => IDLValue::Null,
+                    TypeInner::Opt(_) => IDLValue::None,
+                    TypeInner::Reserved => IDLValue::Reserved,
+                    _ => {
+                        return Err(Error::msg(format!(
+                            "record field {} not found",
+                            label_string(id)
+                        )))
+                    }
+                };
+                (None, go(Src::Borrowed(&absent), ty)?)
+            }
+        };
+        res.push(IDLField {
+            id: label.unwrap_or_else(|| id.as_ref().clone()),
+            val,
+        });
     }
+    Ok(IDLValue::Record(res))
 }
 
 /// The value's label `given`, moved out, when it is written as the type's label
