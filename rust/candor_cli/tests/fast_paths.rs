@@ -175,3 +175,46 @@ fn owned_and_borrowed_annotation_agree() {
         bytes
     );
 }
+
+#[test]
+fn record_fields_out_of_order_or_repeated_take_the_last() {
+    use candor::types::{Field, Label, TypeEnv, TypeInner};
+    use candor::{IDLArgs, IDLField, IDLValue};
+    let field = |id: u32, val: IDLValue| IDLField {
+        id: Label::Id(id),
+        val,
+    };
+    // More fields than the small stack buffer holds, too.
+    for extra in [0u32, 20] {
+        let mut fields = vec![
+            field(2, IDLValue::Nat8(1)),
+            field(1, IDLValue::Text("a".into())),
+            field(2, IDLValue::Nat8(3)),
+        ];
+        fields.extend(
+            (100..100 + extra)
+                .rev()
+                .map(|i| field(i, IDLValue::Bool(true))),
+        );
+        let value = IDLValue::Record(fields);
+        let ty: candor::types::Type = TypeInner::Record(vec![
+            Field {
+                id: Label::Id(1).into(),
+                ty: TypeInner::Text.into(),
+            },
+            Field {
+                id: Label::Id(2).into(),
+                ty: TypeInner::Nat8.into(),
+            },
+        ])
+        .into();
+        let env = TypeEnv::new();
+        let expected = "record { 1 = \"a\"; 2 = 3 : nat8;}";
+        let borrowed = value.annotate_type(true, &env, &ty).unwrap();
+        assert_eq!(format!("{borrowed:?}"), expected);
+        let owned = IDLArgs::new(&[value])
+            .annotate_types(true, &env, &[ty])
+            .unwrap();
+        assert_eq!(format!("{:?}", owned.args[0]), expected);
+    }
+}

@@ -295,41 +295,40 @@ fn record(
     env: &TypeEnv,
     go: impl Fn(Src<'_>, &Type) -> Result<IDLValue>,
 ) -> Result<IDLValue> {
-    // Each field's id, its label when it may be moved out, and its value.
-    let mut fields: Vec<(u32, Option<&mut Label>, Src<'_>)> = match &mut src {
-        Src::Owned(v) => match &mut **v {
-            IDLValue::Record(vec) => vec
-                .iter_mut()
-                .map(|f| (f.id.get_id(), Some(&mut f.id), Src::Owned(&mut f.val)))
-                .collect(),
-            _ => Vec::new(),
-        },
-        Src::Borrowed(IDLValue::Record(vec)) => vec
+    // Each field's id and position, sorted by id.
+    let mut order: Vec<(u32, usize)> = match src.get() {
+        IDLValue::Record(vec) => vec
             .iter()
-            .map(|f| (f.id.get_id(), None, Src::Borrowed(&f.val)))
+            .enumerate()
+            .map(|(i, f)| (f.id.get_id(), i))
             .collect(),
-        Src::Borrowed(_) => Vec::new(),
+        _ => Vec::new(),
     };
-    fields.sort_by_key(|f| f.0);
+    order.sort_by_key(|f| f.0);
     let mut res = Vec::with_capacity(fs.len());
     for Field { id, ty } in fs {
         let id_num = id.get_id();
-        let end = fields.partition_point(|f| f.0 <= id_num);
+        let end = order.partition_point(|f| f.0 <= id_num);
         let found = end
             .checked_sub(1)
-            .and_then(|last| fields.get_mut(last))
-            .filter(|f| f.0 == id_num);
-        let (label, val) = match found {
-            // Each of the type's ids is distinct: a value is taken once.
-            Some((_, label, val)) => {
-                let label = label.as_deref_mut().and_then(|l| take_label(l, id));
-                let val = match val {
-                    Src::Borrowed(v) => go(Src::Borrowed(v), ty)?,
-                    Src::Owned(v) => go(Src::Owned(v), ty)?,
-                };
-                (label, val)
-            }
-            None => {
+            .and_then(|last| order.get(last))
+            .filter(|f| f.0 == id_num)
+            .map(|f| f.1);
+        // Each of the type's ids is distinct: a value is taken once.
+        let (label, val) = match (found, &mut src) {
+            (Some(i), Src::Owned(v)) => match &mut **v {
+                IDLValue::Record(vec) => match vec.get_mut(i) {
+                    Some(f) => (take_label(&mut f.id, id), go(Src::Owned(&mut f.val), ty)?),
+                    None => (None, IDLValue::Null),
+                },
+                _ => (None, IDLValue::Null),
+            },
+            (Some(i), Src::Borrowed(IDLValue::Record(vec))) => match vec.get(i) {
+                Some(f) => (None, go(Src::Borrowed(&f.val), ty)?),
+                None => (None, IDLValue::Null),
+            },
+            (Some(_), Src::Borrowed(_)) => (None, IDLValue::Null),
+            (None, _) => {
                 let absent = match trace(env, ty)?.as_ref() {
                     TypeInner::Null => IDLValue::Null,
                     TypeInner::Opt(_) => IDLValue::None,
