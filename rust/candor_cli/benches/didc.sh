@@ -9,7 +9,9 @@
 # CANDID_CHECKOUT is a checkout of github.com/dfinity/candid (its tools/didc is
 # built in release mode there); without one the script clones it into WORK.
 # candor is built here with `cargo build --release -p candor_cli`. The messages are
-# written by python3 and encoded by candor; RUNS defaults to 9.
+# written by python3 and encoded by candor; RUNS defaults to 9. With valgrind
+# installed, a second table gives each run's instructions (callgrind), which other
+# work on the machine does not change.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 work=${WORK:-$(mktemp -d)}
@@ -84,6 +86,7 @@ time_pair() { # time_pair STDIN CANDOR_ARGS... -- DIDC_ARGS...: prints "candor_m
   printf '%s %s\n' "$(printf '%s\n' "${tc[@]}" | median)" "$(printf '%s\n' "${td[@]}" | median)"
 }
 
+load_at_start=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "| message | bytes | decode: candor / didc (ms) | decode ratio | encode from text: candor / didc (ms) | encode ratio |"
 echo "|---|---:|---:|---:|---:|---:|"
 for m in rows bytes cases; do
@@ -100,4 +103,31 @@ for m in rows bytes cases; do
     printf "| %s | %d | %.1f / %.1f | %.2f | %.1f / %.1f | %.2f |\n", l, s, dc / 1000, dd / 1000, dc / dd, ec / 1000, ed / 1000, ec / ed }'
 done
 echo
-echo "Median of $runs paired runs, wall time of the whole process; ratio = candor / didc (below 1: candor is faster). didc $("$didc" --version | awk '{print $2}'), candor $("$candor" --version | awk '{print $2}'), $(nproc) cores, $(uname -m)."
+echo "Median of $runs paired runs, wall time of the whole process; ratio = candor / didc (below 1: candor is faster). didc $("$didc" --version | awk '{print $2}'), candor $("$candor" --version | awk '{print $2}'), $(nproc) cores, $(uname -m); load average (1, 5, 15 min) $load_at_start before the runs, $(cut -d' ' -f1-3 /proc/loadavg) after (other work on the machine slows both tools' runs, unevenly)."
+
+# Instructions of the same runs (deterministic, unlike wall time on a shared
+# machine), when valgrind is installed.
+command -v valgrind > /dev/null || exit 0
+instructions() { # instructions STDIN COMMAND...: instructions executed by the process
+  local input=$1; shift
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" < "$input" 2>&1 > /dev/null \
+    | awk '/Collected :/ { print $NF }'
+}
+echo
+echo "| message | decode: candor / didc (instructions) | decode ratio | encode from text: candor / didc (instructions) | encode ratio |"
+echo "|---|---:|---:|---:|---:|"
+for m in rows bytes cases; do
+  case $m in
+    rows) label='10,000 records' ;;
+    bytes) label='a 1 MiB `blob`' ;;
+    cases) label='10,000 variants' ;;
+  esac
+  dc=$(instructions "$work/$m.hex" "$candor" decode --did "$work/bench.did" --method "$m")
+  dd=$(instructions "$work/$m.hex" "$didc" decode -d "$work/bench.did" -m "$m")
+  ec=$(instructions "$work/$m.txt" "$candor" encode --did "$work/bench.did" --method "$m")
+  ed=$(instructions "$work/$m.txt" "$didc" encode -d "$work/bench.did" -m "$m")
+  awk -v l="$label" -v dc="$dc" -v dd="$dd" -v ec="$ec" -v ed="$ed" 'BEGIN {
+    printf "| %s | %.1fM / %.1fM | %.2f | %.1fM / %.1fM | %.2f |\n", l, dc / 1e6, dd / 1e6, dc / dd, ec / 1e6, ed / 1e6, ec / ed }'
+done
+echo
+echo "Instructions executed by the whole process (valgrind --tool=callgrind), start-up included."

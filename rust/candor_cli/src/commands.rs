@@ -101,11 +101,24 @@ pub fn encode(values: Option<&str>, typed: &Typed, json: bool, format: Format) -
             .to_bytes_with_types(&env, &types)
             .map_err(|e| e.to_string())?,
         (None, true) => return Err("--json needs --did and --method (the types)".into()),
-        (Some((env, types)), false) => parse_text(&text)?
-            .annotate_types(true, &env, &types)
-            .and_then(|v| v.to_bytes_with_types(&env, &types))
-            .map_err(|e| e.to_string())?,
-        (None, false) => parse_text(&text)?.to_bytes().map_err(|e| e.to_string())?,
+        (Some((env, types)), false) => {
+            let mut args = parse_text(&text)?;
+            // Encoding at the types annotates each value; annotating first only
+            // matters for the values left out at the end (null, reserved, opt).
+            if args.args.len() < types.len() {
+                args = args
+                    .annotate_types(true, &env, &types)
+                    .map_err(|e| e.to_string())?;
+            }
+            args.into_bytes_with_types(&env, &types)
+                .map_err(|e| e.to_string())?
+        }
+        (None, false) => {
+            let args = parse_text(&text)?;
+            let bytes = args.to_bytes().map_err(|e| e.to_string())?;
+            std::mem::forget(args);
+            bytes
+        }
     };
     input::write(&bytes, format)?;
     Ok(Answer::Yes)
@@ -151,8 +164,12 @@ pub fn decode(
     if json {
         print(&crate::json::args_to_json(&values))?;
     } else {
-        print(&format!("{values}\n"))?;
+        // Straight to standard output: no copy of the text into a second string.
+        writeln!(std::io::stdout().lock(), "{values}").map_err(|e| format!("cannot write: {e}"))?;
     }
+    // The process ends here: its memory goes back at exit, and freeing a large
+    // message value by value first would take as long as printing it.
+    std::mem::forget(values);
     Ok(Answer::Yes)
 }
 

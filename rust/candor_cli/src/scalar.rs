@@ -181,8 +181,22 @@ fn write_float(out: &mut Vec<u8>, v: f64) -> std::io::Result<()> {
 /// but ASCII controls, quote and backslash, and the C1 controls U+0080–U+009F)
 /// are copied whole.
 pub fn write_text(out: &mut Vec<u8>, s: &str) {
+    write_utf8_text(out, s.as_bytes());
+}
+
+/// [`write_text`] of bytes known to be UTF-8.
+fn write_utf8_text(out: &mut Vec<u8>, bytes: &[u8]) {
+    // Most text needs no escape: one scan, one copy. (0xc2 starts the characters
+    // that may need one beyond ASCII: the byte loop below tells.)
+    let escapes = |b: &u8| matches!(b, b'"' | b'\\' | 0..=0x1f | 0x7f | 0xc2);
+    if !bytes.iter().any(escapes) {
+        out.reserve(bytes.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        return;
+    }
     out.push(b'"');
-    let bytes = s.as_bytes();
     let mut run = 0;
     let mut i = 0;
     while i < bytes.len() {
@@ -198,7 +212,11 @@ pub fn write_text(out: &mut Vec<u8>, s: &str) {
             continue;
         }
         out.extend_from_slice(&bytes[run..i]);
-        let c = s.get(i..).and_then(|r| r.chars().next()).unwrap_or('?');
+        // Only ASCII and the two bytes of U+0080..U+009F are escaped.
+        let c = match (b, bytes.get(i + 1)) {
+            (0xc2, Some(&next)) => char::from_u32(u32::from(next & 0x3f) | 0x80).unwrap_or('?'),
+            _ => char::from(b),
+        };
         match c {
             '"' => out.put("\\\""),
             '\\' => out.put("\\\\"),
@@ -326,7 +344,8 @@ pub fn render(out: &mut Vec<u8>, s: Scalar, bytes: &[u8]) -> Option<()> {
         }
         Scalar::Text => {
             let body = counted(bytes)?;
-            write_text(out, std::str::from_utf8(body).ok()?);
+            crate::explain::is_utf8(body).then_some(())?;
+            write_utf8_text(out, body);
         }
         Scalar::Blob => write_blob(out, counted(bytes)?),
         Scalar::Principal => write_principal(out, &principal_of(bytes)?),
@@ -537,6 +556,37 @@ mod tests {
             encode(Scalar::Blob, &b).unwrap(),
             vec![4, 0, b'a', 0xff, b'"']
         );
+    }
+
+    #[test]
+    fn text_without_escapes_is_copied_and_the_rest_is_not() {
+        let rendered = |body: &[u8]| {
+            let mut bytes = vec![body.len() as u8];
+            bytes.extend_from_slice(body);
+            let mut out = Vec::new();
+            render(&mut out, Scalar::Text, &bytes).map(|()| String::from_utf8(out).unwrap())
+        };
+        // Copied whole: ASCII, and characters beyond it that need no escape.
+        assert_eq!(rendered(b"item-42").unwrap(), "\"item-42\"");
+        assert_eq!(
+            rendered("caf\u{e9} \u{1f600}".as_bytes()).unwrap(),
+            "\"caf\u{e9} \u{1f600}\""
+        );
+        assert_eq!(
+            rendered("\u{a0}\u{c0}".as_bytes()).unwrap(),
+            "\"\u{a0}\u{c0}\""
+        );
+        // Escaped: quotes, controls, and U+0080..U+009F (which start with 0xc2, as
+        // U+00A0.. does).
+        assert_eq!(rendered(b"say \"hi\"").unwrap(), "\"say \\\"hi\\\"\"");
+        assert_eq!(
+            rendered("\u{85}\u{a0}\u{9f}".as_bytes()).unwrap(),
+            "\"\\u{85}\u{a0}\\u{9f}\""
+        );
+        assert_eq!(rendered(b"a\x7fb\t").unwrap(), "\"a\\u{7f}b\\t\"");
+        // Not UTF-8: no value.
+        assert_eq!(rendered(b"ok\xff"), None);
+        assert_eq!(rendered(b"\xc2"), None);
     }
 
     #[test]

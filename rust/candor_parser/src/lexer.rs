@@ -203,6 +203,16 @@ impl Unescaped {
         }
     }
 
+    /// The bytes of a run of `\xx` escapes: text while they are ASCII.
+    fn push_escaped(&mut self, bytes: &[u8]) {
+        match &mut *self {
+            Unescaped::Text(t) if bytes.is_ascii() => {
+                t.push_str(std::str::from_utf8(bytes).unwrap_or_default())
+            }
+            _ => self.push_bytes(bytes),
+        }
+    }
+
     /// Bytes that may not be text: from here on, it is bytes.
     fn push_bytes(&mut self, bytes: &[u8]) {
         match self {
@@ -607,10 +617,8 @@ impl<'a> Lexer<'a> {
             let hex2 = esc.is_some_and(|c| c.is_ascii_hexdigit())
                 && b.get(i + 2).is_some_and(|c| c.is_ascii_hexdigit());
             let byte = if hex2 {
-                let hi = b.get(i + 1).copied().map_or(0, hex_val);
-                let lo = b.get(i + 2).copied().map_or(0, hex_val);
-                i += 3;
-                hi * 16 + lo
+                i = hex_escapes(b, i, out);
+                continue;
             } else {
                 let byte = match esc {
                     Some(b'n') => b'\n',
@@ -876,6 +884,48 @@ fn hex_val(c: u8) -> u8 {
         b'a'..=b'f' => c - b'a' + 10,
         _ => c - b'A' + 10,
     }
+}
+
+/// Each byte's value as a hex digit, or 16 and above.
+static HEX_DIGIT: [u8; 256] = {
+    let mut t = [0xff; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The run of `\xx` escapes at `i` (a blob literal is one long run): the bytes
+/// they stand for go to `out` through a small buffer, and the index after the run
+/// comes back. No escape is taken when the one at `i` is not `\xx`.
+fn hex_escapes(b: &[u8], mut i: usize, out: &mut Unescaped) -> usize {
+    let mut buf = [0u8; 128];
+    let mut n = 0;
+    while let (Some(&b'\\'), Some(&h), Some(&l)) = (b.get(i), b.get(i + 1), b.get(i + 2)) {
+        let (h, l) = (HEX_DIGIT[usize::from(h)], HEX_DIGIT[usize::from(l)]);
+        if h | l >= 16 {
+            break;
+        }
+        if n == buf.len() {
+            out.push_escaped(&buf);
+            n = 0;
+        }
+        if let Some(slot) = buf.get_mut(n) {
+            *slot = h << 4 | l;
+        }
+        n += 1;
+        i += 3;
+    }
+    out.push_escaped(buf.get(..n).unwrap_or_default());
+    i
 }
 
 /// Little-endian word of a keyword of at most eight bytes, as [`ident`] loads it.

@@ -239,7 +239,8 @@ impl<'a> Checker<'a> {
     }
 }
 
-fn prim(p: PrimType) -> Type {
+/// The type a primitive's name stands for.
+pub(crate) fn prim(p: PrimType) -> Type {
     match p {
         PrimType::Nat => TypeInner::Nat,
         PrimType::Nat8 => TypeInner::Nat8,

@@ -9,7 +9,7 @@
 use crate::error::{Error, Result};
 use crate::parser::{Annotate, AnnotationError, Parser};
 use crate::syntax::IDLType;
-use crate::typing::ast_to_type;
+use crate::typing::{ast_to_type, prim};
 use candor::types::TypeEnv;
 use candor::{IDLArgs, IDLValue};
 
@@ -39,7 +39,11 @@ pub(crate) struct TypeAnnotations;
 impl Annotate for TypeAnnotations {
     fn annotate(v: IDLValue, t: &IDLType) -> std::result::Result<IDLValue, AnnotationError> {
         let env = TypeEnv::new();
-        let ty = ast_to_type(&env, t).map_err(|e| AnnotationError::Type(plain_message(&e)))?;
+        // `1 : nat64` is the common annotation: a primitive needs no checker.
+        let ty = match t {
+            IDLType::PrimT(p) => prim(*p),
+            t => ast_to_type(&env, t).map_err(|e| AnnotationError::Type(plain_message(&e)))?,
+        };
         v.annotate_type(true, &env, &ty)
             .map_err(|e| AnnotationError::Value(e.to_string()))
     }

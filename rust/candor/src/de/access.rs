@@ -458,10 +458,18 @@ impl<'a, 'de> EnumAccess<'a, 'de> {
 
 impl EnumAccess<'_, '_> {
     fn untyped_label(&self, k: usize) -> String {
-        let (name, kind) = match (self.state.exp.label(k), self.state.exp.field(k)) {
-            (FieldLabel::Named(n), _) => (n.to_string(), "name"),
-            (_, Some(f)) => (f.id.to_string(), "id"),
-            (_, None) => (String::new(), "id"),
+        // Pushed, not `format!`ted: this runs once per decoded variant.
+        let mut label = String::with_capacity(32);
+        let kind = match (self.state.exp.label(k), self.state.exp.field(k)) {
+            (FieldLabel::Named(n), _) => {
+                label.push_str(n);
+                "name"
+            }
+            (_, Some(f)) => {
+                label.push_str(&f.id.to_string());
+                "id"
+            }
+            (_, None) => "id",
         };
         let accessor = if self.e.is_var() {
             "newtype"
@@ -472,7 +480,10 @@ impl EnumAccess<'_, '_> {
                 _ => "newtype",
             }
         };
-        format!("{name},{kind},{accessor}")
+        for part in [",", kind, ",", accessor] {
+            label.push_str(part);
+        }
+        label
     }
 }
 

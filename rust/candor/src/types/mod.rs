@@ -51,6 +51,7 @@ pub use doc::{FieldDoc, TypeDoc, TypeDocs};
 pub use env::TypeEnv;
 pub use hash::idl_hash;
 pub use internal::get_type;
+pub(crate) use model::is_plain_label;
 pub use model::{
     ident_string, is_primitive, Field, FuncMode, Function, Label, SharedLabel, Type, TypeId,
     TypeInner,

@@ -167,42 +167,42 @@ impl fmt::Display for Label {
 }
 
 /// The words candid's printer quotes when they are labels (`KEYWORDS` in candid
-/// 0.10.39's `pretty/candid.rs`).
-const KEYWORDS: [&str; 30] = [
-    "import",
-    "service",
-    "func",
-    "type",
-    "opt",
-    "vec",
-    "record",
-    "variant",
-    "blob",
-    "principal",
-    "nat",
-    "nat8",
-    "nat16",
-    "nat32",
-    "nat64",
-    "int",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "float32",
-    "float64",
-    "bool",
-    "text",
-    "null",
-    "reserved",
-    "empty",
-    "oneway",
-    "query",
-    "composite_query",
-];
-
+/// 0.10.39's `pretty/candid.rs`). A `match`, not a list search: every printed
+/// record field and variant case asks.
 fn is_keyword(s: &str) -> bool {
-    KEYWORDS.contains(&s)
+    matches!(
+        s,
+        "import"
+            | "service"
+            | "func"
+            | "type"
+            | "opt"
+            | "vec"
+            | "record"
+            | "variant"
+            | "blob"
+            | "principal"
+            | "nat"
+            | "nat8"
+            | "nat16"
+            | "nat32"
+            | "nat64"
+            | "int"
+            | "int8"
+            | "int16"
+            | "int32"
+            | "int64"
+            | "float32"
+            | "float64"
+            | "bool"
+            | "text"
+            | "null"
+            | "reserved"
+            | "empty"
+            | "oneway"
+            | "query"
+            | "composite_query"
+    )
 }
 
 fn is_plain_ident(s: &str) -> bool {
@@ -211,11 +211,16 @@ fn is_plain_ident(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// Whether a name is written as is in Candid text (not quoted).
+pub(crate) fn is_plain_label(id: &str) -> bool {
+    is_plain_ident(id) && !is_keyword(id)
+}
+
 /// A name as Candid text writes it: as is when it is an identifier and not a
 /// keyword, else quoted (candid's `ident_string`). Shared by the type printer, the
 /// value printer and the parser's printer so all three quote alike.
 pub fn ident_string(id: &str) -> String {
-    if is_plain_ident(id) && !is_keyword(id) {
+    if is_plain_label(id) {
         id.to_string()
     } else {
         format!("\"{}\"", id.escape_debug())

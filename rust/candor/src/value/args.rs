@@ -10,10 +10,11 @@ impl IDLArgs {
     /// `null`, `reserved` and `none` values.
     pub fn annotate_types(self, from_parser: bool, env: &TypeEnv, types: &[Type]) -> Result<Self> {
         let mut args = Vec::with_capacity(types.len());
-        for (v, ty) in self.args.iter().zip(types) {
-            args.push(v.annotate_type(from_parser, env, ty)?);
+        let given = self.args.len();
+        for (v, ty) in self.args.into_iter().zip(types) {
+            args.push(v.into_annotated(from_parser, env, ty)?);
         }
-        for ty in types.iter().skip(self.args.len()) {
+        for ty in types.iter().skip(given) {
             args.push(match env.trace_type(ty)?.as_ref() {
                 TypeInner::Null => IDLValue::Null,
                 TypeInner::Reserved => IDLValue::Reserved,

@@ -157,28 +157,42 @@ impl<'de> Visitor<'de> for IDLValueVisitor {
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> DResult<A::Error> {
         use serde::de::VariantAccess;
         let (case, access) = data.variant::<IDLValue>()?;
-        let IDLValue::Text(case) = case else {
+        let IDLValue::Text(mut case) = case else {
             return Err(de::Error::custom("variant case without a label"));
         };
         // "<label>,<name|id>,<style>": the label itself may contain commas.
-        let mut parts = case.rsplitn(3, ',');
-        let (style, kind, label) = (parts.next(), parts.next(), parts.next());
-        let id = match (kind, label) {
-            (Some("name"), Some(name)) => Label::Named(name.to_string()),
-            (Some("id"), Some(id)) => Label::Id(
+        let Some((rest, style)) = case.rsplit_once(',') else {
+            return Err(de::Error::custom(format!("bad variant label {case}")));
+        };
+        let style = match style {
+            "unit" => Some(Style::Unit),
+            "struct" => Some(Style::Struct),
+            "newtype" => Some(Style::Newtype),
+            _ => None,
+        };
+        let id = match rest.rsplit_once(',') {
+            Some((name, "name")) => {
+                // The label is the start of the string: cut it there, no new string.
+                let len = name.len();
+                case.truncate(len);
+                Label::Named(case)
+            }
+            Some((id, "id")) => Label::Id(
                 id.parse::<u32>()
                     .map_err(|_| de::Error::custom(format!("bad variant id {id}")))?,
             ),
             _ => return Err(de::Error::custom(format!("bad variant label {case}"))),
         };
+        let Some(style) = style else {
+            return Err(de::Error::custom(format!("bad variant label {id}")));
+        };
         let val = match style {
-            Some("unit") => {
+            Style::Unit => {
                 access.unit_variant()?;
                 IDLValue::Null
             }
-            Some("struct") => access.struct_variant(&[], self)?,
-            Some("newtype") => access.newtype_variant::<IDLValue>()?,
-            _ => return Err(de::Error::custom(format!("bad variant label {case}"))),
+            Style::Struct => access.struct_variant(&[], self)?,
+            Style::Newtype => access.newtype_variant::<IDLValue>()?,
         };
         // Decoded variants carry index 0, as in candid: the index only matters when
         // the value is encoded at a type, and annotation sets it then.
@@ -187,6 +201,13 @@ impl<'de> Visitor<'de> for IDLValueVisitor {
             0,
         )))
     }
+}
+
+/// How a variant case's payload is read.
+enum Style {
+    Unit,
+    Struct,
+    Newtype,
 }
 
 impl<'de> Deserialize<'de> for IDLValue {

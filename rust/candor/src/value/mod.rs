@@ -15,11 +15,12 @@
 mod annotate;
 mod args;
 mod de;
+mod oneline;
 mod pretty;
 mod ser;
 
 pub use de::IDLValueVisitor;
-pub use pretty::number_to_string;
+pub use oneline::number_to_string;
 
 use crate::types::number::{Int, Nat};
 use crate::types::Label;

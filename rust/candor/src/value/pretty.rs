@@ -1,5 +1,5 @@
-//! Candid text syntax for values: `Debug` (one line) and `Display` (laid out in 80
-//! columns), with candid's output for the same value.
+//! Candid text syntax for values laid out in 80 columns (`Display`), with candid's
+//! output for the same value; the one-line form (`Debug`) is [`super::oneline`].
 //!
 //! candid lays values out with the `pretty` crate (Wadler's algorithm). [`Doc`] and
 //! [`render`] are the subset of it that value printing uses, with the same rules:
@@ -7,8 +7,7 @@
 //! next line break, in the remaining width.
 
 use super::{IDLArgs, IDLField, IDLValue};
-use crate::types::Label;
-use std::fmt::{self, Write};
+use std::fmt;
 use std::rc::Rc;
 
 /// Nesting depth printed with layout; deeper values (and vectors of more than this
@@ -17,199 +16,13 @@ const MAX_ELEMENTS_FOR_PRETTY_PRINT: usize = 10;
 const LINE_WIDTH: usize = 80;
 const INDENT: usize = 2;
 
-// ---- text helpers (candid's) -------------------------------------------------------
-
-pub(crate) use crate::types::ident_string;
-use crate::types::number::group_digits;
-
-/// candid's `Display for Label`: ids grouped by three, names as they are.
-pub(crate) fn label_string(l: &Label) -> String {
-    match l {
-        Label::Id(n) | Label::Unnamed(n) => group_digits(&n.to_string()),
-        Label::Named(name) => name.clone(),
-    }
-}
-
-/// A label as written in a value: names quoted when needed, ids grouped.
-fn label_text(l: &Label) -> String {
-    match l {
-        Label::Named(name) => ident_string(name),
-        _ => label_string(l),
-    }
-}
-
-/// One byte of a blob: printable ASCII as itself (except quotes, backquote and
-/// backslash), anything else as `\xx`.
-fn pp_char(out: &mut impl Write, v: u8) -> fmt::Result {
-    if (0x20..=0x7e).contains(&v) && !matches!(v, b'"' | b'\'' | b'`' | b'\\') {
-        out.write_char(char::from(v))
-    } else {
-        write!(out, "\\{v:02x}")
-    }
-}
-
-fn float_str<F: fmt::Display + Copy>(f: F, finite_int: bool) -> String {
-    if finite_int {
-        format!("{f}.0")
-    } else {
-        f.to_string()
-    }
-}
-
-/// A number without its type annotation (candid's `number_to_string`).
-pub fn number_to_string(v: &IDLValue) -> String {
-    use IDLValue::*;
-    match v {
-        Number(n) => n.clone(),
-        Int(n) => n.to_string(),
-        Nat(n) => n.to_string(),
-        Nat8(n) => n.to_string(),
-        Nat16(n) => group_digits(&n.to_string()),
-        Nat32(n) => group_digits(&n.to_string()),
-        Nat64(n) => group_digits(&n.to_string()),
-        Int8(n) => n.to_string(),
-        Int16(n) => group_digits(&n.to_string()),
-        Int32(n) => group_digits(&n.to_string()),
-        Int64(n) => group_digits(&n.to_string()),
-        Float32(f) => float_str(*f, f.is_finite() && f.trunc() == *f),
-        Float64(f) => float_str(*f, f.is_finite() && f.trunc() == *f),
-        _ => String::new(),
-    }
-}
-
-fn has_type_annotation(v: &IDLValue) -> bool {
-    use IDLValue::*;
-    matches!(
-        v,
-        Int(_)
-            | Nat(_)
-            | Nat8(_)
-            | Nat16(_)
-            | Nat32(_)
-            | Nat64(_)
-            | Int8(_)
-            | Int16(_)
-            | Int32(_)
-            | Int64(_)
-            | Float32(_)
-            | Float64(_)
-            | Null
-            | Reserved
-    )
-}
+use super::oneline::{debug_text, has_type_annotation, is_plain_text, label_text};
 
 fn is_tuple(fields: &[IDLField]) -> bool {
     fields
         .iter()
         .enumerate()
         .all(|(i, f)| f.id.get_id() as usize == i)
-}
-
-// ---- Debug: one line ------------------------------------------------------------------
-
-impl fmt::Debug for IDLValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use IDLValue::*;
-        match self {
-            Null => f.write_str("null : null"),
-            Bool(b) => write!(f, "{b}"),
-            Number(n) => f.write_str(n),
-            Int(i) => write!(f, "{i} : int"),
-            Nat(n) => write!(f, "{n} : nat"),
-            Nat8(n) => write!(f, "{n} : nat8"),
-            Nat16(_) => write!(f, "{} : nat16", number_to_string(self)),
-            Nat32(_) => write!(f, "{} : nat32", number_to_string(self)),
-            Nat64(_) => write!(f, "{} : nat64", number_to_string(self)),
-            Int8(n) => write!(f, "{n} : int8"),
-            Int16(_) => write!(f, "{} : int16", number_to_string(self)),
-            Int32(_) => write!(f, "{} : int32", number_to_string(self)),
-            Int64(_) => write!(f, "{} : int64", number_to_string(self)),
-            Float32(_) => write!(f, "{} : float32", number_to_string(self)),
-            Float64(_) => write!(f, "{} : float64", number_to_string(self)),
-            Text(s) => write!(f, "{s:?}"),
-            None => f.write_str("null"),
-            Reserved => f.write_str("null : reserved"),
-            Principal(id) => write!(f, "principal \"{id}\""),
-            Service(id) => write!(f, "service \"{id}\""),
-            Func(id, meth) => write!(f, "func \"{id}\".{}", ident_string(meth)),
-            Opt(v) if has_type_annotation(v) => write!(f, "opt ({v:?})"),
-            Opt(v) => write!(f, "opt {v:?}"),
-            Blob(b) => {
-                f.write_str("blob \"")?;
-                let text = b
-                    .iter()
-                    .all(|c| (0x20..=0x7e).contains(c) || matches!(c, 0x09 | 0x0a | 0x0d));
-                for v in b {
-                    if text {
-                        pp_char(f, *v)?;
-                    } else {
-                        write!(f, "\\{v:02x}")?;
-                    }
-                }
-                f.write_str("\"")
-            }
-            Vec(vs) => {
-                if let Some(Nat8(_)) = vs.first() {
-                    // Decoding gives `Blob`; a vector of nat8 built by hand prints the
-                    // same way.
-                    f.write_str("blob \"")?;
-                    for v in vs {
-                        match v {
-                            Nat8(v) => pp_char(f, *v)?,
-                            other => write!(f, "{other:?}")?,
-                        }
-                    }
-                    f.write_str("\"")
-                } else {
-                    f.write_str("vec {")?;
-                    for v in vs {
-                        write!(f, " {v:?};")?;
-                    }
-                    f.write_str("}")
-                }
-            }
-            Record(fs) => {
-                f.write_str("record {")?;
-                for (i, e) in fs.iter().enumerate() {
-                    if e.id.get_id() as usize == i {
-                        write!(f, " {:?};", e.val)?;
-                    } else {
-                        write!(f, " {e:?};")?;
-                    }
-                }
-                f.write_str("}")
-            }
-            Variant(v) => {
-                f.write_str("variant { ")?;
-                if v.0.val == Null {
-                    f.write_str(&label_string(&v.0.id))?;
-                } else {
-                    write!(f, "{:?}", v.0)?;
-                }
-                f.write_str(" }")
-            }
-        }
-    }
-}
-
-impl fmt::Debug for IDLField {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} = {:?}", label_text(&self.id), self.val)
-    }
-}
-
-impl fmt::Debug for IDLArgs {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let [one] = self.args.as_slice() {
-            write!(f, "({one:?})")
-        } else {
-            let mut tup = f.debug_tuple("");
-            for arg in &self.args {
-                tup.field(arg);
-            }
-            tup.finish()
-        }
-    }
 }
 
 // ---- Display: laid out ----------------------------------------------------------------
@@ -239,9 +52,10 @@ impl fmt::Display for IDLArgs {
 fn pp_value(depth: usize, v: &IDLValue) -> Rc<Doc> {
     use IDLValue::*;
     if depth == 0 {
-        return text(format!("{v:?}"));
+        return text(debug_text(v));
     }
     match v {
+        Text(s) if is_plain_text(s) => text(format!("\"{s}\"")),
         Text(s) => text(format!("\"{}\"", s.escape_debug())),
         Opt(inner) if has_type_annotation(inner) => cat(vec![
             kwd("opt"),
@@ -250,7 +64,7 @@ fn pp_value(depth: usize, v: &IDLValue) -> Rc<Doc> {
         Opt(inner) => cat(vec![kwd("opt"), pp_value(depth - 1, inner)]),
         Vec(vs) => {
             if matches!(vs.first(), Some(Nat8(_))) || vs.len() > MAX_ELEMENTS_FOR_PRETTY_PRINT {
-                text(format!("{v:?}"))
+                text(debug_text(v))
             } else {
                 let values = vs.iter().map(|v| pp_value(depth - 1, v));
                 cat(vec![
@@ -274,7 +88,7 @@ fn pp_value(depth: usize, v: &IDLValue) -> Rc<Doc> {
             kwd("variant"),
             enclose("{", pp_field(depth, &var.0, true), "}", true),
         ]),
-        _ => text(format!("{v:?}")),
+        _ => text(debug_text(v)),
     }
 }
 
@@ -368,7 +182,9 @@ enum Mode {
 
 /// Lays `doc` out in `width` columns.
 pub(crate) fn render(doc: &Rc<Doc>, width: usize) -> String {
-    let mut out = String::new();
+    // The flat text's length, a lower bound of the result's: a long vector printed
+    // on one line is then copied once, not through every doubling of the buffer.
+    let mut out = String::with_capacity(flat_len(doc));
     let mut pos = 0usize;
     let mut stack: Vec<(usize, Mode, &Doc)> = vec![(0, Mode::Break, doc)];
     while let Some((ind, mode, d)) = stack.pop() {
@@ -399,6 +215,22 @@ pub(crate) fn render(doc: &Rc<Doc>, width: usize) -> String {
         }
     }
     out
+}
+
+/// The length of `doc` laid out on one line (without its line breaks and indents).
+fn flat_len(doc: &Doc) -> usize {
+    let mut len = 0usize;
+    let mut todo = vec![doc];
+    while let Some(d) = todo.pop() {
+        match d {
+            Doc::Nil | Doc::Hardline => {}
+            Doc::Text(s, _) => len = len.saturating_add(s.len()),
+            Doc::FlatAlt(_, flat) => todo.push(flat),
+            Doc::Nest(_, inner) | Doc::Group(inner) => todo.push(inner),
+            Doc::Cat(ds) => todo.extend(ds.iter().map(|d| &**d)),
+        }
+    }
+    len
 }
 
 /// Whether `next`, flat, and what follows it up to the next line break fit.

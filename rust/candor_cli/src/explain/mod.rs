@@ -39,6 +39,7 @@
 mod header;
 mod read;
 mod values;
+pub(crate) use values::is_utf8;
 
 use crate::scalar::{self, Put, Scalar};
 use candor::types::{Type, TypeEnv, TypeInner};

@@ -522,7 +522,7 @@ impl<'a> Walk<'a> {
         let p = self.principal_bytes()?.as_slice().len() as u64;
         let at = self.pos;
         let n = self.len(1)?;
-        if std::str::from_utf8(self.take(n)?).is_err() {
+        if !is_utf8(self.take(n)?) {
             return self.fault(at, "method name is not UTF-8");
         }
         self.charge(
@@ -746,7 +746,7 @@ impl<'a> Walk<'a> {
             -15 => {
                 let n = self.len(1)?;
                 let at = self.pos;
-                if std::str::from_utf8(self.take(n)?).is_err() {
+                if !is_utf8(self.take(n)?) {
                     return self.fault(at, "text is not valid UTF-8");
                 }
                 self.charge((n as u64).saturating_add(CALL));
@@ -774,4 +774,11 @@ impl<'a> Walk<'a> {
         }
         Ok(fits)
     }
+}
+
+/// Whether `bytes` are UTF-8: ASCII, most text in messages, is checked a word at
+/// a time before the full validation (whose set-up costs more than a short name).
+#[inline]
+pub(crate) fn is_utf8(bytes: &[u8]) -> bool {
+    bytes.is_ascii() || std::str::from_utf8(bytes).is_ok()
 }
