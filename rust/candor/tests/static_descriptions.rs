@@ -1,13 +1,19 @@
-//! Interning an argument type from its static description (`_static_type`) gives the
-//! same expected arena as interning the tree `ty()` computes with a fresh memo: the
-//! same nodes in the same order, the same fields, labels and var bits. Checked over
-//! the derive's surface (recursive, mutually recursive, generic, renamed, tuple,
+//! Static descriptions (`_static_type`) give what `ty()` gives, both where they are
+//! used:
+//! * interning an argument type from its description gives the same expected arena
+//!   as interning the tree `ty()` computes with a fresh memo: the same nodes in the
+//!   same order, the same fields, labels and var bits;
+//! * the header of a message written from the descriptions is byte for byte the one
+//!   `TypeSerialize` writes from `ty()` (for each type alone, and for tuples of them).
+//!
+//! Checked over the derive's surface (recursive, mutually recursive, generic, renamed, tuple,
 //! unit, newtype, nested options, maps, references), the std impls, the bench
 //! canister's payload types and the dapp calls' argument types.
 
 #![allow(dead_code)]
 
 use candor::de::expected_arena_dump;
+use candor::ser::headers_both_ways;
 use candor::CandidType;
 use candor::{Deserialize, Int, Nat, Principal};
 use serde_bytes::ByteBuf;
@@ -33,8 +39,29 @@ fn same<T: CandidType + ?Sized>() {
     assert_eq!(from_static, from_ty, "{name}");
 }
 
+/// Both headers of a message of `Tuple`.
+fn same_header<Tuple: candor::utils::ArgumentEncoder>() {
+    let name = std::any::type_name::<Tuple>();
+    let (from_static, from_ty) = headers_both_ways::<Tuple>();
+    let from_static = from_static.unwrap_or_else(|| panic!("{name}: no static header"));
+    assert_eq!(from_static, from_ty.expect("ty() encodes"), "{name}");
+}
+
+/// Arenas for each type; headers for each sized type alone and for all of them in
+/// one message (shared and recursive types across arguments).
 macro_rules! all_same {
-    ($($t:ty),* $(,)?) => {$(same::<$t>();)*};
+    ($($t:ty),* $(,)?) => {
+        $(same::<$t>();)*
+        all_same!(@headers $($t),*);
+    };
+    (@headers $($t:ty),*) => {
+        $(same_header::<($t,)>();)*
+    };
+}
+
+/// Headers of messages of several arguments.
+macro_rules! headers_same {
+    ($($t:ty),* $(,)?) => {$(same_header::<$t>();)*};
 }
 
 #[derive(CandidType, Deserialize)]
@@ -187,7 +214,6 @@ fn std_types_describe_what_ty_gives() {
         u128,
         bool,
         String,
-        str,
         Nat,
         Int,
         Principal,
@@ -195,7 +221,6 @@ fn std_types_describe_what_ty_gives() {
         candor::Empty,
         (),
         Vec<u8>,
-        [u16],
         [u8; 4],
         Vec<Vec<String>>,
         Option<Option<Option<u8>>>,
@@ -213,6 +238,13 @@ fn std_types_describe_what_ty_gives() {
         std::collections::BTreeSet<u32>,
         std::collections::VecDeque<Option<u8>>,
     );
+}
+
+#[test]
+fn unsized_types_describe_what_ty_gives() {
+    same::<str>();
+    same::<[u16]>();
+    headers_same!((&'static str, &'static [u16], Box<str>));
 }
 
 #[test]
@@ -267,6 +299,32 @@ fn generic_types_describe_what_ty_gives() {
         Generic<u8>,
         Generic<List>,
         (Generic<u8>, Generic<String>, Pair<u8>),
+    );
+}
+
+#[test]
+fn messages_of_several_arguments_have_the_same_header() {
+    headers_same!(
+        (u8, String),
+        (Plain, Plain, Vec<Plain>),
+        (List, Box<List>, Option<Box<List>>),
+        (Box<List>, List),
+        (Tree, Vec<u8>, ByteBuf, Vec<u8>),
+        (Even, Odd, BothEnds),
+        (Odd, Even, Shared),
+        (Wrapped, WrappedCell, Wrapped),
+        (WrappedCell, Wrapped),
+        (Pair<u8>, Pair<u16>, Pair<Pair<u8>>, Either<u8, u8>),
+        (Shape, Option<Shape>, Maps, Renamed, Cased),
+        (Result<u8, String>, Result<u8, String>, Option<u8>),
+        (
+            bench_types::ConsCell,
+            bench_types::Chain,
+            bench_types::Chain
+        ),
+        (Principal, Vec<dapp::MetadataPart>, ByteBuf),
+        (Principal, Principal, u64),
+        (dapp::TransferArgs, dapp::VoteArgs, dapp::ProposalPayload),
     );
 }
 
@@ -379,6 +437,7 @@ struct HoldsHandWritten {
 fn a_type_without_a_complete_description_keeps_the_ty_path() {
     assert!(HandWritten::_static_type().is_none());
     assert!(expected_arena_dump::<HoldsHandWritten>(true).is_none());
+    assert!(headers_both_ways::<(u8, HoldsHandWritten)>().0.is_none());
     assert!(expected_arena_dump::<HoldsHandWritten>(false).is_some());
     assert!(expected_arena_dump::<candor::IDLValue>(true).is_none());
 }
