@@ -45,12 +45,10 @@ struct Interner {
     /// Where the stack was when the current interning began: flattening recurses
     /// once per level of a type, which a caller of `get_value_with_type` chooses.
     stack: StackMark,
-    /// Placing from static descriptions (`place`): the node of each description
-    /// owner, and whether it is still being placed (a mention then is a knot).
-    owned: FastMap<TypeId, (u32, bool)>,
-    /// Placing from static descriptions: what each Rust type reached through a
-    /// link placed as, or `None` while it is being placed (`ty()`'s memo).
-    linked: FastMap<TypeId, Option<Ref>>,
+    /// Placing from static descriptions: per Rust type, what it placed as (`ty()`'s
+    /// memo). A type that owns a description maps to its node, which is still being
+    /// placed while it holds the placeholder: a mention then is a knot.
+    placed: FastMap<TypeId, Ref>,
 }
 
 /// The depths at which flattening tests its bounds: one in every
@@ -419,9 +417,7 @@ impl Interner {
         arena.fields.truncate(fields);
         arena.labels.truncate(labels);
         let end = PRIM_COUNT + nodes as u32;
-        self.owned.retain(|_, &mut (idx, busy)| !busy && idx < end);
-        self.linked
-            .retain(|_, r| matches!(r, Some(r) if r.idx() < end));
+        self.placed.retain(|_, r| r.idx() < end);
         self.scratch.clear();
     }
 
@@ -437,45 +433,66 @@ impl Interner {
         if let StaticKind::Prim(p) = d.kind {
             return Some(Ref::prim(prim(p)));
         }
-        match self.linked.get(&id) {
-            Some(Some(r)) => return Some(*r),
-            // Still being placed: `ty()` gives a `Knot` to it, which flattens to its
-            // node with the var bit.
-            Some(None) => {
-                let owner = (d.owner?)();
-                let &(idx, _) = self.owned.get(&owner)?;
-                return Some(Ref::new(idx, true));
-            }
-            None => {}
+        if let Some(&r) = self.placed.get(&id) {
+            return Some(self.memoised(r));
         }
-        self.linked.insert(id, None);
-        let r = self.place(d, depth)?;
-        self.linked.insert(id, Some(r));
-        Some(r)
+        match d.owner.map(|f| f()) {
+            Some(o) if o == id => self.place_new(d, Some(o), depth),
+            // A transparent type: its `_ty()` is its inner type's `ty()`, which is
+            // what it memoises (a knot, if the inner type was being computed).
+            _ => {
+                let r = self.place(d, depth)?;
+                self.placed.insert(id, r);
+                Some(r)
+            }
+        }
     }
 
-    /// One description's node, reserved before its parts so that a knot inside
-    /// points back to it.
+    /// A memoised reference: a node still being placed (it holds the placeholder)
+    /// is reached through a knot, which has the var bit.
+    fn memoised(&self, r: Ref) -> Ref {
+        if r.idx() >= PRIM_COUNT && self.arena.node(r) == Node::Prim(Prim::Empty) {
+            Ref::new(r.idx(), true)
+        } else {
+            r
+        }
+    }
+
+    /// A description reached without a link of its own (inline, or through a
+    /// transparent type): placed once per owner.
     fn place(&mut self, d: &'static StaticType, depth: usize) -> Option<Ref> {
+        let owner = d.owner.map(|f| f());
+        if let Some(&r) = owner.as_ref().and_then(|o| self.placed.get(o)) {
+            return Some(self.memoised(r));
+        }
+        self.place_new(d, owner, depth)
+    }
+
+    /// One description's node, reserved (and memoised for its owner) before its
+    /// parts, so that a knot inside points back to it.
+    fn place_new(
+        &mut self,
+        d: &'static StaticType,
+        owner: Option<TypeId>,
+        depth: usize,
+    ) -> Option<Ref> {
         if depth % STACK_CHECK_EVERY == CHECK_AT
             && depth > STACK_CHECK_EVERY
             && (depth > quota::MAX_EXPECTED_DEPTH || self.stack.exhausted())
         {
             return None;
         }
-        let owner = d.owner.map(|f| f());
-        if let Some(&(idx, busy)) = owner.as_ref().and_then(|o| self.owned.get(o)) {
-            return Some(Ref::new(idx, busy));
-        }
         let idx = match d.kind {
             StaticKind::Prim(p) => return Some(Ref::prim(prim(p))),
             _ => self.push(Node::Prim(Prim::Empty)),
         };
-        // The owner is memoised too (a transparent type reaching it through its
-        // own link has its own entry).
         if let Some(o) = owner {
-            self.owned.insert(o, (idx, true));
-            self.linked.insert(o, None);
+            if self.placed.capacity() == 0 {
+                // A canister's argument types meet a few dozen Rust types: one
+                // allocation instead of growing through several.
+                self.placed.reserve(64);
+            }
+            self.placed.insert(o, Ref::new(idx, false));
         }
         let node = match d.kind {
             StaticKind::Opt(r) => Node::Opt(self.place_ref(r, depth + 1)?),
@@ -485,10 +502,6 @@ impl Interner {
             StaticKind::Prim(_) => Node::Prim(Prim::Empty),
         };
         self.set(idx, node);
-        if let Some(o) = owner {
-            self.owned.insert(o, (idx, false));
-            self.linked.insert(o, Some(Ref::new(idx, false)));
-        }
         Some(Ref::new(idx, false))
     }
 
