@@ -488,9 +488,9 @@ impl Interner {
         };
         if let Some(o) = owner {
             if self.placed.capacity() == 0 {
-                // A canister's argument types meet a few dozen Rust types: one
+                // An argument type meets a handful of Rust types: one small
                 // allocation instead of growing through several.
-                self.placed.reserve(64);
+                self.placed.reserve(16);
             }
             self.placed.insert(o, Ref::new(idx, false));
         }
