@@ -51,7 +51,7 @@ pub(crate) fn expand(input: DeriveInput, flavor: Flavor) -> Result<TokenStream> 
         flavor,
     };
 
-    let (ty_body, ser_body, mut docs) = match &input.data {
+    let (ty_body, ser_body, mut docs, static_kind) = match &input.data {
         Data::Struct(data) => {
             if let (Some(span), Flavor::Candor) = (container.transparent, flavor) {
                 if !matches!(&data.fields, Fields::Unnamed(f) if f.unnamed.len() == 1) {
@@ -90,6 +90,7 @@ pub(crate) fn expand(input: DeriveInput, flavor: Flavor) -> Result<TokenStream> 
         }
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let static_fn = cx.static_fn(static_kind);
     Ok(quote! {
         #[automatically_derived]
         impl #impl_generics #krate::types::CandidType for #name #ty_generics #where_clause {
@@ -99,6 +100,7 @@ pub(crate) fn expand(input: DeriveInput, flavor: Flavor) -> Result<TokenStream> 
             fn _ty_doc() -> #krate::types::TypeDoc {
                 #doc_body
             }
+            #static_fn
             fn idl_serialize<__CandorS>(
                 &self,
                 __serializer: __CandorS,
@@ -285,7 +287,7 @@ impl Cx<'_> {
         &self,
         fields: &Fields,
         rename_all: Option<RenameRule>,
-    ) -> Result<(TokenStream, TokenStream, TypeDocs)> {
+    ) -> Result<(TokenStream, TokenStream, TypeDocs, StaticBody)> {
         let k = self.krate;
         match fields {
             // Newtype: Candid sees the inner type, and the value is the inner value.
@@ -307,7 +309,8 @@ impl Cx<'_> {
                     quote! { #k::types::CandidType::idl_serialize(&self.0, __serializer) }
                 };
                 // A newtype is its field's type: no record to hang field docs on.
-                Ok((ty, ser, TypeDocs::default()))
+                let stat = StaticBody::Forward(Box::new(field.ty.clone()));
+                Ok((ty, ser, TypeDocs::default(), stat))
             }
             // Unit struct: `null`, which has no value bytes (candid_derive opens an
             // empty struct compound; same bytes).
@@ -315,6 +318,7 @@ impl Cx<'_> {
                 quote!(::core::convert::Into::into(#k::types::TypeInner::Null)),
                 quote!(#k::types::Serializer::serialize_null(__serializer, ())),
                 TypeDocs::default(),
+                StaticBody::Null,
             )),
             // Named fields, or 0 / 2+ tuple fields: a record, fields in id order.
             _ => {
@@ -329,7 +333,8 @@ impl Cx<'_> {
                     #(#elems)*
                     ::core::result::Result::Ok(())
                 };
-                Ok((ty, ser, member_docs(&members)))
+                let stat = StaticBody::Kind(self.static_record(&members));
+                Ok((ty, ser, member_docs(&members), stat))
             }
         }
     }
@@ -341,12 +346,14 @@ impl Cx<'_> {
         variants: &syn::punctuated::Punctuated<syn::Variant, syn::Token![,]>,
         rename_all: Option<RenameRule>,
         rename_all_fields: Option<RenameRule>,
-    ) -> Result<(TokenStream, TokenStream, TypeDocs)> {
+    ) -> Result<(TokenStream, TokenStream, TypeDocs, StaticBody)> {
         let k = self.krate;
         struct Case<'v> {
             member: Member,
             variant: &'v syn::Variant,
             payload_ty: TokenStream,
+            /// The payload as a `StaticRef`.
+            payload_static: TokenStream,
             fields: Vec<Member>,
             /// Docs of a record payload's fields (none for unit and newtype cases).
             payload_docs: Option<TypeDocs>,
@@ -360,21 +367,32 @@ impl Cx<'_> {
                 (None, None) => v.ident.unraw().to_string(),
             };
             let field_rule = attrs.rename_all.or(rename_all_fields);
-            let (payload_ty, fields, payload_docs) = match &v.fields {
+            let s = quote!(#k::types::static_type);
+            let (payload_ty, fields, payload_docs, payload_static) = match &v.fields {
                 Fields::Unit => (
                     quote!(::core::convert::Into::into(#k::types::TypeInner::Null)),
                     Vec::new(),
                     None,
+                    quote!(#s::StaticRef::Inline(&#k::types::StaticType {
+                        owner: ::core::option::Option::None,
+                        kind: #s::StaticKind::Prim(#s::StaticPrim::Null),
+                    })),
                 ),
                 Fields::Unnamed(f) if f.unnamed.len() == 1 => {
                     // Checks the field's attributes too.
                     let fields = self.members(&v.fields, true, field_rule)?;
-                    (self.field_ty(&f.unnamed[0].ty), fields, None)
+                    let link = self.static_link(&f.unnamed[0].ty);
+                    (self.field_ty(&f.unnamed[0].ty), fields, None, link)
                 }
                 _ => {
                     let fields = self.members(&v.fields, true, field_rule)?;
                     let docs = member_docs(&fields);
-                    (self.record_ty(&fields), fields, Some(docs))
+                    let record = self.static_record(&fields);
+                    let inline = quote!(#s::StaticRef::Inline(&#k::types::StaticType {
+                        owner: ::core::option::Option::None,
+                        kind: #record,
+                    }));
+                    (self.record_ty(&fields), fields, Some(docs), inline)
                 }
             };
             cases.push(Case {
@@ -389,6 +407,7 @@ impl Cx<'_> {
                 },
                 variant: v,
                 payload_ty,
+                payload_static,
                 fields,
                 payload_docs,
             });
@@ -396,6 +415,7 @@ impl Cx<'_> {
         sort_by_id(&mut cases, |c| &c.member, "variant")?;
 
         let mut ty_fields = Vec::new();
+        let mut static_cases = Vec::new();
         let mut arms = Vec::new();
         for (index, case) in cases.iter().enumerate() {
             let m = &case.member;
@@ -404,6 +424,7 @@ impl Cx<'_> {
             ty_fields.push(quote! {
                 #k::types::Field { id: ::core::convert::Into::into(#label), ty: #payload_ty }
             });
+            static_cases.push(self.static_field(m, &case.payload_static));
 
             let ident = &case.variant.ident;
             let index = index as u64;
@@ -472,6 +493,84 @@ impl Cx<'_> {
                 ::core::result::Result::Ok(())
             }
         };
-        Ok((ty, ser, docs))
+        let s = quote!(#k::types::static_type);
+        let stat = quote!(#s::StaticKind::Variant(&[#(#static_cases),*]));
+        Ok((ty, ser, docs, StaticBody::Kind(stat)))
+    }
+}
+
+/// What the derived `_static_type` returns.
+pub(crate) enum StaticBody {
+    /// A newtype: its field type's description.
+    Forward(Box<syn::Type>),
+    /// A unit struct: `null`.
+    Null,
+    /// A record or variant owned by the type (a `StaticKind` expression).
+    Kind(TokenStream),
+}
+
+/// The static description (`types/static_type.rs` in candor): the same type as the
+/// derived `_ty()`, as a constant the decoder interns without building the tree.
+impl Cx<'_> {
+    fn static_fn(&self, body: StaticBody) -> TokenStream {
+        let k = self.krate;
+        let s = quote!(#k::types::static_type);
+        let value = match body {
+            StaticBody::Forward(ty) => {
+                quote!(<#ty as #k::types::CandidType>::_static_type())
+            }
+            StaticBody::Null => quote! {
+                ::core::option::Option::Some(const {
+                    &#k::types::StaticType {
+                        owner: ::core::option::Option::None,
+                        kind: #s::StaticKind::Prim(#s::StaticPrim::Null),
+                    }
+                })
+            },
+            StaticBody::Kind(kind) => quote! {
+                ::core::option::Option::Some(const {
+                    &#k::types::StaticType {
+                        owner: ::core::option::Option::Some(
+                            <Self as #k::types::CandidType>::id,
+                        ),
+                        kind: #kind,
+                    }
+                })
+            },
+        };
+        quote! {
+            #[doc(hidden)]
+            fn _static_type() -> ::core::option::Option<&'static #k::types::StaticType> {
+                #value
+            }
+        }
+    }
+
+    /// The link to a field's type.
+    fn static_link(&self, ty: &syn::Type) -> TokenStream {
+        let k = self.krate;
+        quote_spanned!(ty.span()=> #k::types::static_type::link::<#ty>())
+    }
+
+    /// One field or case, with its type already a `StaticRef`.
+    fn static_field(&self, m: &Member, ty: &TokenStream) -> TokenStream {
+        let k = self.krate;
+        let s = quote!(#k::types::static_type);
+        let hash = m.hash;
+        let label = match &m.label {
+            LabelKind::Named(n) => quote!(#s::StaticLabel::Named(#n)),
+            LabelKind::Id(_) => quote!(#s::StaticLabel::Id),
+        };
+        quote!(#s::StaticField { id: #hash, label: #label, ty: #ty })
+    }
+
+    /// `StaticKind::Record` of already-sorted members.
+    fn static_record(&self, members: &[Member]) -> TokenStream {
+        let k = self.krate;
+        let fields = members.iter().map(|m| {
+            let link = self.static_link(m.ty.as_ref().expect("record members have types"));
+            self.static_field(m, &link)
+        });
+        quote!(#k::types::static_type::StaticKind::Record(&[#(#fields),*]))
     }
 }

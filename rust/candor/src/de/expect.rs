@@ -10,9 +10,13 @@
 use super::quota;
 use crate::error::{Error, Result};
 use crate::fasthash::FastMap;
+use crate::types::static_type::{StaticField, StaticKind, StaticLabel, StaticPrim, StaticRef};
 use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
+use crate::types::StaticType;
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
-use crate::wire::header::{Arena, FieldEntry, FieldLabel, FuncEntry, Node, Prim, Ref, Span};
+use crate::wire::header::{
+    Arena, FieldEntry, FieldLabel, FuncEntry, Node, Prim, Ref, Span, PRIM_COUNT,
+};
 use crate::wire::inline_vec::InlineVec;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -41,6 +45,10 @@ struct Interner {
     /// Where the stack was when the current interning began: flattening recurses
     /// once per level of a type, which a caller of `get_value_with_type` chooses.
     stack: StackMark,
+    /// Placing from static descriptions: per Rust type, what it placed as (`ty()`'s
+    /// memo). A type that owns a description maps to its node, which is still being
+    /// placed while it holds the placeholder: a mention then is a knot.
+    placed: FastMap<TypeId, Ref>,
 }
 
 /// The depths at which flattening tests its bounds: one in every
@@ -78,6 +86,25 @@ pub(crate) fn of<T: crate::types::CandidType + ?Sized>(
             }
             return Ok(r);
         }
+        if let Some(desc) = T::_static_type() {
+            let shared = Rc::ptr_eq(held, &it.arena);
+            if shared {
+                // As below: the decoder lets go of the shared arena while it grows.
+                let spare = it
+                    .placeholder
+                    .get_or_insert_with(|| Rc::new(Arena::new()))
+                    .clone();
+                drop(std::mem::replace(held, spare));
+            }
+            if let Some(r) = it.place_root(T::id(), desc) {
+                it.add_root(id, Some(r));
+                *held = it.arena.clone();
+                return Ok(Some(r));
+            }
+            if shared {
+                *held = it.arena.clone();
+            }
+        }
         let ty = T::ty();
         if *ty == TypeInner::Unknown {
             it.add_root(id, None);
@@ -105,6 +132,27 @@ pub(crate) fn of_type(env: &TypeEnv, ty: &Type) -> Result<(Rc<Arena>, Ref)> {
     let mut it = Interner::default();
     let r = it.intern(ty, Some(env))?;
     Ok((it.arena, r))
+}
+
+/// Hidden, for the differential tests: `T`'s expected type interned into a fresh
+/// arena, from its static description (`via_static`, `None` if it has none) or from
+/// `ty()` computed afresh, printed node for node with its root.
+#[doc(hidden)]
+pub fn expected_arena_dump<T: crate::types::CandidType + ?Sized>(
+    via_static: bool,
+) -> Option<String> {
+    let mut it = Interner::default();
+    let r = if via_static {
+        it.place_root(T::id(), T::_static_type()?)?
+    } else {
+        internal::env_clear();
+        it.intern(&T::ty(), None).ok()?
+    };
+    let a = &it.arena;
+    Some(format!(
+        "root {r:?}\nnodes {:?}\nfields {:?}\nlabels {:?}\nfuncs {:?}\nmethods {:?}",
+        a.nodes, a.fields, a.labels, a.funcs, a.methods
+    ))
 }
 
 impl Interner {
@@ -333,6 +381,192 @@ impl Interner {
         };
         arena.methods.extend(entries);
         Ok(Node::Service(span))
+    }
+}
+
+/// Interning from static descriptions (`types/static_type.rs`): the same nodes, in
+/// the same order, as flattening the `ty()` that a fresh memo computes. A
+/// description is placed once per owner, as `ty()` memoises one `Rc` per Rust type;
+/// a link to a type still being placed is a knot (a reference with the var bit), and
+/// a link to a type placed before gives what that type placed as, as `ty()`'s memo
+/// returns a `Knot` for a transparent type first computed inside its own recursion.
+impl Interner {
+    /// `d`, the description of the Rust type `id`, placed; `None` (the arena as it
+    /// was) if a type it reaches has no description or it nests too deeply, and the
+    /// caller interns `ty()` instead, which reports the depth.
+    fn place_root(&mut self, id: TypeId, d: &'static StaticType) -> Option<Ref> {
+        self.stack = StackMark::here();
+        self.scratch.clear();
+        let marks = (
+            self.arena.nodes.len(),
+            self.arena.fields.len(),
+            self.arena.labels.len(),
+        );
+        let placed = self.place_linked(id, d, 0);
+        if placed.is_none() {
+            self.roll_back(marks);
+        }
+        placed
+    }
+
+    /// Forgets what a failed placing added.
+    #[cold]
+    fn roll_back(&mut self, (nodes, fields, labels): (usize, usize, usize)) {
+        let arena = Rc::make_mut(&mut self.arena);
+        arena.nodes.truncate(nodes);
+        arena.fields.truncate(fields);
+        arena.labels.truncate(labels);
+        let end = PRIM_COUNT + nodes as u32;
+        self.placed.retain(|_, r| r.idx() < end);
+        self.scratch.clear();
+    }
+
+    fn place_ref(&mut self, r: StaticRef, depth: usize) -> Option<Ref> {
+        match r {
+            StaticRef::Inline(d) => self.place(d, depth),
+            StaticRef::Link(l) => self.place_linked((l.id)(), (l.ty)()?, depth),
+        }
+    }
+
+    /// The Rust type `id`, described by `d`, as `ty()`'s memo would give it.
+    fn place_linked(&mut self, id: TypeId, d: &'static StaticType, depth: usize) -> Option<Ref> {
+        if let StaticKind::Prim(p) = d.kind {
+            return Some(Ref::prim(prim(p)));
+        }
+        if let Some(&r) = self.placed.get(&id) {
+            return Some(self.memoised(r));
+        }
+        match d.owner.map(|f| f()) {
+            Some(o) if o == id => self.place_new(d, Some(o), depth),
+            // A transparent type: its `_ty()` is its inner type's `ty()`, which is
+            // what it memoises (a knot, if the inner type was being computed).
+            _ => {
+                let r = self.place(d, depth)?;
+                self.placed.insert(id, r);
+                Some(r)
+            }
+        }
+    }
+
+    /// A memoised reference: a node still being placed (it holds the placeholder)
+    /// is reached through a knot, which has the var bit.
+    fn memoised(&self, r: Ref) -> Ref {
+        if r.idx() >= PRIM_COUNT && self.arena.node(r) == Node::Prim(Prim::Empty) {
+            Ref::new(r.idx(), true)
+        } else {
+            r
+        }
+    }
+
+    /// A description reached without a link of its own (inline, or through a
+    /// transparent type): placed once per owner.
+    fn place(&mut self, d: &'static StaticType, depth: usize) -> Option<Ref> {
+        let owner = d.owner.map(|f| f());
+        if let Some(&r) = owner.as_ref().and_then(|o| self.placed.get(o)) {
+            return Some(self.memoised(r));
+        }
+        self.place_new(d, owner, depth)
+    }
+
+    /// One description's node, reserved (and memoised for its owner) before its
+    /// parts, so that a knot inside points back to it.
+    fn place_new(
+        &mut self,
+        d: &'static StaticType,
+        owner: Option<TypeId>,
+        depth: usize,
+    ) -> Option<Ref> {
+        if depth % STACK_CHECK_EVERY == CHECK_AT
+            && depth > STACK_CHECK_EVERY
+            && (depth > quota::MAX_EXPECTED_DEPTH || self.stack.exhausted())
+        {
+            return None;
+        }
+        let idx = match d.kind {
+            StaticKind::Prim(p) => return Some(Ref::prim(prim(p))),
+            _ => self.push(Node::Prim(Prim::Empty)),
+        };
+        if let Some(o) = owner {
+            if self.placed.capacity() == 0 {
+                // An argument type meets a handful of Rust types: one small
+                // allocation instead of growing through several.
+                self.placed.reserve(16);
+            }
+            self.placed.insert(o, Ref::new(idx, false));
+        }
+        let node = match d.kind {
+            StaticKind::Opt(r) => Node::Opt(self.place_ref(r, depth + 1)?),
+            StaticKind::Vec(r) => Node::Vec(self.place_ref(r, depth + 1)?),
+            StaticKind::Record(fs) => Node::Record(self.place_fields(fs, depth)?),
+            StaticKind::Variant(fs) => Node::Variant(self.place_fields(fs, depth)?),
+            StaticKind::Prim(_) => Node::Prim(Prim::Empty),
+        };
+        self.set(idx, node);
+        Some(Ref::new(idx, false))
+    }
+
+    /// The fields of a description, placed in the order given, then stored sorted
+    /// by id (a collision fails the placing, and `ty()` reports it).
+    fn place_fields(&mut self, fs: &'static [StaticField], depth: usize) -> Option<Span> {
+        let base = self.scratch.len();
+        for (i, f) in fs.iter().enumerate() {
+            let ty = self.place_ref(f.ty, depth + 1)?;
+            self.scratch.push((FieldEntry { id: f.id, ty }, i as u32));
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let entries = scratch.get_mut(base..).unwrap_or_default();
+        entries.sort_by_key(|e| e.0.id);
+        if entries
+            .windows(2)
+            .any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id))
+        {
+            self.scratch = scratch;
+            return None;
+        }
+        let arena = Rc::make_mut(&mut self.arena);
+        let span = Span {
+            start: arena.fields.len() as u32,
+            len: entries.len() as u32,
+        };
+        arena.labels.resize(arena.fields.len(), FieldLabel::Id);
+        arena.fields.reserve(entries.len());
+        arena.labels.reserve(entries.len());
+        for &(f, i) in entries.iter() {
+            let label = match fs.get(i as usize).map(|f| f.label) {
+                Some(StaticLabel::Named(n)) => FieldLabel::Named(n.into()),
+                Some(StaticLabel::Unnamed) => FieldLabel::Unnamed,
+                Some(StaticLabel::Id) | None => FieldLabel::Id,
+            };
+            arena.fields.push(f);
+            arena.labels.push(label);
+        }
+        scratch.truncate(base);
+        self.scratch = scratch;
+        Some(span)
+    }
+}
+
+/// The arena's form of a described primitive.
+fn prim(p: StaticPrim) -> Prim {
+    match p {
+        StaticPrim::Null => Prim::Null,
+        StaticPrim::Bool => Prim::Bool,
+        StaticPrim::Nat => Prim::Nat,
+        StaticPrim::Int => Prim::Int,
+        StaticPrim::Nat8 => Prim::Nat8,
+        StaticPrim::Nat16 => Prim::Nat16,
+        StaticPrim::Nat32 => Prim::Nat32,
+        StaticPrim::Nat64 => Prim::Nat64,
+        StaticPrim::Int8 => Prim::Int8,
+        StaticPrim::Int16 => Prim::Int16,
+        StaticPrim::Int32 => Prim::Int32,
+        StaticPrim::Int64 => Prim::Int64,
+        StaticPrim::Float32 => Prim::Float32,
+        StaticPrim::Float64 => Prim::Float64,
+        StaticPrim::Text => Prim::Text,
+        StaticPrim::Reserved => Prim::Reserved,
+        StaticPrim::Empty => Prim::Empty,
+        StaticPrim::Principal => Prim::Principal,
     }
 }
 

@@ -29,6 +29,8 @@ mod subtype;
 mod value;
 
 pub use self::direct::Direct;
+#[doc(hidden)]
+pub use self::expect::expected_arena_dump;
 use self::state::DecodeState;
 use self::subtype::LentMemo;
 use crate::error::Result;

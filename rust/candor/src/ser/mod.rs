@@ -6,6 +6,7 @@
 //! straight into the output buffer.
 
 mod dynamic;
+mod static_table;
 pub mod table;
 
 use crate::error::{Error, Result};
@@ -458,12 +459,16 @@ impl IDLBuilder {
                 size_hint: std::cell::Cell::new(0),
             }));
         }
-        table::cached_header(self.key.as_slice(), |ts| {
-            for ty in self.types.as_slice().iter().flatten() {
-                ts.push_type(&ty())?;
-            }
-            Ok(())
-        })
+        table::cached_header(
+            self.key.as_slice(),
+            || None,
+            |ts| {
+                for ty in self.types.as_slice().iter().flatten() {
+                    ts.push_type(&ty())?;
+                }
+                Ok(())
+            },
+        )
     }
     /// Writes the whole message to `writer`.
     pub fn serialize<W: std::io::Write>(&mut self, mut writer: W) -> Result<()> {
@@ -502,11 +507,30 @@ impl IDLBuilder {
     }
 }
 
+/// Hidden, for the differential tests: the header (after the magic) of a message of
+/// `Tuple`, written from the static descriptions (`None` if a type has none) and from
+/// `ty()` after clearing the memo, as [`TypeSerialize`] writes it.
+#[doc(hidden)]
+pub fn headers_both_ways<Tuple: ArgumentEncoder>() -> (Option<Vec<u8>>, Result<Vec<u8>>) {
+    let from_static = Tuple::_static_header();
+    types::internal::env_clear();
+    let mut ts = TypeSerialize::new();
+    let from_ty = Tuple::push_types(&mut ts).and_then(|()| ts.finish());
+    (from_static, from_ty)
+}
+
 /// A tuple of arguments that can be encoded as one message.
 pub trait ArgumentEncoder {
     /// Pushes the argument types in order (used once per tuple type).
     #[doc(hidden)]
     fn push_types(ts: &mut TypeSerialize) -> Result<()>;
+    /// Hidden: the header after the magic, written from the argument types' static
+    /// descriptions (`ser/static_table.rs`); `None` when a type has none, and the
+    /// header is built from [`push_types`](Self::push_types).
+    #[doc(hidden)]
+    fn _static_header() -> Option<Vec<u8>> {
+        None
+    }
     /// Writes the argument values in order.
     #[doc(hidden)]
     fn write_values(&self, ser: &mut ValueSerializer) -> Result<()>;
@@ -537,6 +561,9 @@ macro_rules! encode_impl {
             fn push_types(ts: &mut TypeSerialize) -> Result<()> {
                 $(ts.push_type(&$t::ty())?;)+
                 Ok(())
+            }
+            fn _static_header() -> Option<Vec<u8>> {
+                static_table::header(&[$(($t::id(), $t::_static_type()?)),+])
             }
             #[inline]
             fn write_values(&self, ser: &mut ValueSerializer) -> Result<()> {
@@ -613,7 +640,11 @@ pub(crate) fn append_message<Tuple: ArgumentEncoder>(
     args: &Tuple,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let header = table::cached_header(&[TypeId::of::<ArgsOf<Tuple>>()], Tuple::push_types)?;
+    let header = table::cached_header(
+        &[TypeId::of::<ArgsOf<Tuple>>()],
+        Tuple::_static_header,
+        Tuple::push_types,
+    )?;
     let start = out.len();
     // The hint is the header alone until a message of these types has been written.
     let first = header.size_hint.get() == header.bytes.len();

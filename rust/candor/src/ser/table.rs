@@ -273,22 +273,30 @@ thread_local! {
 
 /// The header (`DIDL` + table + argument types) for a list of Rust argument types.
 ///
-/// `types` is only called on the first message with this list: it must push the
-/// argument types in order. Like candid, the memo of computed types is cleared first,
-/// so the result does not depend on what this thread computed before.
+/// `from_static` and `types` are only called on the first message with this list.
+/// `from_static` writes the header from the types' static descriptions
+/// (`ser/static_table.rs`), or gives `None`; then `types` must push the argument
+/// types in order. Like candid, the memo of computed types is cleared first, so the
+/// result does not depend on what this thread computed before.
 pub(crate) fn cached_header(
     key: &[TypeId],
+    from_static: impl FnOnce() -> Option<Vec<u8>>,
     types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
 ) -> Result<Rc<CachedHeader>> {
     if let Some(h) = HEADERS.with(|c| c.borrow().get(key).cloned()) {
         return Ok(h);
     }
-    env_clear();
-    let mut ts = TypeSerialize::new();
-    types(&mut ts)?;
     let mut bytes = Vec::with_capacity(64);
     bytes.extend_from_slice(opcode::MAGIC);
-    bytes.extend_from_slice(&ts.finish()?);
+    match from_static() {
+        Some(table) => bytes.extend_from_slice(&table),
+        None => {
+            env_clear();
+            let mut ts = TypeSerialize::new();
+            types(&mut ts)?;
+            bytes.extend_from_slice(&ts.finish()?);
+        }
+    }
     let header = Rc::new(CachedHeader {
         size_hint: std::cell::Cell::new(bytes.len()),
         bytes: bytes.into_boxed_slice(),

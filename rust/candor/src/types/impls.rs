@@ -10,6 +10,7 @@ macro_rules! primitive_impl {
             fn _ty() -> Type {
                 TypeInner::$id.into()
             }
+            static_prim!($id);
             #[inline]
             fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
                 serializer.$method(*self $(as $cast)?)
@@ -25,6 +26,7 @@ macro_rules! le_impl {
             fn _ty() -> Type {
                 TypeInner::$id.into()
             }
+            static_prim!($id);
             #[inline]
             fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
                 serializer.$method(*self)
@@ -75,6 +77,7 @@ impl CandidType for u8 {
     fn _ty() -> Type {
         TypeInner::Nat8.into()
     }
+    static_prim!(Nat8);
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_nat8(*self)
@@ -97,6 +100,7 @@ impl CandidType for bool {
     fn _ty() -> Type {
         TypeInner::Bool.into()
     }
+    static_prim!(Bool);
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_bool(*self)
@@ -111,6 +115,7 @@ impl CandidType for i128 {
     fn _ty() -> Type {
         TypeInner::Int.into()
     }
+    static_prim!(Int);
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_i128(*self)
     }
@@ -119,6 +124,7 @@ impl CandidType for u128 {
     fn _ty() -> Type {
         TypeInner::Nat.into()
     }
+    static_prim!(Nat);
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_u128(*self)
     }
@@ -128,6 +134,7 @@ impl CandidType for String {
     fn _ty() -> Type {
         TypeInner::Text.into()
     }
+    static_prim!(Text);
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_text(self)
@@ -138,6 +145,7 @@ impl CandidType for str {
     fn _ty() -> Type {
         TypeInner::Text.into()
     }
+    static_prim!(Text);
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_text(self)
@@ -147,6 +155,7 @@ impl CandidType for std::path::Path {
     fn _ty() -> Type {
         TypeInner::Text.into()
     }
+    static_prim!(Text);
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         use serde::ser::Error;
         match self.to_str() {
@@ -159,6 +168,7 @@ impl CandidType for std::path::PathBuf {
     fn _ty() -> Type {
         TypeInner::Text.into()
     }
+    static_prim!(Text);
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         self.as_path().idl_serialize(serializer)
     }
@@ -168,6 +178,7 @@ impl<T: CandidType> CandidType for Option<T> {
     fn _ty() -> Type {
         TypeInner::Opt(T::ty()).into()
     }
+    static_owned!(StaticKind::Opt(link::<T>()));
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_option(self.as_ref())
@@ -178,6 +189,7 @@ impl<T: CandidType> CandidType for [T] {
     fn _ty() -> Type {
         TypeInner::Vec(T::ty()).into()
     }
+    static_owned!(StaticKind::Vec(link::<T>()));
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         let mut ser = serializer.serialize_vec(self.len())?;
@@ -204,6 +216,7 @@ impl<T: CandidType> CandidType for Vec<T> {
     fn _ty() -> Type {
         TypeInner::Vec(T::ty()).into()
     }
+    static_owned!(StaticKind::Vec(link::<T>()));
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         self.as_slice().idl_serialize(serializer)
@@ -226,6 +239,7 @@ impl<T: CandidType, const N: usize> CandidType for [T; N] {
     fn _ty() -> Type {
         TypeInner::Vec(T::ty()).into()
     }
+    static_owned!(StaticKind::Vec(link::<T>()));
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         self.as_slice().idl_serialize(serializer)
@@ -236,6 +250,12 @@ impl CandidType for serde_bytes::ByteBuf {
     fn _ty() -> Type {
         TypeInner::Vec(TypeInner::Nat8.into()).into()
     }
+    static_owned!(StaticKind::Vec(StaticRef::Inline(
+        &crate::types::StaticType {
+            owner: None,
+            kind: StaticKind::Prim(StaticPrim::Nat8),
+        }
+    )));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_blob(self.as_slice())
     }
@@ -244,6 +264,12 @@ impl CandidType for serde_bytes::Bytes {
     fn _ty() -> Type {
         TypeInner::Vec(TypeInner::Nat8.into()).into()
     }
+    static_owned!(StaticKind::Vec(StaticRef::Inline(
+        &crate::types::StaticType {
+            owner: None,
+            kind: StaticKind::Prim(StaticPrim::Nat8),
+        }
+    )));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_blob(self)
     }
@@ -252,6 +278,12 @@ impl<const N: usize> CandidType for serde_bytes::ByteArray<N> {
     fn _ty() -> Type {
         TypeInner::Vec(TypeInner::Nat8.into()).into()
     }
+    static_owned!(StaticKind::Vec(StaticRef::Inline(
+        &crate::types::StaticType {
+            owner: None,
+            kind: StaticKind::Prim(StaticPrim::Nat8),
+        }
+    )));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_blob(self.as_slice())
     }
@@ -278,6 +310,15 @@ macro_rules! map_impl {
             fn _ty() -> Type {
                 pair_vec::<K, V>()
             }
+            static_owned!(StaticKind::Vec(StaticRef::Inline(
+                &crate::types::StaticType {
+                    owner: None,
+                    kind: StaticKind::Record(&[
+                        StaticField { id: 0, label: StaticLabel::Id, ty: link::<K>() },
+                        StaticField { id: 1, label: StaticLabel::Id, ty: link::<V>() },
+                    ]),
+                }
+            )));
             $($($direct)*)?
             fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
                 let mut ser = serializer.serialize_vec(self.len())?;
@@ -341,6 +382,7 @@ macro_rules! seq_impl {
             fn _ty() -> Type {
                 TypeInner::Vec(K::ty()).into()
             }
+            static_owned!(StaticKind::Vec(link::<K>()));
             fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
                 let mut ser = serializer.serialize_vec(self.len())?;
                 for e in self {
@@ -374,6 +416,18 @@ impl<T: CandidType, E: CandidType> CandidType for Result<T, E> {
         ])
         .into()
     }
+    static_owned!(StaticKind::Variant(&[
+        StaticField {
+            id: crate::types::idl_hash("Ok"),
+            label: StaticLabel::Named("Ok"),
+            ty: link::<T>()
+        },
+        StaticField {
+            id: crate::types::idl_hash("Err"),
+            label: StaticLabel::Named("Err"),
+            ty: link::<E>()
+        },
+    ]));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         match self {
             Ok(v) => {
@@ -395,6 +449,7 @@ macro_rules! transparent_impl {
             fn _ty() -> Type {
                 T::ty()
             }
+            static_forward!(T);
             #[inline]
             fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
                 let $v = self;
@@ -415,6 +470,7 @@ impl<T: CandidType> CandidType for std::cmp::Reverse<T> {
     fn _ty() -> Type {
         T::ty()
     }
+    static_forward!(T);
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         self.0.idl_serialize(serializer)
     }
@@ -427,6 +483,7 @@ where
     fn _ty() -> Type {
         T::ty()
     }
+    static_forward!(T);
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         (**self).idl_serialize(serializer)
     }
@@ -436,6 +493,7 @@ impl<T: CandidType + Copy> CandidType for std::cell::Cell<T> {
     fn _ty() -> Type {
         T::ty()
     }
+    static_forward!(T);
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         self.get().idl_serialize(serializer)
     }
@@ -445,6 +503,7 @@ impl<T: CandidType> CandidType for std::cell::RefCell<T> {
     fn _ty() -> Type {
         T::ty()
     }
+    static_forward!(T);
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         use serde::ser::Error;
         match self.try_borrow() {
@@ -458,6 +517,7 @@ impl<T: CandidType> CandidType for std::marker::PhantomData<T> {
     fn _ty() -> Type {
         T::ty()
     }
+    static_forward!(T);
     fn idl_serialize<S: Serializer>(&self, _: S) -> Result<(), S::Error> {
         use serde::ser::Error;
         Err(S::Error::custom("`PhantomData` cannot be serialized"))
@@ -468,6 +528,7 @@ impl CandidType for ic_principal::Principal {
     fn _ty() -> Type {
         TypeInner::Principal.into()
     }
+    static_prim!(Principal);
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_principal(self.as_slice())
@@ -483,6 +544,9 @@ macro_rules! tuple_impls {
                     $(Field { id: Label::Id($n).into(), ty: $name::ty() },)+
                 ]).into()
             }
+            static_owned!(StaticKind::Record(&[
+                $(StaticField { id: $n, label: StaticLabel::Id, ty: link::<$name>() },)+
+            ]));
             #[inline]
             fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
                 let mut ser = serializer.serialize_struct()?;
@@ -537,6 +601,18 @@ impl CandidType for std::time::SystemTime {
             ("secs_since_epoch", u64::ty()),
         )
     }
+    static_owned!(StaticKind::Record(&[
+        StaticField {
+            id: crate::types::idl_hash("nanos_since_epoch"),
+            label: StaticLabel::Named("nanos_since_epoch"),
+            ty: link::<u32>(),
+        },
+        StaticField {
+            id: crate::types::idl_hash("secs_since_epoch"),
+            label: StaticLabel::Named("secs_since_epoch"),
+            ty: link::<u64>(),
+        },
+    ]));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         use serde::ser::Error;
         let since = self
@@ -554,6 +630,18 @@ impl CandidType for std::time::Duration {
         // `secs` has the smaller id.
         two_field_record(("secs", u64::ty()), ("nanos", u32::ty()))
     }
+    static_owned!(StaticKind::Record(&[
+        StaticField {
+            id: crate::types::idl_hash("secs"),
+            label: StaticLabel::Named("secs"),
+            ty: link::<u64>(),
+        },
+        StaticField {
+            id: crate::types::idl_hash("nanos"),
+            label: StaticLabel::Named("nanos"),
+            ty: link::<u32>(),
+        },
+    ]));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         let mut s = serializer.serialize_struct()?;
         s.serialize_element(&self.as_secs())?;

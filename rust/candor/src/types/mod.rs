@@ -22,6 +22,51 @@ macro_rules! direct_leaf {
     };
 }
 
+/// The static description of a primitive type (inside its `CandidType` impl).
+macro_rules! static_prim {
+    ($p:ident) => {
+        #[inline]
+        fn _static_type() -> Option<&'static crate::types::StaticType> {
+            Some(const {
+                &crate::types::StaticType::prim(crate::types::static_type::StaticPrim::$p)
+            })
+        }
+    };
+}
+
+/// The static description of a type whose `_ty()` builds one node of `kind` (an
+/// expression of `static_type::StaticKind`, with its names in scope), owned by
+/// `Self`.
+macro_rules! static_owned {
+    ($kind:expr) => {
+        #[inline]
+        fn _static_type() -> Option<&'static crate::types::StaticType> {
+            #[allow(unused_imports)]
+            use crate::types::static_type::{
+                link, StaticField, StaticKind, StaticLabel, StaticPrim, StaticRef,
+            };
+            Some(
+                const {
+                    &crate::types::StaticType {
+                        owner: Some(<Self as crate::types::CandidType>::id),
+                        kind: $kind,
+                    }
+                },
+            )
+        }
+    };
+}
+
+/// The static description of a type transparent in Candid: its inner type's.
+macro_rules! static_forward {
+    ($inner:ty) => {
+        #[inline]
+        fn _static_type() -> Option<&'static crate::types::StaticType> {
+            <$inner as crate::types::CandidType>::_static_type()
+        }
+    };
+}
+
 pub(crate) mod bytes_tag;
 mod doc;
 mod env;
@@ -44,6 +89,8 @@ pub mod rc;
 pub mod reference;
 pub mod reserved;
 pub mod result;
+#[doc(hidden)]
+pub mod static_type;
 pub mod subtype;
 pub mod text;
 
@@ -56,6 +103,8 @@ pub use model::{
     ident_string, is_primitive, Field, FuncMode, Function, Label, SharedLabel, Type, TypeId,
     TypeInner,
 };
+#[doc(hidden)]
+pub use static_type::StaticType;
 
 /// A Rust type with a Candid type and a Candid encoding.
 ///
@@ -133,6 +182,14 @@ pub trait CandidType {
         Self: Sized,
     {
         d.vec_of(Self::_decode_direct)
+    }
+    /// Hidden: the type's static description, which the decoder interns without
+    /// building [`ty`](Self::ty)'s tree (`types/static_type.rs`). `None`, the
+    /// default, keeps the `ty()` path; a description must give the same type as
+    /// `_ty()`.
+    #[doc(hidden)]
+    fn _static_type() -> Option<&'static StaticType> {
+        None
     }
     /// Hidden: true for `u8`, so `Vec<u8>` can be written as one blob.
     #[doc(hidden)]

@@ -50,6 +50,11 @@ impl Ord for TypeId {
 }
 
 impl TypeId {
+    /// The address that identifies the type (what equality compares).
+    #[inline]
+    pub(crate) fn address(self) -> usize {
+        self.id
+    }
     /// The identity of `T`.
     pub fn of<T: ?Sized>() -> Self {
         TypeId {

@@ -564,6 +564,7 @@ impl CandidType for Nat {
     fn _ty() -> Type {
         TypeInner::Nat.into()
     }
+    static_prim!(Nat);
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_nat(self)
@@ -578,6 +579,7 @@ impl CandidType for Int {
     fn _ty() -> Type {
         TypeInner::Int.into()
     }
+    static_prim!(Int);
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_int(self)

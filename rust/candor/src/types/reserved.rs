@@ -17,6 +17,7 @@ impl CandidType for Reserved {
     fn _ty() -> Type {
         TypeInner::Reserved.into()
     }
+    static_prim!(Reserved);
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_null(())
     }
@@ -26,6 +27,7 @@ impl CandidType for Empty {
     fn _ty() -> Type {
         TypeInner::Empty.into()
     }
+    static_prim!(Empty);
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_empty()
     }

@@ -48,6 +48,18 @@ impl<T: CandidType, E: CandidType> CandidType for MotokoResult<T, E> {
         ])
         .into()
     }
+    static_owned!(StaticKind::Variant(&[
+        StaticField {
+            id: crate::types::idl_hash("ok"),
+            label: StaticLabel::Named("ok"),
+            ty: link::<T>(),
+        },
+        StaticField {
+            id: crate::types::idl_hash("err"),
+            label: StaticLabel::Named("err"),
+            ty: link::<E>(),
+        },
+    ]));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         match self {
             MotokoResult::ok(v) => serializer.serialize_variant(0)?.serialize_element(v),

@@ -64,6 +64,12 @@ const KNOWN: &[Known] = &[
         Why::KnotPlacement,
     ),
     ("(vec![1u8, 2],) => (Option<Vec<u16>>,)", (198, 3), (202, 3), Why::OptBacktrack),
+    (
+        "(Holder { a: tree_a(2), b: tree_b(2), again: vec![tree_a(1); 3] },) => (R1Holder,)",
+        (30278, 597),
+        (30279, 597),
+        Why::KnotPlacement,
+    ),
     ("(vec![AB::A, AB::B, AB::A],) => (Vec<Option<OnlyA>>,)", (948, 17), (949, 17), Why::OptBacktrack),
     ("(R1 { a: 1 },) => (Option<R2>,)", (806, 15), (820, 15), Why::OptBacktrack),
     ("(Some(R1 { a: 1 }),) => (Option<R2>,)", (914, 17), (929, 17), Why::OptBacktrack),

@@ -1,0 +1,136 @@
+//! Static descriptions of Candid types, written at compile time.
+//!
+//! [`CandidType::_static_type`] returns one for the types the derive writes and for
+//! the std types candor implements. The decoder interns an argument type from it
+//! (`de/expect.rs`) instead of building the type's `Type` tree with
+//! [`CandidType::ty`] and interning that: the first call of a method then pays only
+//! for a walk over these constants. The description holds what interning reads and
+//! nothing more: node kinds, field ids already hashed, labels, and which Rust type
+//! each node belongs to (so a type reached twice, or recursively, is placed once, as
+//! `ty()`'s memo does).
+//!
+//! A type the derive cannot describe, and every hand-written `CandidType`, returns
+//! `None` and keeps the `ty()` path.
+
+use super::{CandidType, TypeId};
+
+/// A reference from a description to the type of a field or element.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub enum StaticRef {
+    /// Another Rust type, by its `CandidType` impl: the link carries no structure,
+    /// so a description can name a type it cannot see (a generic parameter, or a
+    /// type defined later), and recursion needs nothing special.
+    Link(Link),
+    /// A type with no Rust type of its own (a variant's record payload, a map's
+    /// entry): placed once per placement of the description that holds it, as
+    /// `ty()` builds it once per computation of its owner.
+    Inline(&'static StaticType),
+}
+
+/// A Rust type seen from a description: its description and its memo identity.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Link {
+    /// The type's description (`None`: the type has none, and the whole argument
+    /// type is interned from `ty()`).
+    pub ty: fn() -> Option<&'static StaticType>,
+    /// [`CandidType::id`]: what `ty()` memoises the type under.
+    pub id: fn() -> TypeId,
+}
+
+/// A description of one type: its node, and the Rust type whose `_ty()` builds that
+/// node (`None` for inline ones). A transparent type (`Box<T>`, a newtype) has no
+/// description of its own: it returns its inner type's.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct StaticType {
+    /// The owner's [`CandidType::id`]; `None` for a primitive or an inline node.
+    pub owner: Option<fn() -> TypeId>,
+    /// The node.
+    pub kind: StaticKind,
+}
+
+/// The node kinds a description can hold: the ones `ty()` of a derived or std type
+/// gives (functions and services keep the `ty()` path).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub enum StaticKind {
+    /// A primitive type.
+    Prim(StaticPrim),
+    /// `opt t`.
+    Opt(StaticRef),
+    /// `vec t`.
+    Vec(StaticRef),
+    /// A record, fields in the order `ty()` lists them.
+    Record(&'static [StaticField]),
+    /// A variant, cases in the order `ty()` lists them.
+    Variant(&'static [StaticField]),
+}
+
+/// A record field or a variant case.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct StaticField {
+    /// The Candid id (`idl_hash` of a name, or a position).
+    pub id: u32,
+    /// How `ty()` labels it.
+    pub label: StaticLabel,
+    /// Its type.
+    pub ty: StaticRef,
+}
+
+/// A field's label as `ty()` gives it ([`Label`](super::Label) without the id).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub enum StaticLabel {
+    /// `Label::Named`.
+    Named(&'static str),
+    /// `Label::Id`.
+    Id,
+    /// `Label::Unnamed`.
+    Unnamed,
+}
+
+/// The primitive types.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StaticPrim {
+    Null,
+    Bool,
+    Nat,
+    Int,
+    Nat8,
+    Nat16,
+    Nat32,
+    Nat64,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Float32,
+    Float64,
+    Text,
+    Reserved,
+    Empty,
+    Principal,
+}
+
+/// The link to `T` (what a description names a field's type by).
+#[doc(hidden)]
+pub const fn link<T: CandidType + ?Sized>() -> StaticRef {
+    StaticRef::Link(Link {
+        ty: T::_static_type,
+        id: T::id,
+    })
+}
+
+impl StaticType {
+    /// A primitive's description.
+    pub const fn prim(p: StaticPrim) -> StaticType {
+        StaticType {
+            owner: None,
+            kind: StaticKind::Prim(p),
+        }
+    }
+}
