@@ -28,7 +28,7 @@ pub(crate) trait Side {
 }
 
 /// The decoder's wire arena.
-impl Side for super::header_cache::LentArena {
+impl Side for super::state::WireTypes {
     fn arena(&self) -> &Arena {
         self
     }

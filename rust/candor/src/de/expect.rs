@@ -110,12 +110,17 @@ pub(crate) fn of<T: crate::types::CandidType + ?Sized>(
             it.add_root(id, None);
             return Ok(None);
         }
+        let placeholder = it
+            .placeholder
+            .get_or_insert_with(|| Rc::new(Arena::new()))
+            .clone();
         if Rc::ptr_eq(held, &it.arena) {
             // The decoder lets go of the shared arena while it grows.
-            *held = it
-                .placeholder
-                .get_or_insert_with(|| Rc::new(Arena::new()))
-                .clone();
+            *held = placeholder.clone();
+        }
+        // So do the decode states kept for the next messages, if any holds it.
+        if Rc::strong_count(&it.arena) > 1 {
+            super::header_cache::park_expected(&placeholder);
         }
         let r = it.intern(&ty, None)?;
         it.add_root(id, Some(r));

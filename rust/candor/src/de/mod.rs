@@ -3,7 +3,8 @@
 //! The header is parsed once into a flat arena (`wire::header`); each expected type
 //! is flattened once per Rust type (`expect`); then one `De` frame per value carries
 //! the (wire type, expected type) pair down through serde (`value`, `access`, `key`).
-//! The message's shared state is `state`; its quota accounting `quota` (the units
+//! The message's shared state is `state`, lent whole to each decoder (`lent`) by
+//! the kept header it belongs to (`header_cache`); its quota accounting `quota` (the units
 //! and the counts, knowing nothing of the input); what is kept about checked pairs
 //! `kept`; the word copies and their `unsafe` `copy`. Skipping is `skip`, the
 //! value-level `opt` rule `coerce`. `spec/decoder.md` describes the design and
@@ -20,6 +21,7 @@ mod expect;
 mod header_cache;
 mod kept;
 mod key;
+mod lent;
 mod merge;
 mod primvec;
 mod quota;
@@ -32,7 +34,6 @@ pub use self::direct::Direct;
 #[doc(hidden)]
 pub use self::expect::expected_arena_dump;
 use self::state::DecodeState;
-use self::subtype::LentMemo;
 use crate::error::Result;
 use crate::error::{Error, PathSegment};
 use crate::types::{CandidType, Type, TypeEnv};
@@ -280,15 +281,18 @@ fn pay_header(len: usize, quota: Option<usize>) -> Result<Option<usize>> {
 
 /// Decodes a message argument by argument.
 pub struct IDLDeserialize<'de> {
-    state: DecodeState<'de>,
+    /// The decode state, lent for this message (see [`lent::LentState`]).
+    state: self::lent::LentState,
     /// Where the argument types are in the wire arena, and the header's length.
     shape: header::Shape,
     next: usize,
-    /// The limits that are not tracked in `state` (for `get_config`).
+    /// The limits that are not tracked in the state (for `get_config`).
     max_type_len: Option<usize>,
     max_header_len: Option<usize>,
     full_error_message: bool,
     size_bound: bool,
+    /// The input the state reads, borrowed for as long as the decoder lives.
+    input: std::marker::PhantomData<&'de [u8]>,
 }
 
 impl<'de> IDLDeserialize<'de> {
@@ -316,13 +320,13 @@ impl<'de> IDLDeserialize<'de> {
             let pay = |len| pay_header(len, quota);
             match header_cache::take(bytes, limits, pay) {
                 Some(Ok(hit)) => {
-                    let start = self::state::Start {
-                        lease: Some(hit.lease),
-                        memo: hit.answers.map_or(LentMemo::none(), LentMemo::with),
-                        decoding_quota: hit.decoding_quota,
-                        size_bound,
-                    };
-                    return Ok(Self::build(bytes, config, hit.arena, hit.shape, start));
+                    return Ok(Self::build(
+                        bytes,
+                        config,
+                        hit.state,
+                        hit.shape,
+                        (hit.decoding_quota, size_bound),
+                    ));
                 }
                 Some(Err(e)) => return Err(e),
                 None => {}
@@ -342,61 +346,67 @@ impl<'de> IDLDeserialize<'de> {
         (quota, size_bound): (Option<usize>, bool),
     ) -> Result<Self> {
         let h = header::parse(bytes, limits.max_type_len, limits.max_header_len)?;
-        let lease = cacheable
-            .then(|| header_cache::admit(bytes, limits, &h))
-            .flatten();
-        let mut memo = LentMemo::none();
-        let decoding_quota = match pay_header(h.shape.len, quota) {
-            Ok(q) => q,
-            Err(e) => {
-                self::state::release(lease, h.arena, &mut memo, true);
-                return Err(e);
-            }
-        };
-        let start = self::state::Start {
-            lease,
-            memo,
-            decoding_quota,
-            size_bound,
-        };
-        Ok(Self::build(bytes, config, h.arena, h.shape, start))
+        let shape = h.shape;
+        let state = header_cache::lend_parsed(bytes, limits, h, cacheable, expect::shared_arena);
+        // On an error the lent state goes back (kept with the header when admitted).
+        let decoding_quota = pay_header(shape.len, quota)?;
+        Ok(Self::build(
+            bytes,
+            config,
+            state,
+            shape,
+            (decoding_quota, size_bound),
+        ))
     }
 
-    /// The decoder for a header whose units are paid for: nothing can fail between
-    /// building it and returning it, so it is built in place. Inlined into both of
-    /// its callers, so that a kept header's arena moves straight from its entry into
-    /// the decoder.
+    /// The decoder for a header whose units are paid for, over the lent `state`.
     #[inline(always)]
     fn build(
         bytes: &'de [u8],
         config: &DecoderConfig,
-        arena: header::Arena,
+        mut state: self::lent::LentState,
         shape: header::Shape,
-        start: self::state::Start,
+        (decoding_quota, size_bound): (Option<usize>, bool),
     ) -> Self {
+        // SAFETY: `bytes` lives for `'de`, as the decoder built here does.
+        let s: &mut DecodeState<'de> = unsafe { state.get_mut() };
+        s.begin(
+            bytes,
+            &shape,
+            config,
+            (decoding_quota, size_bound),
+            expect::shared_arena,
+        );
         IDLDeserialize {
-            state: DecodeState::new(
-                bytes,
-                shape.len,
-                arena,
-                expect::shared_arena(),
-                shape.table_len,
-                config,
-                start,
-            ),
+            state,
             shape,
             next: 0,
             max_type_len: config.max_type_len,
             max_header_len: config.max_header_len,
             full_error_message: config.full_error_message,
             size_bound: config.size_bound,
+            input: std::marker::PhantomData,
         }
+    }
+
+    /// The decode state.
+    #[inline(always)]
+    fn state(&self) -> &DecodeState<'de> {
+        // SAFETY: the decoder holds `'de`'s input (`input`) while it lives.
+        unsafe { self.state.get() }
+    }
+
+    /// The decode state, to change.
+    #[inline(always)]
+    fn state_mut(&mut self) -> &mut DecodeState<'de> {
+        // SAFETY: as in `state`.
+        unsafe { self.state.get_mut() }
     }
 
     /// The type of the next argument on the wire, if there is one.
     #[inline(always)]
     fn next_arg(&self) -> Option<Ref> {
-        self.shape.arg(&self.state.wire, self.next)
+        self.shape.arg(&self.state().wire, self.next)
     }
 
     /// Decodes the next argument as `T`. When the message has no more arguments, a
@@ -405,14 +415,14 @@ impl<'de> IDLDeserialize<'de> {
     where
         T: Deserialize<'de> + CandidType,
     {
-        let held = Rc::as_ptr(&self.state.exp);
-        let root = expect::of::<T>(&mut self.state.exp)?;
-        if !std::ptr::eq(held, Rc::as_ptr(&self.state.exp)) {
-            self.state.expected_replaced(true);
-        }
+        let id = crate::types::TypeId::of::<T>();
+        let root = match self.state().last_root {
+            Some((last, root)) if last == id => Some(root),
+            _ => self.look_up_root::<T>(id)?,
+        };
         match root {
             Some(root) => {
-                self.state.quota.set_untyped(false);
+                self.state_mut().quota.set_untyped(false);
                 self.decode_arg(root.resolved())
             }
             None => {
@@ -421,12 +431,32 @@ impl<'de> IDLDeserialize<'de> {
                     Some(w) => w,
                     None => return Err(Error::msg("No more values on the wire")),
                 };
-                let wire = self.state.wire_as_expected();
-                self.state.set_expected(wire);
-                self.state.quota.set_untyped(true);
+                let wire = self.state_mut().wire_as_expected();
+                self.state_mut().set_expected(wire);
+                self.state_mut().quota.set_untyped(true);
                 self.decode_arg(w)
             }
         }
+    }
+
+    /// The root of `T`'s expected type in the thread's interned types (`None` when
+    /// `T` decodes at the wire type), holding the arena it is in and keeping the
+    /// root for the next argument of the same type (`last_root`).
+    #[inline(never)]
+    fn look_up_root<T: CandidType + ?Sized>(
+        &mut self,
+        id: crate::types::TypeId,
+    ) -> Result<Option<Ref>> {
+        let state = self.state_mut();
+        let held = Rc::as_ptr(&state.exp);
+        let root = expect::of::<T>(&mut state.exp);
+        if !std::ptr::eq(held, Rc::as_ptr(&state.exp)) {
+            // A type that failed to intern leaves a placeholder held instead.
+            state.expected_replaced(root.is_ok());
+        }
+        let root = root?;
+        state.last_root = root.map(|r| (id, r));
+        Ok(root)
     }
 
     /// Decodes the next argument as a value of a type given at run time (`env`
@@ -438,55 +468,57 @@ impl<'de> IDLDeserialize<'de> {
         ty: &Type,
     ) -> Result<crate::value::IDLValue> {
         let (arena, root) = expect::of_type(env, ty)?;
-        self.state.merge_env_names(env.0.keys());
-        self.state.set_expected(arena);
-        self.state.quota.set_untyped(true);
+        self.state_mut().merge_env_names(env.0.keys());
+        self.state_mut().set_expected(arena);
+        self.state_mut().quota.set_untyped(true);
         self.decode_arg(root.resolved())
     }
 
     /// Decodes the next argument at expected type `e`. candid resolves the expected
     /// type before it starts, except when the expected type is the wire type itself.
     fn decode_arg<T: Deserialize<'de> + CandidType>(&mut self, e: Ref) -> Result<T> {
-        self.state.reset_depth();
+        self.state_mut().reset_depth();
         let index = self.next;
-        self.state.start_stack();
+        self.state_mut().start_stack();
         let w = match self.next_arg() {
             Some(w) => w,
             None => {
-                return match self.state.expected_node(e) {
+                return match self.state().expected_node(e) {
                     Node::Opt(_) | Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved) => {
-                        T::deserialize(value::De::new(&mut self.state, Ref::NULL, e))
+                        T::deserialize(value::De::new(self.state_mut(), Ref::NULL, e))
                     }
                     _ => Err(Error::msg(format!(
                         "No more values on the wire, the expected type {} is not opt, null, or reserved",
-                        describe::describe(&self.state.exp, e)
+                        describe::describe(&self.state().exp, e)
                     ))
-                    .at(self.state.offset())
+                    .at(self.state().offset())
                     .within(PathSegment::Arg(index))),
                 };
             }
         };
         self.next += 1;
         if T::_try_direct() && direct::enabled() {
-            let mark = self.state.mark();
-            if let Some(v) = T::_decode_direct(Direct(value::De::new(&mut self.state, w, e))) {
+            let mark = self.state_mut().mark();
+            if let Some(v) = T::_decode_direct(Direct(value::De::new(self.state_mut(), w, e))) {
                 direct::count();
                 return Ok(v);
             }
-            self.state.back_to(mark);
+            self.state_mut().back_to(mark);
         }
-        T::deserialize(value::De::new(&mut self.state, w, e))
+        T::deserialize(value::De::new(self.state_mut(), w, e))
             .map_err(|err| self.arg_error(err, index, w, e))
     }
 
     #[cold]
     fn arg_error(&self, err: Error, index: usize, w: Ref, e: Ref) -> Error {
-        let err = err.at(self.state.offset()).within(PathSegment::Arg(index));
+        let err = err
+            .at(self.state().offset())
+            .within(PathSegment::Arg(index));
         if self.full_error_message {
             let ctx = format!(
                 "while decoding argument {index} from {} to {}",
-                describe::describe(&self.state.wire, w),
-                describe::describe(&self.state.exp, e)
+                describe::describe(&self.state().wire, w),
+                describe::describe(&self.state().exp, e)
             );
             err.with_context(ctx)
         } else {
@@ -504,10 +536,10 @@ impl<'de> IDLDeserialize<'de> {
         if !self.is_done() {
             self.skip_rest()?;
         }
-        if self.state.reader.remaining() != 0 {
+        if self.state().reader.remaining() != 0 {
             return Err(Error::binary(
                 "Trailing value after finishing deserialization",
-                self.state.offset(),
+                self.state().offset(),
             ));
         }
         Ok(())
@@ -520,11 +552,11 @@ impl<'de> IDLDeserialize<'de> {
         while let Some(w) = self.next_arg() {
             let index = self.next;
             self.next += 1;
-            self.state.reset_depth();
-            self.state.start_stack();
-            self.state
-                .skip(w)
-                .map_err(|err| err.at(self.state.offset()).within(PathSegment::Arg(index)))?;
+            self.state_mut().reset_depth();
+            self.state_mut().start_stack();
+            let state = self.state_mut();
+            let skipped = state.skip(w);
+            skipped.map_err(|err| err.at(state.offset()).within(PathSegment::Arg(index)))?;
         }
         Ok(())
     }
@@ -532,13 +564,13 @@ impl<'de> IDLDeserialize<'de> {
     /// The config with the quotas that remain.
     pub fn get_config(&self) -> DecoderConfig {
         let mut config = DecoderConfig::new();
-        config.decoding_quota = self.state.quota.set_decoding();
-        config.skipping_quota = self.state.quota.set_skipping();
+        config.decoding_quota = self.state().quota.set_decoding();
+        config.skipping_quota = self.state().quota.set_skipping();
         config.max_type_len = self.max_type_len;
         config.max_header_len = self.max_header_len;
         config.full_error_message = self.full_error_message;
-        config.max_depth = self.state.max_depth();
-        config.max_stack = self.state.max_stack();
+        config.max_depth = self.state().max_depth();
+        config.max_stack = self.state().max_stack();
         config.size_bound = self.size_bound;
         config
     }

@@ -340,7 +340,6 @@ mod tests {
     #[test]
     fn size_bound_counts_skipped_and_untyped_work_once() {
         let start = Start {
-            lease: None,
             memo: LentMemo::none(),
             decoding_quota: Some(100),
             size_bound: true,

@@ -6,13 +6,12 @@
 //! that set it.
 
 use super::copy;
-use super::header_cache::LentArena;
 use super::kept::{CaseMemo, KeptCases, PairSpans, VecShape};
 use super::quota::{self, Exhausted, Quota};
 use super::subtype::{LentMemo, Sides};
 use crate::error::Error;
 use crate::error::Result;
-use crate::wire::header::{Arena, Node, Ref, PRIM_COUNT};
+use crate::wire::header::{Arena, Node, Ref, Shape, PRIM_COUNT};
 use crate::wire::reader::Reader;
 use std::rc::Rc;
 
@@ -26,9 +25,8 @@ const STACK_CHECK_EVERY: u32 = 8;
 pub(crate) struct DecodeState<'de> {
     /// The message's bytes and the position in them: every read goes through it.
     pub reader: Reader<'de>,
-    /// The wire types, with the subtype memo and where both go back when the
-    /// decode ends (the field's `Drop`: the state has none, see [`LentArena`]).
-    pub wire: LentArena,
+    /// The wire types, with the subtype memo (see [`WireTypes`]).
+    pub wire: WireTypes,
     pub exp: Rc<Arena>,
     /// Number of wire type table entries: the cost of a func/service subtype check.
     pub table_len: usize,
@@ -63,6 +61,14 @@ pub(crate) struct DecodeState<'de> {
     /// The last record element type whose least size a vector asked for, and that
     /// size (see [`elem_min_size`](Self::elem_min_size)).
     min_memo: (Ref, usize),
+    /// The Rust type the last argument was decoded as, with the root of its
+    /// expected type in `exp`: the next argument of that type (most often the next
+    /// message's) takes the root without looking the type up. Forgotten whenever
+    /// `exp` is replaced, so the root always names a node of the arena held.
+    pub(super) last_root: Option<(crate::types::TypeId, Ref)>,
+    /// Set while the state waits for its next message with `exp` parked (see
+    /// [`park_expected`](Idle::park_expected)): `begin` takes the interned types again.
+    exp_parked: bool,
 }
 
 /// The part of a decoder's state that few decodes need, behind one pointer that
@@ -99,32 +105,55 @@ pub(crate) fn stack_addr() -> usize {
     std::hint::black_box(&marker) as *const u8 as usize
 }
 
-/// Where a decoder's wire arena goes when it is given up before the decoder is
-/// built: back to the header cache entry it was lent from (with the subtype
-/// answers, when `keep_answers`), or to the spares the next parse reuses.
-pub(super) fn release(
-    lease: Option<super::header_cache::Lease>,
-    mut wire: Arena,
-    memo: &mut LentMemo,
-    keep_answers: bool,
-) {
-    match lease {
-        Some(lease) => {
-            let answers = if keep_answers {
-                memo.take_answers()
-            } else {
-                None
-            };
-            super::header_cache::give_back(lease, wire, answers)
+/// The wire types of a decode, with the subtype memo of its (wire, expected)
+/// pairs. `repr(C)` with the arena first: the arena then sits where the state's
+/// field does, so reading a wire node takes no address arithmetic.
+#[repr(C)]
+pub(crate) struct WireTypes {
+    arena: Arena,
+    /// The subtype memo of the decode.
+    pub memo: LentMemo,
+    /// True while the memo's answers are about the thread's interned expected types
+    /// (not a run-time type's private arena or the wire types): only then are they
+    /// kept with a kept header for its next message.
+    pub memo_on_interned: bool,
+    /// Whether the memo holds answers an earlier message of this header found.
+    pub answers_kept: bool,
+}
+
+impl WireTypes {
+    fn new(arena: Arena, memo: LentMemo) -> Self {
+        WireTypes {
+            arena,
+            memo,
+            memo_on_interned: true,
+            answers_kept: false,
         }
-        None => wire.recycle(),
+    }
+
+    /// The arena and the memo, borrowed apart, for a subtype check.
+    #[inline(always)]
+    pub(crate) fn with_memo(&mut self) -> (&Arena, &mut LentMemo) {
+        (&self.arena, &mut self.memo)
     }
 }
 
-/// How a decoder starts: where its header came from, the subtype answers kept with
-/// it, and the decoding quota left once the header is paid for.
+impl std::ops::Deref for WireTypes {
+    type Target = Arena;
+    #[inline(always)]
+    fn deref(&self) -> &Arena {
+        &self.arena
+    }
+}
+
+/// A decode state between two messages: no input, so no lifetime. A kept header
+/// keeps one (`header_cache`), and the thread keeps a spare for the others.
+pub(crate) type Idle = DecodeState<'static>;
+
+/// How a test's state starts: the subtype answers it starts with and the decoding
+/// quota left once the header is paid for.
+#[cfg(test)]
 pub(super) struct Start {
-    pub lease: Option<super::header_cache::Lease>,
     pub memo: LentMemo,
     pub decoding_quota: Option<usize>,
     /// Whether that quota is the size bound rather than the config's.
@@ -138,6 +167,104 @@ pub(super) struct Mark {
     skipping_quota: Option<usize>,
     opt_walked: usize,
     depth: u32,
+}
+
+impl Idle {
+    /// A state holding the wire types `wire`, knowing nothing about them yet, and
+    /// `exp` as its expected types (the thread's interned ones).
+    pub(super) fn blank(wire: Arena, exp: Rc<Arena>) -> Self {
+        DecodeState {
+            reader: Reader::new(&[], 0),
+            wire: WireTypes::new(wire, LentMemo::none()),
+            exp,
+            table_len: 0,
+            quota: Quota::new(None, false, None),
+            opt_walked: 0,
+            depth: 0,
+            max_depth: 0,
+            stack_base: 0,
+            max_stack: 0,
+            side: None,
+            variant_ok: PairSpans::NONE,
+            tuple_ok: PairSpans::NONE,
+            blob_ok: (PairSpans::NONE.w, PairSpans::NONE.e),
+            vec_ok: VecShape::NONE,
+            tuple_first: [(
+                Ref::prim(crate::wire::header::Prim::Null),
+                Ref::prim(crate::wire::header::Prim::Reserved),
+            ); 2],
+            // A primitive reference never names a record, so this matches nothing.
+            min_memo: (Ref::prim(crate::wire::header::Prim::Null), 0),
+            last_root: None,
+            exp_parked: false,
+        }
+    }
+
+    /// Takes the wire types of a header just parsed, in place of the (forgotten,
+    /// see [`forget_header`](Self::forget_header)) ones this state held.
+    pub(super) fn hold(&mut self, wire: Arena) {
+        self.wire.arena = wire;
+    }
+
+    /// The end of a message whose state goes back to its kept header: keeps what
+    /// holds for the header's next message. The subtype answers are kept when they
+    /// are about the interned expected types and none is a depth-limit artefact
+    /// (the memo's `take_answers`); otherwise they are forgotten. The checked pairs
+    /// stay: they are about the state's expected arena, which stays with them, and
+    /// are forgotten when the next message replaces it.
+    pub(super) fn end_message(&mut self) {
+        let answers = if self.wire.memo_on_interned {
+            self.wire.memo.take_answers()
+        } else {
+            None
+        };
+        self.wire.answers_kept = answers.is_some();
+        match answers {
+            Some(m) => self.wire.memo = LentMemo::with(m),
+            None => self.wire.memo.clear(),
+        }
+        self.forget_env_names();
+    }
+
+    /// Lets go of the interned expected types while the state waits, for
+    /// `placeholder`, when a new type is about to be interned: a waiting state that
+    /// held them would make the arena copy itself to grow (it grows in place only
+    /// while no one else holds it). The subtype answers stay: the interned types keep
+    /// their indices as they grow, so they hold for the arena `begin` takes again.
+    /// The checked pairs and `last_root` are forgotten: a rare event, and so they
+    /// cannot outlive a message that unwound half-way with another arena held.
+    pub(super) fn park_expected(&mut self, placeholder: &Rc<Arena>) {
+        if self.wire.memo_on_interned && !self.exp_parked {
+            self.forget_checked();
+            self.exp = Rc::clone(placeholder);
+            self.exp_parked = true;
+        }
+    }
+
+    /// Forgets the callers' type environments counted into this message's table
+    /// length (`merge_env_names`): the next message counts its own.
+    fn forget_env_names(&mut self) {
+        if let Some(side) = self.side.as_deref_mut() {
+            if !side.merged_names.is_empty() {
+                side.merged_names.clear();
+            }
+        }
+    }
+
+    /// Forgets the header: its wire types go back to the spares the next parse
+    /// reuses, and everything known about them (subtype answers, checked pairs,
+    /// the wire types as expected ones) is dropped, so the state can hold another.
+    pub(super) fn forget_header(&mut self) {
+        self.wire.arena.recycle();
+        self.wire.memo.clear();
+        self.wire.answers_kept = false;
+        self.forget_checked();
+        self.min_memo = (Ref::prim(crate::wire::header::Prim::Null), 0);
+        if let Some(side) = self.side.as_deref_mut() {
+            side.wire_as_exp = None;
+        }
+        self.forget_env_names();
+    }
 }
 
 impl<'de> DecodeState<'de> {
@@ -183,8 +310,9 @@ impl<'de> DecodeState<'de> {
         self.depth = m.depth;
     }
 
-    /// `exp` is the expected-type arena to start from (the thread's interned types:
-    /// `expect::shared_arena`), passed in so this layer does not reach up to it.
+    /// A state over `input` from byte `pos`, for the unit tests of the modules that
+    /// keep its parts: decoders take an [`Idle`] state and [`begin`](Self::begin).
+    #[cfg(test)]
     pub(super) fn new(
         input: &'de [u8],
         pos: usize,
@@ -194,33 +322,43 @@ impl<'de> DecodeState<'de> {
         config: &super::DecoderConfig,
         start: Start,
     ) -> Self {
-        DecodeState {
-            reader: Reader::new(input, pos),
-            wire: LentArena::new(wire, start.lease, start.memo),
-            exp,
+        let mut s = Idle::blank(wire, exp);
+        s.wire.memo = start.memo;
+        let shape = Shape {
+            args: crate::wire::header::Span { start: 0, len: 0 },
             table_len,
-            quota: Quota::new(
-                start.decoding_quota,
-                start.size_bound,
-                config.skipping_quota,
-            ),
-            opt_walked: 0,
-            depth: 0,
-            max_depth: config.max_depth,
-            stack_base: stack_addr(),
-            max_stack: config.max_stack,
-            side: None,
-            variant_ok: PairSpans::NONE,
-            tuple_ok: PairSpans::NONE,
-            blob_ok: (PairSpans::NONE.w, PairSpans::NONE.e),
-            vec_ok: VecShape::NONE,
-            tuple_first: [(
-                Ref::prim(crate::wire::header::Prim::Null),
-                Ref::prim(crate::wire::header::Prim::Reserved),
-            ); 2],
-            // A primitive reference never names a record, so this matches nothing.
-            min_memo: (Ref::prim(crate::wire::header::Prim::Null), 0),
+            len: pos,
+        };
+        let quota = (start.decoding_quota, start.size_bound);
+        s.begin(input, &shape, config, quota, || unreachable!("not parked"));
+        s
+    }
+
+    /// Starts the decode of the message `input`, whose header (`shape`) this state's
+    /// wire types are, from a state that decoded an earlier message of the same
+    /// header or was just given them ([`Idle::holding`]): only what is the message's
+    /// own is set (its input, quotas and depth); what the state knows about its
+    /// header and the interned expected types stays.
+    #[inline(always)]
+    pub(super) fn begin(
+        &mut self,
+        input: &'de [u8],
+        shape: &Shape,
+        config: &super::DecoderConfig,
+        (decoding_quota, size_bound): (Option<usize>, bool),
+        interned: impl FnOnce() -> Rc<Arena>,
+    ) {
+        if self.exp_parked {
+            self.exp = interned();
+            self.exp_parked = false;
         }
+        self.reader = Reader::new(input, shape.len);
+        self.table_len = shape.table_len;
+        self.quota = Quota::new(decoding_quota, size_bound, config.skipping_quota);
+        self.opt_walked = 0;
+        self.depth = 0;
+        self.max_depth = config.max_depth;
+        self.max_stack = config.max_stack;
     }
 
     // ---- cost ------------------------------------------------------------------
@@ -386,6 +524,7 @@ impl<'de> DecodeState<'de> {
     /// Forgets the pairs whose shape was checked: their expected references are
     /// about to name types of another arena.
     fn forget_checked(&mut self) {
+        self.last_root = None;
         self.variant_ok = PairSpans::NONE;
         if let Some(side) = self.side.as_deref_mut() {
             side.cases.forget();
@@ -560,7 +699,6 @@ pub(super) fn test_state(decoding: Option<usize>, skipping: Option<usize>) -> De
     let mut config = super::DecoderConfig::new();
     config.skipping_quota = skipping;
     let start = Start {
-        lease: None,
         memo: LentMemo::none(),
         decoding_quota: decoding,
         size_bound: false,
@@ -579,7 +717,6 @@ pub(super) fn test_state(decoding: Option<usize>, skipping: Option<usize>) -> De
 #[cfg(test)]
 mod tests {
     use super::test_state as state;
-    use crate::de::subtype::LentMemo;
     use crate::wire::header::Arena;
 
     /// The least size of a vector's record element is kept for the next vector of
@@ -598,7 +735,7 @@ mod tests {
             .map(|i| el(&h.arena, h.shape.arg(&h.arena, i).unwrap()))
             .collect();
         let mut c = state(None, None);
-        c.wire = crate::de::header_cache::LentArena::new(h.arena, None, LentMemo::none());
+        c.hold(h.arena);
         assert_eq!(c.elem_min_size(els[0]), 16);
         assert_eq!(c.min_memo, (els[0], 16));
         assert_eq!(c.elem_min_size(els[0]), 16);

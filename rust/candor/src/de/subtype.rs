@@ -228,11 +228,6 @@ impl Drop for LentMemo {
     }
 }
 
-/// A memo no decoder needs any more goes back to the spares, cleared.
-pub(crate) fn recycle(m: Box<Memo>) {
-    drop(LentMemo(Some(m)));
-}
-
 fn take_spare() -> Box<Memo> {
     SPARE
         .try_with(|s| {
