@@ -110,8 +110,12 @@ pub fn encode(values: Option<&str>, typed: &Typed, json: bool, format: Format) -
                     .annotate_types(true, &env, &types)
                     .map_err(|e| e.to_string())?;
             }
-            args.into_bytes_with_types(&env, &types)
-                .map_err(|e| e.to_string())?
+            let bytes = args
+                .to_bytes_with_types(&env, &types)
+                .map_err(|e| e.to_string())?;
+            // The process ends after writing: freeing the message value is wasted work.
+            std::mem::forget(args);
+            bytes
         }
         (None, false) => {
             let args = parse_text(&text)?;

@@ -92,24 +92,6 @@ impl IDLArgs {
         idl.serialize_to_vec()
     }
 
-    /// [`to_bytes_with_types`](Self::to_bytes_with_types) of arguments not needed
-    /// after: each value is annotated in place instead of copied first (the
-    /// command line's `encode`, where the values are a whole message).
-    pub fn into_bytes_with_types(self, env: &TypeEnv, types: &[Type]) -> Result<Vec<u8>> {
-        if types.len() > self.args.len() {
-            return Err(Error::msg("wrong number of argument values"));
-        }
-        let mut idl = IDLBuilder::new();
-        let mut all = TypeEnv::new();
-        all.merge(env)?;
-        for (v, ty) in self.args.into_iter().zip(types) {
-            let v = v.into_annotated(true, &all, ty)?;
-            idl.dynamic_arg(ty.clone(), &v)?;
-        }
-        idl.dynamic.get_or_insert_with(Default::default).env = all;
-        idl.serialize_to_vec()
-    }
-
     /// Encodes the arguments, each at the type it has on its own.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         let mut idl = IDLBuilder::new();

@@ -12,7 +12,7 @@ impl IDLArgs {
         let mut args = Vec::with_capacity(types.len());
         let given = self.args.len();
         for (v, ty) in self.args.into_iter().zip(types) {
-            args.push(v.into_annotated(from_parser, env, ty)?);
+            args.push(v.annotate_type(from_parser, env, ty)?);
         }
         for ty in types.iter().skip(given) {
             args.push(match env.trace_type(ty)?.as_ref() {
