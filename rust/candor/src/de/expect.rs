@@ -87,15 +87,7 @@ pub(crate) fn of<T: crate::types::CandidType + ?Sized>(
             return Ok(r);
         }
         if let Some(desc) = T::_static_type() {
-            let shared = Rc::ptr_eq(held, &it.arena);
-            if shared {
-                // As below: the decoder lets go of the shared arena while it grows.
-                let spare = it
-                    .placeholder
-                    .get_or_insert_with(|| Rc::new(Arena::new()))
-                    .clone();
-                drop(std::mem::replace(held, spare));
-            }
+            let shared = it.let_go(held);
             if let Some(r) = it.place_root(T::id(), desc) {
                 it.add_root(id, Some(r));
                 *held = it.arena.clone();
@@ -110,18 +102,7 @@ pub(crate) fn of<T: crate::types::CandidType + ?Sized>(
             it.add_root(id, None);
             return Ok(None);
         }
-        let placeholder = it
-            .placeholder
-            .get_or_insert_with(|| Rc::new(Arena::new()))
-            .clone();
-        if Rc::ptr_eq(held, &it.arena) {
-            // The decoder lets go of the shared arena while it grows.
-            *held = placeholder.clone();
-        }
-        // So do the decode states kept for the next messages, if any holds it.
-        if Rc::strong_count(&it.arena) > 1 {
-            super::header_cache::park_expected(&placeholder);
-        }
+        it.let_go(held);
         let r = it.intern(&ty, None)?;
         it.add_root(id, Some(r));
         *held = it.arena.clone();
@@ -161,6 +142,25 @@ pub fn expected_arena_dump<T: crate::types::CandidType + ?Sized>(
 }
 
 impl Interner {
+    /// Before the shared arena grows: every holder but the interner lets go of it,
+    /// so `Rc::make_mut` grows it in place instead of copying it. The decoder
+    /// (`held`, when it holds the shared arena; the answer says whether it did) and
+    /// the decode states kept for the next messages take the placeholder meanwhile.
+    fn let_go(&mut self, held: &mut Rc<Arena>) -> bool {
+        let placeholder = self
+            .placeholder
+            .get_or_insert_with(|| Rc::new(Arena::new()))
+            .clone();
+        let shared = Rc::ptr_eq(held, &self.arena);
+        if shared {
+            drop(std::mem::replace(held, placeholder.clone()));
+        }
+        if Rc::strong_count(&self.arena) > 1 {
+            super::header_cache::park_expected(&placeholder);
+        }
+        shared
+    }
+
     /// The cached root of a Rust type: `None` if not interned yet, `Some(None)` for
     /// a type decoded at the wire type.
     #[inline]
