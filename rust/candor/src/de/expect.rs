@@ -624,4 +624,25 @@ mod tests {
         let again = of::<(u8, i16, bool)>(&mut held).unwrap().unwrap();
         assert_eq!(again, first);
     }
+
+    #[test]
+    fn a_new_type_grows_the_arena_in_place_while_kept_decode_states_hold_it() {
+        // Decoded twice, the message's header is kept with its decode state, which
+        // holds the shared arena between messages; so does the thread's spare.
+        let bytes = crate::encode_one((7u32, true)).unwrap();
+        for _ in 0..2 {
+            let mut de = super::super::IDLDeserialize::new(&bytes).unwrap();
+            let _: (u32, bool) = de.get_value().unwrap();
+            de.done().unwrap();
+        }
+        let mut held = shared_arena();
+        let at = Rc::as_ptr(&held);
+        // A type placed from its static description (a tuple) and one interned from
+        // `ty()` (a hand-written impl with no description): the kept states let go
+        // of the arena meanwhile, so neither copies it.
+        of::<(u64, i32, bool, u16)>(&mut held).unwrap().unwrap();
+        assert!(std::ptr::eq(Rc::as_ptr(&held), at));
+        of::<crate::Func>(&mut held).unwrap().unwrap();
+        assert!(std::ptr::eq(Rc::as_ptr(&held), at));
+    }
 }
