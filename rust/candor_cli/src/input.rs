@@ -67,22 +67,9 @@ pub fn message(data: Vec<u8>, format: Option<Format>) -> Result<Vec<u8>, String>
     }
 }
 
-/// Each byte's value as a hex digit, or [`NOT_HEX`].
-static HEX_VALUE: [u8; 256] = {
-    let mut t = [NOT_HEX; 256];
-    let mut i = 0;
-    while i < 10 {
-        t[b'0' as usize + i] = i as u8;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 6 {
-        t[b'a' as usize + i] = 10 + i as u8;
-        t[b'A' as usize + i] = 10 + i as u8;
-        i += 1;
-    }
-    t
-};
+// Each byte's value as a hex digit, or NOT_HEX: the text parser's table.
+use candor_parser::HEX_DIGIT as HEX_VALUE;
+/// What [`HEX_VALUE`] gives a byte that is not a hex digit.
 const NOT_HEX: u8 = 0xff;
 
 /// Hex digits, with any whitespace between them.

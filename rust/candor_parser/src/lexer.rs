@@ -886,8 +886,9 @@ fn hex_val(c: u8) -> u8 {
     }
 }
 
-/// Each byte's value as a hex digit, or 16 and above.
-static HEX_DIGIT: [u8; 256] = {
+/// Each byte's value as a hex digit, or 16 and above (`0xff`). Also the command
+/// line's hex reader's table, so the two cannot read a digit differently.
+pub static HEX_DIGIT: [u8; 256] = {
     let mut t = [0xff; 256];
     let mut i = 0;
     while i < 10 {

@@ -70,6 +70,8 @@ mod values;
 
 pub use candor;
 pub use error::{Diagnostic, Error, Result};
+#[doc(hidden)]
+pub use lexer::HEX_DIGIT;
 pub use loader::{check_file, pretty_check_file};
 pub use parser::MAX_DEPTH;
 pub use syntax::{IDLInitArgs, IDLProg, IDLType, IDLTypes};
