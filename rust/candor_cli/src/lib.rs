@@ -11,8 +11,10 @@
 //! * [`names`]: names for hashed labels (built in, and from the user's .did files);
 //! * [`input`]: reading messages (raw, hex, blob literal) and writing bytes, and
 //!   [`mapped`]: input files mapped rather than copied;
-//! * [`cli`]: the command line (clap), and [`commands`]: the subcommands.
+//! * [`cli`]: the command line (clap), and [`commands`]: the subcommands;
+//! * [`arena`]: the binary's allocator (small blocks packed in one region).
 
+pub mod arena;
 pub mod assemble;
 pub mod bind;
 pub mod cli;
