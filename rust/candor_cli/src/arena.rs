@@ -16,7 +16,7 @@
 //! allocator.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The allocator; `candor`'s `main.rs` installs it.
 pub struct Arena;
@@ -33,6 +33,18 @@ static BASE: AtomicUsize = AtomicUsize::new(0);
 const NONE: usize = usize::MAX;
 /// The offset of the first free byte in the region.
 static NEXT: AtomicUsize = AtomicUsize::new(0);
+/// While set, new blocks come from the system allocator (see [`Arena::pack`]).
+static UNPACKED: AtomicBool = AtomicBool::new(false);
+
+impl Arena {
+    /// Whether new small blocks are packed in the region (the default) or come
+    /// from the system allocator, which hands a freed block out again: for work
+    /// that frees most of what it allocates, in no particular order (a value
+    /// decoded, printed and dropped), where the region would keep all of it.
+    pub fn pack(on: bool) {
+        UNPACKED.store(!on, Ordering::Relaxed);
+    }
+}
 
 /// The region's address, reserving it on first use; `None` without one.
 fn base() -> Option<usize> {
@@ -117,7 +129,7 @@ fn offset(ptr: *mut u8) -> Option<usize> {
 }
 
 fn is_small(layout: Layout) -> bool {
-    layout.size() <= SMALL && layout.align() <= MAX_ALIGN
+    layout.size() <= SMALL && layout.align() <= MAX_ALIGN && !UNPACKED.load(Ordering::Relaxed)
 }
 
 // SAFETY: every block handed out is either the system allocator's (and goes back
@@ -236,10 +248,16 @@ mod tests {
             let moved = a.realloc(q, l(5, 1), 64);
             assert_ne!(moved, q);
             assert_eq!(std::slice::from_raw_parts(moved, 5), &[9; 5]);
-            // Large requests go to the system allocator.
+            // Large requests go to the system allocator, and small ones too while
+            // packing is off (freed by address either way).
             let big = a.alloc(l(SMALL + 1, 8));
             assert!(offset(big).is_none());
             a.dealloc(big, l(SMALL + 1, 8));
+            Arena::pack(false);
+            let loose = a.alloc(l(24, 8));
+            assert!(offset(loose).is_none());
+            Arena::pack(true);
+            a.dealloc(loose, l(24, 8));
             // Zeroed blocks are zero even where a freed block left bytes.
             a.dealloc(moved, l(64, 1));
             let z = a.alloc_zeroed(l(64, 1));

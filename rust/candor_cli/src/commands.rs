@@ -171,6 +171,9 @@ pub fn decode(
     json: bool,
     names: &Names,
 ) -> Outcome {
+    if !json && typed.did.is_some() {
+        return decode_typed_text(source, typed, read);
+    }
     let values = decode_values(source, typed, read, names)?;
     if json {
         print(&crate::json::args_to_json(&values))?;
@@ -185,6 +188,28 @@ pub fn decode(
     // The process ends here: its memory goes back at exit, and freeing a large
     // message value by value first would take as long as printing it.
     std::mem::forget(values);
+    Ok(Answer::Yes)
+}
+
+/// `decode --did --method` to Candid text: decoded straight into the text, a long
+/// vector element by element (see `IDLArgs::text_from_bytes_with_types`).
+fn decode_typed_text(source: Option<&str>, typed: &Typed, read: Read) -> Outcome {
+    let bytes = read_message(source, read)?;
+    let Some((env, types)) = interface(typed)? else {
+        return Err("decode needs --did and --method together".into());
+    };
+    // Each element is dropped once printed: blocks the system allocator hands
+    // out again rather than packed ones kept to the end.
+    crate::arena::Arena::pack(false);
+    let decoded = IDLArgs::text_from_bytes_with_types(&bytes, &env, &types);
+    crate::arena::Arena::pack(true);
+    let text = decoded.map_err(|e| e.to_string())?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    writeln!(out, "{text}")
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write: {e}"))?;
+    // The process ends here (see `decode`).
+    std::mem::forget(text);
     Ok(Answer::Yes)
 }
 

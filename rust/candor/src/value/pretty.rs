@@ -13,7 +13,7 @@ use std::rc::Rc;
 /// Nesting depth printed with layout; deeper values (and vectors of more than this
 /// many elements) are printed on one line, as candid does.
 const MAX_ELEMENTS_FOR_PRETTY_PRINT: usize = 10;
-const LINE_WIDTH: usize = 80;
+pub(crate) const LINE_WIDTH: usize = 80;
 const INDENT: usize = 2;
 
 use super::oneline::{debug_text, has_type_annotation, is_plain_text, label_text};
@@ -258,7 +258,7 @@ fn fits(next: &Doc, mut pos: usize, width: usize, rest: &[(usize, Mode, &Doc)]) 
 /// Columns taken by `s` on a terminal: ASCII is one per byte; wide East Asian
 /// characters and emoji take two, combining marks none (an approximation of the
 /// `unicode-width` tables the `pretty` crate uses).
-fn display_width(s: &str) -> usize {
+pub(crate) fn display_width(s: &str) -> usize {
     if s.is_ascii() {
         return s.len();
     }
