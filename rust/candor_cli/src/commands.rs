@@ -198,12 +198,8 @@ fn decode_typed_text(source: Option<&str>, typed: &Typed, read: Read) -> Outcome
     let Some((env, types)) = interface(typed)? else {
         return Err("decode needs --did and --method together".into());
     };
-    // Each element is dropped once printed: blocks the system allocator hands
-    // out again rather than packed ones kept to the end.
-    crate::arena::Arena::pack(false);
-    let decoded = IDLArgs::text_from_bytes_with_types(&bytes, &env, &types);
-    crate::arena::Arena::pack(true);
-    let text = decoded.map_err(|e| e.to_string())?;
+    let text =
+        IDLArgs::text_from_bytes_with_types(&bytes, &env, &types).map_err(|e| e.to_string())?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     writeln!(out, "{text}")
         .and_then(|()| out.flush())
