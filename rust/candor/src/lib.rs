@@ -60,7 +60,7 @@
 //! | `value` | `IDLValue` and `IDLArgs`: dynamic values, their types, annotation, their text | `error` `limits` `types` `wire` |
 //! | `ser` | the type-table builder, the value writer, arguments typed at run time | `error` `fasthash` `types` `value` `wire` |
 //! | `de` | the serde `Deserializer`, subtype plans, quota accounting, the header cache | `error` `fasthash` `limits` `ser` `types` `value` `wire` |
-//! | `pretty` | candid's text printer: types, services, `.did` files, values | `types` `value` |
+//! | `pretty` | candid's text printer: types, services, `.did` files, values; a message decoded straight to its text | `de` `error` `types` `value` |
 //! | `utils` | candid's `utils`: the root's entry points again, under candid's other path | `de` `ser` `types` `crate` |
 //!
 //! Exception: `types` uses `de::Direct`, the view of the input that

@@ -51,7 +51,7 @@ pub fn print_bytes(bytes: &[u8]) -> Outcome {
 }
 
 /// The message in `source` (BYTES: hex, a blob literal, @FILE, - or nothing).
-fn read_message(source: Option<&str>, read: Read) -> Result<Vec<u8>, String> {
+fn read_message(source: Option<&str>, read: Read) -> Result<input::Input, String> {
     input::message(input::read_source(source)?, read.input_format)
 }
 
@@ -79,30 +79,37 @@ pub fn explain(source: Option<&str>, typed: &Typed, read: Read, names: &Names) -
 }
 
 pub fn assemble(file: Option<&str>, keep_lengths: bool, format: Format) -> Outcome {
-    let text = match file {
-        Some("-") | None => String::from_utf8(input::read_source(None)?)
-            .map_err(|_| "the input is not UTF-8 text")?,
-        Some(path) => {
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?
-        }
+    let data = match file {
+        Some("-") | None => input::read_source(None)?,
+        Some(path) => input::read_source(Some(&format!("@{path}")))?,
     };
-    let bytes = asm::assemble(&text, keep_lengths).map_err(|e| e.to_string())?;
+    let text = std::str::from_utf8(&data).map_err(|_| match file {
+        Some(path) if path != "-" => {
+            format!("cannot read {path}: stream did not contain valid UTF-8")
+        }
+        _ => "the input is not UTF-8 text".to_string(),
+    })?;
+    let bytes = asm::assemble(text, keep_lengths).map_err(|e| e.to_string())?;
     input::write(&bytes, format)?;
     Ok(Answer::Yes)
 }
 
 pub fn encode(values: Option<&str>, typed: &Typed, json: bool, format: Format) -> Outcome {
+    let data;
     let text = match values {
-        Some(t) => t.to_string(),
-        None => String::from_utf8(input::read_source(None)?).map_err(|_| "input is not UTF-8")?,
+        Some(t) => t,
+        None => {
+            data = input::read_source(None)?;
+            std::str::from_utf8(&data).map_err(|_| "input is not UTF-8")?
+        }
     };
     let bytes = match (interface(typed)?, json) {
-        (Some((env, types)), true) => crate::json::args_from_json(&text, &env, &types)?
+        (Some((env, types)), true) => crate::json::args_from_json(text, &env, &types)?
             .to_bytes_with_types(&env, &types)
             .map_err(|e| e.to_string())?,
         (None, true) => return Err("--json needs --did and --method (the types)".into()),
         (Some((env, types)), false) => {
-            let mut args = parse_text(&text)?;
+            let mut args = parse_text(text)?;
             // Encoding at the types annotates each value; annotating first only
             // matters for the values left out at the end (null, reserved, opt).
             if args.args.len() < types.len() {
@@ -118,7 +125,7 @@ pub fn encode(values: Option<&str>, typed: &Typed, json: bool, format: Format) -
             bytes
         }
         (None, false) => {
-            let args = parse_text(&text)?;
+            let args = parse_text(text)?;
             let bytes = args.to_bytes().map_err(|e| e.to_string())?;
             std::mem::forget(args);
             bytes
@@ -164,16 +171,41 @@ pub fn decode(
     json: bool,
     names: &Names,
 ) -> Outcome {
+    if !json && typed.did.is_some() {
+        return decode_typed_text(source, typed, read);
+    }
     let values = decode_values(source, typed, read, names)?;
     if json {
         print(&crate::json::args_to_json(&values))?;
     } else {
-        // Straight to standard output: no copy of the text into a second string.
-        writeln!(std::io::stdout().lock(), "{values}").map_err(|e| format!("cannot write: {e}"))?;
+        // Straight to standard output, through a buffer: the layout is written
+        // piece by piece, and standard output alone would write each line.
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        writeln!(out, "{values}")
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("cannot write: {e}"))?;
     }
     // The process ends here: its memory goes back at exit, and freeing a large
     // message value by value first would take as long as printing it.
     std::mem::forget(values);
+    Ok(Answer::Yes)
+}
+
+/// `decode --did --method` to Candid text: decoded straight into the text, a long
+/// vector element by element (see `IDLArgs::text_from_bytes_with_types`).
+fn decode_typed_text(source: Option<&str>, typed: &Typed, read: Read) -> Outcome {
+    let bytes = read_message(source, read)?;
+    let Some((env, types)) = interface(typed)? else {
+        return Err("decode needs --did and --method together".into());
+    };
+    let text =
+        IDLArgs::text_from_bytes_with_types(&bytes, &env, &types).map_err(|e| e.to_string())?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    writeln!(out, "{text}")
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write: {e}"))?;
+    // The process ends here (see `decode`).
+    std::mem::forget(text);
     Ok(Answer::Yes)
 }
 

@@ -22,27 +22,65 @@ impl Format {
     }
 }
 
+/// The bytes of an input: a file mapped into memory, or bytes read or copied.
+///
+/// A message or a Candid text of a few megabytes is read once, front to back;
+/// copying it into the heap touches as many fresh pages as it has, and on a
+/// virtual machine a fresh page costs microseconds, as much as parsing its
+/// contents. A regular file (standard input redirected from one, or `@FILE`) is
+/// mapped instead: its pages come from the page cache, several per fault.
+pub enum Input {
+    Mapped(crate::mapped::Mapped),
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for Input {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Input::Mapped(m) => m,
+            Input::Owned(v) => v,
+        }
+    }
+}
+
 /// The text or bytes of an input: the argument itself, the file it names with `@`,
 /// or standard input for `-` or no argument.
-pub fn read_source(arg: Option<&str>) -> Result<Vec<u8>, String> {
+pub fn read_source(arg: Option<&str>) -> Result<Input, String> {
     match arg {
         None | Some("-") => {
+            let stdin = std::io::stdin();
+            if let Some(m) = crate::mapped::Mapped::stdin(&stdin) {
+                return Ok(Input::Mapped(m));
+            }
             let mut buf = Vec::new();
-            std::io::stdin()
+            stdin
+                .lock()
                 .read_to_end(&mut buf)
                 .map_err(|e| format!("cannot read standard input: {e}"))?;
-            Ok(buf)
+            Ok(Input::Owned(buf))
         }
         Some(a) => match a.strip_prefix('@') {
-            Some(path) => std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}")),
-            None => Ok(a.as_bytes().to_vec()),
+            Some(path) => {
+                let file =
+                    std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                if let Some(m) = crate::mapped::Mapped::file(&file) {
+                    return Ok(Input::Mapped(m));
+                }
+                let mut buf = Vec::new();
+                (&file)
+                    .read_to_end(&mut buf)
+                    .map_err(|e| format!("cannot read {path}: {e}"))?;
+                Ok(Input::Owned(buf))
+            }
+            None => Ok(Input::Owned(a.as_bytes().to_vec())),
         },
     }
 }
 
 /// The message in `data`, in `format` or, without one, guessed: bytes starting
 /// with `DIDL` are raw, `blob "…"` is a blob literal, anything else must be hex.
-pub fn message(data: Vec<u8>, format: Option<Format>) -> Result<Vec<u8>, String> {
+pub fn message(data: Input, format: Option<Format>) -> Result<Input, String> {
     let format = format.unwrap_or_else(|| {
         if data.starts_with(b"DIDL") {
             Format::Raw
@@ -54,12 +92,12 @@ pub fn message(data: Vec<u8>, format: Option<Format>) -> Result<Vec<u8>, String>
     });
     match format {
         Format::Raw => Ok(data),
-        Format::Hex => from_hex(&data),
+        Format::Hex => from_hex(&data).map(Input::Owned),
         Format::Blob => {
             let text = std::str::from_utf8(&data).map_err(|_| "the blob literal is not UTF-8")?;
             match candor_parser::parse_idl_value(text.trim()) {
-                Ok(candor::IDLValue::Blob(b)) => Ok(b),
-                Ok(candor::IDLValue::Text(t)) => Ok(t.into_bytes()),
+                Ok(candor::IDLValue::Blob(b)) => Ok(Input::Owned(b)),
+                Ok(candor::IDLValue::Text(t)) => Ok(Input::Owned(t.into_bytes())),
                 Ok(_) => Err("expected a blob literal `blob \"…\"`".into()),
                 Err(e) => Err(format!("not a blob literal: {e}")),
             }
@@ -155,25 +193,38 @@ pub fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 /// Writes `bytes` to standard output in `format`.
+///
+/// Hex goes out in pieces through one small buffer: the whole text would be twice
+/// the message, in pages touched once.
 pub fn write(bytes: &[u8], format: Format) -> Result<(), String> {
-    let mut text = Vec::new();
-    let out: &[u8] = match format {
-        Format::Raw => bytes,
+    let fail = |e: std::io::Error| format!("cannot write: {e}");
+    let mut stdout = std::io::stdout().lock();
+    match format {
+        Format::Raw => stdout.write_all(bytes).map_err(fail),
         Format::Hex => {
-            text.reserve(bytes.len() * 2 + 1);
-            push_hex(&mut text, bytes);
-            text.push(b'\n');
-            &text
+            const PIECE: usize = 1 << 15;
+            let mut text = Vec::with_capacity(2 * PIECE + 1);
+            let mut pieces = bytes.chunks(PIECE).peekable();
+            while let Some(piece) = pieces.next() {
+                text.clear();
+                push_hex(&mut text, piece);
+                if pieces.peek().is_none() {
+                    text.push(b'\n');
+                }
+                stdout.write_all(&text).map_err(fail)?;
+            }
+            if bytes.is_empty() {
+                stdout.write_all(b"\n").map_err(fail)?;
+            }
+            Ok(())
         }
         Format::Blob => {
+            let mut text = Vec::new();
             crate::scalar::write_blob(&mut text, bytes);
             text.push(b'\n');
-            &text
+            stdout.write_all(&text).map_err(fail)
         }
-    };
-    std::io::stdout()
-        .write_all(out)
-        .map_err(|e| format!("cannot write: {e}"))
+    }
 }
 
 #[cfg(test)]
@@ -182,17 +233,16 @@ mod tests {
 
     #[test]
     fn formats_are_guessed_and_forced() {
-        assert_eq!(message(b"DIDL\0\0".to_vec(), None).unwrap(), b"DIDL\0\0");
+        let message =
+            |data: &[u8], format| message(Input::Owned(data.to_vec()), format).map(|m| m.to_vec());
+        assert_eq!(message(b"DIDL\0\0", None).unwrap(), b"DIDL\0\0");
+        assert_eq!(message(b"4449 444c\n0000", None).unwrap(), b"DIDL\0\0");
         assert_eq!(
-            message(b"4449 444c\n0000".to_vec(), None).unwrap(),
+            message(b"blob \"DIDL\\00\\00\"", None).unwrap(),
             b"DIDL\0\0"
         );
-        assert_eq!(
-            message(b"blob \"DIDL\\00\\00\"".to_vec(), None).unwrap(),
-            b"DIDL\0\0"
-        );
-        assert!(message(b"zz".to_vec(), None).is_err());
-        assert!(message(b"abc".to_vec(), Some(Format::Hex)).is_err());
-        assert_eq!(message(b"ab".to_vec(), Some(Format::Raw)).unwrap(), b"ab");
+        assert!(message(b"zz", None).is_err());
+        assert!(message(b"abc", Some(Format::Hex)).is_err());
+        assert_eq!(message(b"ab", Some(Format::Raw)).unwrap(), b"ab");
     }
 }

@@ -9,9 +9,12 @@
 //! * [`diff`]: where two messages' values differ;
 //! * [`json`]: Candid values as JSON and back, losslessly;
 //! * [`names`]: names for hashed labels (built in, and from the user's .did files);
-//! * [`input`]: reading messages (raw, hex, blob literal) and writing bytes;
-//! * [`cli`]: the command line (clap), and [`commands`]: the subcommands.
+//! * [`input`]: reading messages (raw, hex, blob literal) and writing bytes, and
+//!   [`mapped`]: input files mapped rather than copied;
+//! * [`cli`]: the command line (clap), and [`commands`]: the subcommands;
+//! * [`arena`]: the binary's allocator (small blocks packed in one region).
 
+pub mod arena;
 pub mod assemble;
 pub mod bind;
 pub mod cli;
@@ -20,6 +23,7 @@ pub mod diff;
 pub mod explain;
 pub mod input;
 pub mod json;
+pub mod mapped;
 pub mod names;
 pub mod random;
 pub mod scalar;

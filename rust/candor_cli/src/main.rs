@@ -13,6 +13,10 @@ use candor_cli::commands::Answer;
 use clap::Parser;
 use std::process::ExitCode;
 
+/// Small blocks packed in one region (see the module for why).
+#[global_allocator]
+static ALLOC: candor_cli::arena::Arena = candor_cli::arena::Arena;
+
 fn main() -> ExitCode {
     match cli::run(Cli::parse()) {
         Ok(Answer::Yes) => ExitCode::SUCCESS,

@@ -467,6 +467,19 @@ impl<'de> IDLDeserialize<'de> {
         env: &TypeEnv,
         ty: &Type,
     ) -> Result<crate::value::IDLValue> {
+        self.get_value_with_type_as(env, ty)
+    }
+
+    /// [`get_value_with_type`](Self::get_value_with_type) into any `T` that is
+    /// built as an `IDLValue` is (a visitor through `deserialize_any`): the
+    /// decoder makes the same calls, so `T` may print the elements of a long
+    /// vector as they come rather than hold them.
+    #[doc(hidden)]
+    pub fn get_value_with_type_as<T: Deserialize<'de> + CandidType>(
+        &mut self,
+        env: &TypeEnv,
+        ty: &Type,
+    ) -> Result<T> {
         let (arena, root) = expect::of_type(env, ty)?;
         self.state_mut().merge_env_names(env.0.keys());
         self.state_mut().set_expected(arena);

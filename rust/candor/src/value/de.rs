@@ -160,31 +160,30 @@ impl<'de> Visitor<'de> for IDLValueVisitor {
         let IDLValue::Text(mut case) = case else {
             return Err(de::Error::custom("variant case without a label"));
         };
-        // "<label>,<name|id>,<style>": the label itself may contain commas.
-        let Some((rest, style)) = case.rsplit_once(',') else {
-            return Err(de::Error::custom(format!("bad variant label {case}")));
+        // "<label>,<name|id>,<style>": the label itself may contain commas, so
+        // the two tags are cut from the end (known suffixes: no search).
+        let (style, rest_len) = if let Some(rest) = case.strip_suffix(",unit") {
+            (Style::Unit, rest.len())
+        } else if let Some(rest) = case.strip_suffix(",struct") {
+            (Style::Struct, rest.len())
+        } else if let Some(rest) = case.strip_suffix(",newtype") {
+            (Style::Newtype, rest.len())
+        } else {
+            return Err(bad_label(&case));
         };
-        let style = match style {
-            "unit" => Some(Style::Unit),
-            "struct" => Some(Style::Struct),
-            "newtype" => Some(Style::Newtype),
-            _ => None,
-        };
-        let id = match rest.rsplit_once(',') {
-            Some((name, "name")) => {
-                // The label is the start of the string: cut it there, no new string.
-                let len = name.len();
-                case.truncate(len);
-                Label::Named(case)
-            }
-            Some((id, "id")) => Label::Id(
+        let rest = case.get(..rest_len).unwrap_or_default();
+        let id = if let Some(name) = rest.strip_suffix(",name") {
+            // The label is the start of the string: cut it there, no new string.
+            let len = name.len();
+            case.truncate(len);
+            Label::Named(case)
+        } else if let Some(id) = rest.strip_suffix(",id") {
+            Label::Id(
                 id.parse::<u32>()
                     .map_err(|_| de::Error::custom(format!("bad variant id {id}")))?,
-            ),
-            _ => return Err(de::Error::custom(format!("bad variant label {case}"))),
-        };
-        let Some(style) = style else {
-            return Err(de::Error::custom(format!("bad variant label {id}")));
+            )
+        } else {
+            return Err(bad_label(&case));
         };
         let val = match style {
             Style::Unit => {
@@ -201,6 +200,11 @@ impl<'de> Visitor<'de> for IDLValueVisitor {
             0,
         )))
     }
+}
+
+#[cold]
+fn bad_label<E: de::Error>(case: &str) -> E {
+    E::custom(format!("bad variant label {case}"))
 }
 
 /// How a variant case's payload is read.

@@ -21,6 +21,9 @@ mod ser;
 
 pub use de::IDLValueVisitor;
 pub use oneline::number_to_string;
+// For a message printed as it is decoded (`crate::pretty::stream`).
+pub(crate) use oneline::push_debug;
+pub(crate) use pretty::{display_width, LINE_WIDTH};
 
 use crate::types::number::{Int, Nat};
 use crate::types::Label;

@@ -246,7 +246,7 @@ pub(super) fn debug_text(v: &IDLValue) -> String {
 }
 
 /// Appends the one-line text of `v` to `out`.
-pub(super) fn push_debug(out: &mut String, v: &IDLValue) {
+pub(crate) fn push_debug(out: &mut String, v: &IDLValue) {
     use IDLValue::*;
     if let Some(ty) = number_type(v) {
         push_number(out, v);

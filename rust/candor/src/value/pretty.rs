@@ -13,7 +13,7 @@ use std::rc::Rc;
 /// Nesting depth printed with layout; deeper values (and vectors of more than this
 /// many elements) are printed on one line, as candid does.
 const MAX_ELEMENTS_FOR_PRETTY_PRINT: usize = 10;
-const LINE_WIDTH: usize = 80;
+pub(crate) const LINE_WIDTH: usize = 80;
 const INDENT: usize = 2;
 
 use super::oneline::{debug_text, has_type_annotation, is_plain_text, label_text};
@@ -29,10 +29,11 @@ fn is_tuple(fields: &[IDLField]) -> bool {
 
 impl fmt::Display for IDLValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&render(
+        render(
             &pp_value(MAX_ELEMENTS_FOR_PRETTY_PRINT, self),
             LINE_WIDTH,
-        ))
+            f,
+        )
     }
 }
 
@@ -42,10 +43,7 @@ impl fmt::Display for IDLArgs {
             .args
             .iter()
             .map(|v| pp_value(MAX_ELEMENTS_FOR_PRETTY_PRINT, v));
-        f.write_str(&render(
-            &enclose("(", concat(args, ","), ")", false),
-            LINE_WIDTH,
-        ))
+        render(&enclose("(", concat(args, ","), ")", false), LINE_WIDTH, f)
     }
 }
 
@@ -180,25 +178,33 @@ enum Mode {
     Flat,
 }
 
-/// Lays `doc` out in `width` columns.
-pub(crate) fn render(doc: &Rc<Doc>, width: usize) -> String {
-    // The flat text's length, a lower bound of the result's: a long vector printed
-    // on one line is then copied once, not through every doubling of the buffer.
-    let mut out = String::with_capacity(flat_len(doc));
+/// Lays `doc` out in `width` columns, into `out`.
+///
+/// The pieces go straight to `out`: a decoded message's text is mostly one long
+/// line (a vector of more than ten elements), already held by its document, and a
+/// second copy of it (or a third, through a buffer's doubling) is as many fresh
+/// pages again.
+pub(crate) fn render(doc: &Rc<Doc>, width: usize, out: &mut impl fmt::Write) -> fmt::Result {
+    const SPACES: &str = "                                                                ";
     let mut pos = 0usize;
     let mut stack: Vec<(usize, Mode, &Doc)> = vec![(0, Mode::Break, doc)];
     while let Some((ind, mode, d)) = stack.pop() {
         match d {
             Doc::Nil => {}
             Doc::Text(s, w) => {
-                out.push_str(s);
+                out.write_str(s)?;
                 pos += w;
             }
             Doc::Hardline => {
                 // Indent for what comes next (the `pretty` crate's rule).
                 let ind = stack.last().map_or(ind, |next| next.0);
-                out.push('\n');
-                out.extend(std::iter::repeat_n(' ', ind));
+                out.write_char('\n')?;
+                let mut left = ind;
+                while left > 0 {
+                    let n = left.min(SPACES.len());
+                    out.write_str(SPACES.get(..n).unwrap_or_default())?;
+                    left -= n;
+                }
                 pos = ind;
             }
             Doc::FlatAlt(b, f) => stack.push((ind, mode, if mode == Mode::Break { b } else { f })),
@@ -214,23 +220,7 @@ pub(crate) fn render(doc: &Rc<Doc>, width: usize) -> String {
             Doc::Cat(ds) => stack.extend(ds.iter().rev().map(|d| (ind, mode, &**d))),
         }
     }
-    out
-}
-
-/// The length of `doc` laid out on one line (without its line breaks and indents).
-fn flat_len(doc: &Doc) -> usize {
-    let mut len = 0usize;
-    let mut todo = vec![doc];
-    while let Some(d) = todo.pop() {
-        match d {
-            Doc::Nil | Doc::Hardline => {}
-            Doc::Text(s, _) => len = len.saturating_add(s.len()),
-            Doc::FlatAlt(_, flat) => todo.push(flat),
-            Doc::Nest(_, inner) | Doc::Group(inner) => todo.push(inner),
-            Doc::Cat(ds) => todo.extend(ds.iter().map(|d| &**d)),
-        }
-    }
-    len
+    Ok(())
 }
 
 /// Whether `next`, flat, and what follows it up to the next line break fit.
@@ -268,7 +258,7 @@ fn fits(next: &Doc, mut pos: usize, width: usize, rest: &[(usize, Mode, &Doc)]) 
 /// Columns taken by `s` on a terminal: ASCII is one per byte; wide East Asian
 /// characters and emoji take two, combining marks none (an approximation of the
 /// `unicode-width` tables the `pretty` crate uses).
-fn display_width(s: &str) -> usize {
+pub(crate) fn display_width(s: &str) -> usize {
     if s.is_ascii() {
         return s.len();
     }
