@@ -131,6 +131,26 @@ impl Quota {
         }
     }
 
+    /// This quota, as [`new`](Self::new) would make it, for the next message of a
+    /// kept decode state: only the fields typed accounting reads are written. The
+    /// untyped ones hold the last message's counts, which nothing reads before
+    /// [`set_untyped`](Self::set_untyped)`(true)` writes them all again.
+    #[inline(always)]
+    pub(super) fn restart(
+        &mut self,
+        decoding: Option<usize>,
+        size_bound: bool,
+        skipping: Option<usize>,
+    ) {
+        let skip_bound = size_bound && skipping.is_none();
+        self.left = decoding.unwrap_or(usize::MAX);
+        self.on = decoding.is_some() && !size_bound;
+        self.skipping = if skip_bound { decoding } else { skipping };
+        self.size_bound = size_bound;
+        self.skip_bound = skip_bound;
+        self.untyped = false;
+    }
+
     /// The decoding quota left (`None`: no limit).
     pub(super) fn decoding(&self) -> Option<usize> {
         if self.untyped {
@@ -434,6 +454,68 @@ mod tests {
         assert!(c.charge(5).is_ok());
         assert_eq!(c.quota.decoding(), Some(0));
         assert!(c.charge(1).is_err());
+    }
+
+    /// A quota restarted for the next message after any use (typed or untyped,
+    /// exhausted or not) counts as a new one: the same quotas, the same errors at
+    /// the same charges, through typed and untyped stretches.
+    #[test]
+    fn a_restarted_quota_is_a_new_one() {
+        use crate::de::quota::Quota;
+        let starts = [
+            (None, false, None),
+            (Some(500), false, None),
+            (Some(500), true, None),
+            (Some(500), false, Some(40)),
+            (Some(500), true, Some(40)),
+            (None, false, Some(40)),
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n) as usize
+        };
+        for round in 0..2000 {
+            let (d, b, s) = starts[next(starts.len() as u64)];
+            let (d0, b0, s0) = starts[next(starts.len() as u64)];
+            // A quota used by an earlier message, left in any mode.
+            let mut used = Quota::new(d0, b0, s0);
+            for _ in 0..next(6) {
+                used.set_untyped(next(2) == 0);
+                let _ = used.charge_rest(next(200));
+                let _ = used.charge_untyped(next(20));
+            }
+            used.restart(d, b, s);
+            let mut fresh = Quota::new(d, b, s);
+            for step in 0..30 {
+                let at = format!("round {round} step {step}");
+                let cost = next(60);
+                match next(4) {
+                    0 => {
+                        let u = next(2) == 0;
+                        used.set_untyped(u);
+                        fresh.set_untyped(u);
+                    }
+                    1 => assert_eq!(
+                        used.charge_untyped(cost),
+                        fresh.charge_untyped(cost),
+                        "{at}"
+                    ),
+                    _ => {
+                        let a = Quota::take(&mut used.left, cost) || used.charge_rest(cost).is_ok();
+                        let b =
+                            Quota::take(&mut fresh.left, cost) || fresh.charge_rest(cost).is_ok();
+                        assert_eq!(a, b, "{at}");
+                    }
+                }
+                assert_eq!(used.decoding(), fresh.decoding(), "{at}");
+                assert_eq!(used.skipping(), fresh.skipping(), "{at}");
+                assert_eq!(used.set_decoding(), fresh.set_decoding(), "{at}");
+                assert_eq!(used.set_skipping(), fresh.set_skipping(), "{at}");
+            }
+        }
     }
 
     /// The untyped budget (one count that both quotas hold at their untyped

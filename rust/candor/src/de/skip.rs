@@ -150,6 +150,10 @@ impl<'de> DecodeState<'de> {
                     meter.charge(self, b)?;
                 }
             }
+            Node::Prim(Prim::Null) | Node::Prim(Prim::Reserved) => {
+                let n = self.reader.len(self.wire.min_size(el))?;
+                self.skip_empty_elements(meter, n)?;
+            }
             _ => {
                 let n = self.reader.len(self.wire.min_size(el))?;
                 for _ in 0..n {
@@ -159,6 +163,20 @@ impl<'de> DecodeState<'de> {
             }
         }
         self.leave();
+        Ok(())
+    }
+
+    /// `n` elements of a vector of `null` or `reserved`: no bytes, so skipping one
+    /// is only its charges, the element's then the value's, in that order (the
+    /// charges of the element-by-element walk, which would also look the element
+    /// type up each time). Such vectors are what hostile messages send, a few bytes
+    /// claiming millions of elements, so the loop runs until the quota stops it.
+    #[inline(never)]
+    fn skip_empty_elements<M: Meter>(&mut self, meter: &mut M, n: usize) -> Result<()> {
+        for _ in 0..n {
+            meter.charge(self, quota::ELEMENT)?;
+            meter.charge(self, quota::CALL)?;
+        }
         Ok(())
     }
 

@@ -354,7 +354,8 @@ impl<'de> DecodeState<'de> {
         }
         self.reader = Reader::new(input, shape.len);
         self.table_len = shape.table_len;
-        self.quota = Quota::new(decoding_quota, size_bound, config.skipping_quota);
+        self.quota
+            .restart(decoding_quota, size_bound, config.skipping_quota);
         self.opt_walked = 0;
         self.depth = 0;
         self.max_depth = config.max_depth;
