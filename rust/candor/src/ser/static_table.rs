@@ -17,7 +17,7 @@
 //! tuple type, on the first call of a method, where each allocation counts.
 
 use crate::fasthash::FastHasher;
-use crate::types::static_type::{StaticKind, StaticPrim, StaticRef};
+use crate::types::static_type::{StaticKind, StaticRef};
 use crate::types::{StaticType, TypeId};
 use crate::wire::{leb, opcode};
 use std::cell::Cell;
@@ -60,7 +60,7 @@ impl Shapes {
     /// `ty()` of the Rust type `id` described by `d`.
     fn linked(&mut self, id: TypeId, d: &'static StaticType, depth: usize) -> Option<Ty> {
         if let StaticKind::Prim(p) = d.kind {
-            return Some(prim_opcode(p));
+            return Some(p.opcode());
         }
         match self.memo_of(id) {
             Some(Some(t)) => return Some(t),
@@ -103,7 +103,7 @@ impl Shapes {
             return None;
         }
         let (op, one) = match d.kind {
-            StaticKind::Prim(p) => return Some(prim_opcode(p)),
+            StaticKind::Prim(p) => return Some(p.opcode()),
             StaticKind::Opt(r) => (opcode::OPT, r),
             StaticKind::Vec(r) => (opcode::VEC, r),
             StaticKind::Record(fs) => return self.fields(opcode::RECORD, fs, depth),
@@ -352,27 +352,4 @@ fn header_with(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Opt
         table.encode(shapes, &mut out, r)?;
     }
     Some(out)
-}
-
-fn prim_opcode(p: StaticPrim) -> i64 {
-    match p {
-        StaticPrim::Null => opcode::NULL,
-        StaticPrim::Bool => opcode::BOOL,
-        StaticPrim::Nat => opcode::NAT,
-        StaticPrim::Int => opcode::INT,
-        StaticPrim::Nat8 => opcode::NAT8,
-        StaticPrim::Nat16 => opcode::NAT16,
-        StaticPrim::Nat32 => opcode::NAT32,
-        StaticPrim::Nat64 => opcode::NAT64,
-        StaticPrim::Int8 => opcode::INT8,
-        StaticPrim::Int16 => opcode::INT16,
-        StaticPrim::Int32 => opcode::INT32,
-        StaticPrim::Int64 => opcode::INT64,
-        StaticPrim::Float32 => opcode::FLOAT32,
-        StaticPrim::Float64 => opcode::FLOAT64,
-        StaticPrim::Text => opcode::TEXT,
-        StaticPrim::Reserved => opcode::RESERVED,
-        StaticPrim::Empty => opcode::EMPTY,
-        StaticPrim::Principal => opcode::PRINCIPAL,
-    }
 }
