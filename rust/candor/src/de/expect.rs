@@ -303,7 +303,7 @@ impl Interner {
             self.scratch.push((FieldEntry { id, ty }, i as u32));
         }
         self.store_fields(base, |i| match fs.get(i).map(|f| f.id.as_ref()) {
-            Some(Label::Named(n)) => FieldLabel::Named(n.as_str().into()),
+            Some(Label::Named(n)) => FieldLabel::Named(n.clone().into()),
             Some(Label::Unnamed(_)) => FieldLabel::Unnamed,
             Some(Label::Id(_)) | None => FieldLabel::Id,
         })
@@ -378,6 +378,14 @@ impl Interner {
     fn place_root(&mut self, id: TypeId, d: &'static StaticType) -> Option<Ref> {
         self.stack = StackMark::here();
         self.scratch.clear();
+        if self.arena.nodes.capacity() == 0 {
+            // A canister's argument types take a few dozen nodes and fields: one
+            // allocation each, instead of growing through several on the first call.
+            let arena = Rc::make_mut(&mut self.arena);
+            arena.nodes.reserve(32);
+            arena.fields.reserve(64);
+            arena.labels.reserve(64);
+        }
         let marks = (
             self.arena.nodes.len(),
             self.arena.fields.len(),
@@ -495,6 +503,7 @@ impl Interner {
             self.scratch.push((FieldEntry { id: f.id, ty }, i as u32));
         }
         self.store_fields(base, |i| match fs.get(i).map(|f| f.label) {
+            // The description's name, not a copy of it.
             Some(StaticLabel::Named(n)) => FieldLabel::Named(n.into()),
             Some(StaticLabel::Unnamed) => FieldLabel::Unnamed,
             Some(StaticLabel::Id) | None => FieldLabel::Id,

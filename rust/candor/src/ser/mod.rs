@@ -512,7 +512,7 @@ impl IDLBuilder {
 /// `ty()` after clearing the memo, as [`TypeSerialize`] writes it.
 #[doc(hidden)]
 pub fn headers_both_ways<Tuple: ArgumentEncoder>() -> (Option<Vec<u8>>, Result<Vec<u8>>) {
-    let from_static = Tuple::_static_header();
+    let from_static = Tuple::_static_header().map(|h| h.get(4..).unwrap_or_default().to_vec());
     types::internal::env_clear();
     let mut ts = TypeSerialize::new();
     let from_ty = Tuple::push_types(&mut ts).and_then(|()| ts.finish());
@@ -524,11 +524,11 @@ pub trait ArgumentEncoder {
     /// Pushes the argument types in order (used once per tuple type).
     #[doc(hidden)]
     fn push_types(ts: &mut TypeSerialize) -> Result<()>;
-    /// Hidden: the header after the magic, written from the argument types' static
+    /// Hidden: the whole header, written from the argument types' static
     /// descriptions (`ser/static_table.rs`); `None` when a type has none, and the
     /// header is built from [`push_types`](Self::push_types).
     #[doc(hidden)]
-    fn _static_header() -> Option<Vec<u8>> {
+    fn _static_header() -> Option<Box<[u8]>> {
         None
     }
     /// Writes the argument values in order.
@@ -562,7 +562,7 @@ macro_rules! encode_impl {
                 $(ts.push_type(&$t::ty())?;)+
                 Ok(())
             }
-            fn _static_header() -> Option<Vec<u8>> {
+            fn _static_header() -> Option<Box<[u8]>> {
                 static_table::header(&[$(($t::id(), $t::_static_type()?)),+])
             }
             #[inline]

@@ -287,18 +287,20 @@ struct Spare {
     table: Table,
     /// The argument types' references.
     roots: Vec<Ty>,
+    /// The header.
+    out: Vec<u8>,
 }
 
 thread_local! {
     static SPARE: Cell<Option<Box<Spare>>> = const { Cell::new(None) };
 }
 
-/// The header after the magic (table, argument count, argument types) for the
+/// The whole header (magic, table, argument count, argument types) for the
 /// argument types `args`, each its id and description; `None` when the `ty()` path
-/// must write it.
-pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
+/// must write it. Assembled in a kept buffer and copied out at its exact size.
+pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Box<[u8]>> {
     let mut spare = SPARE.with(Cell::take).unwrap_or_default();
-    let out = header_with(&mut spare, args);
+    let out = header_with(&mut spare, args).map(|()| Box::from(spare.out.as_slice()));
     if spare.clear() {
         SPARE.with(|c| c.set(Some(spare)));
     }
@@ -314,8 +316,10 @@ impl Spare {
             shapes,
             table,
             roots,
+            out,
         } = self;
         roots.clear();
+        out.clear();
         table.entry_of.clear();
         table.entries.clear();
         table.bytes.clear();
@@ -328,14 +332,16 @@ impl Spare {
             && shapes.parts.capacity() <= MAX
             && table.entries.capacity() <= MAX
             && table.bytes.capacity() <= 4 * MAX
+            && out.capacity() <= 4 * MAX
     }
 }
 
-fn header_with(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
+fn header_with(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<()> {
     let Spare {
         shapes,
         table,
         roots,
+        out,
     } = spare;
     for &(id, d) in args {
         roots.push(shapes.linked(id, d, 0)?);
@@ -346,14 +352,15 @@ fn header_with(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Opt
     for &r in roots.iter() {
         table.build(shapes, r, &mut budget)?;
     }
-    let mut out = Vec::with_capacity(table.bytes.len() + 2 * roots.len() + 8);
-    leb::write_u64(&mut out, table.spans.len() as u64);
+    out.reserve(table.bytes.len() + 2 * roots.len() + 8);
+    out.extend_from_slice(opcode::MAGIC);
+    leb::write_u64(out, table.spans.len() as u64);
     for &(start, len) in &table.spans {
         out.extend_from_slice(table.bytes.get(start as usize..(start + len) as usize)?);
     }
-    leb::write_u64(&mut out, roots.len() as u64);
+    leb::write_u64(out, roots.len() as u64);
     for &r in roots.iter() {
-        table.encode(shapes, &mut out, r)?;
+        table.encode(shapes, out, r)?;
     }
-    Some(out)
+    Some(())
 }

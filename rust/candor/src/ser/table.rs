@@ -280,27 +280,36 @@ thread_local! {
 /// result does not depend on what this thread computed before.
 pub(crate) fn cached_header(
     key: &[TypeId],
-    from_static: impl FnOnce() -> Option<Vec<u8>>,
+    from_static: impl FnOnce() -> Option<Box<[u8]>>,
     types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
 ) -> Result<Rc<CachedHeader>> {
     if let Some(h) = HEADERS.with(|c| c.borrow().get(key).cloned()) {
         return Ok(h);
     }
-    let mut bytes = Vec::with_capacity(64);
-    bytes.extend_from_slice(opcode::MAGIC);
-    match from_static() {
-        Some(table) => bytes.extend_from_slice(&table),
+    let bytes = match from_static() {
+        Some(bytes) => bytes,
         None => {
             env_clear();
             let mut ts = TypeSerialize::new();
             types(&mut ts)?;
+            let mut bytes = Vec::with_capacity(64);
+            bytes.extend_from_slice(opcode::MAGIC);
             bytes.extend_from_slice(&ts.finish()?);
+            bytes.into_boxed_slice()
         }
-    }
+    };
     let header = Rc::new(CachedHeader {
         size_hint: std::cell::Cell::new(bytes.len()),
-        bytes: bytes.into_boxed_slice(),
+        bytes,
     });
-    HEADERS.with(|c| c.borrow_mut().insert(key.to_vec(), header.clone()));
+    HEADERS.with(|c| {
+        let mut map = c.borrow_mut();
+        if map.capacity() == 0 {
+            // A canister encodes a few reply and call types: one table that holds
+            // them, instead of growing through several on the first calls.
+            map.reserve(16);
+        }
+        map.insert(key.to_vec(), header.clone())
+    });
     Ok(header)
 }

@@ -142,7 +142,8 @@ impl Default for Node {
 pub(crate) enum FieldLabel {
     /// Wire fields have only ids.
     Id,
-    Named(Box<str>),
+    /// Borrowed from a static type description, owned when interned from `ty()`.
+    Named(std::borrow::Cow<'static, str>),
     Unnamed,
 }
 
