@@ -271,28 +271,37 @@ pub(crate) struct CachedHeader {
 
 thread_local! {
     static HEADERS: RefCell<FastMap<Vec<TypeId>, Rc<CachedHeader>>> = RefCell::new(FastMap::default());
-    /// The header of the argument tuple encoded last, with its key: a canister that
-    /// answers a run of messages of one type finds it without hashing the key.
-    static LAST: RefCell<Option<(TypeId, Rc<CachedHeader>)>> = const { RefCell::new(None) };
+    /// Headers of whole argument tuples (`Encode!`, `encode_args`, ic-cdk's replies),
+    /// keyed by the tuple's one id: a lookup hashes and compares one word.
+    static TUPLE_HEADERS: RefCell<FastMap<TypeId, Rc<CachedHeader>>> = RefCell::new(FastMap::default());
 }
 
-/// [`cached_header`] for a whole argument tuple, keyed by one id: the tuple encoded
-/// last is found first.
+/// [`cached_header`] for a whole argument tuple, keyed by its one id.
 pub(crate) fn cached_tuple_header(
     key: TypeId,
     from_static: impl FnOnce() -> Option<Box<[u8]>>,
     types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
 ) -> Result<Rc<CachedHeader>> {
-    let last = LAST.with(|c| match &*c.borrow() {
-        Some((k, h)) if *k == key => Some(h.clone()),
-        _ => None,
-    });
-    if let Some(h) = last {
+    if let Some(h) = TUPLE_HEADERS.with(|c| c.borrow().get(&key).cloned()) {
         return Ok(h);
     }
-    let h = cached_header(&[key], from_static, types)?;
-    LAST.with(|c| *c.borrow_mut() = Some((key, h.clone())));
-    Ok(h)
+    let header = new_header(from_static, types)?;
+    TUPLE_HEADERS.with(|c| keep_header(&mut c.borrow_mut(), key, header.clone()));
+    Ok(header)
+}
+
+/// Adds a header to a cache.
+fn keep_header<K: std::hash::Hash + Eq>(
+    map: &mut FastMap<K, Rc<CachedHeader>>,
+    key: K,
+    header: Rc<CachedHeader>,
+) {
+    if map.capacity() == 0 {
+        // A canister encodes a few reply and call types: one table that holds
+        // them, instead of growing through several on the first calls.
+        map.reserve(16);
+    }
+    map.insert(key, header);
 }
 
 /// The header (`DIDL` + table + argument types) for a list of Rust argument types.
@@ -310,6 +319,16 @@ pub(crate) fn cached_header(
     if let Some(h) = HEADERS.with(|c| c.borrow().get(key).cloned()) {
         return Ok(h);
     }
+    let header = new_header(from_static, types)?;
+    HEADERS.with(|c| keep_header(&mut c.borrow_mut(), key.to_vec(), header.clone()));
+    Ok(header)
+}
+
+/// A header computed afresh (see [`cached_header`]).
+fn new_header(
+    from_static: impl FnOnce() -> Option<Box<[u8]>>,
+    types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
+) -> Result<Rc<CachedHeader>> {
     let bytes = match from_static() {
         Some(bytes) => bytes,
         None => {
@@ -322,18 +341,8 @@ pub(crate) fn cached_header(
             bytes.into_boxed_slice()
         }
     };
-    let header = Rc::new(CachedHeader {
+    Ok(Rc::new(CachedHeader {
         size_hint: std::cell::Cell::new(bytes.len()),
         bytes,
-    });
-    HEADERS.with(|c| {
-        let mut map = c.borrow_mut();
-        if map.capacity() == 0 {
-            // A canister encodes a few reply and call types: one table that holds
-            // them, instead of growing through several on the first calls.
-            map.reserve(16);
-        }
-        map.insert(key.to_vec(), header.clone())
-    });
-    Ok(header)
+    }))
 }

@@ -1,6 +1,6 @@
-//! The header cache finds the argument tuple encoded last without hashing its key;
-//! a message of another tuple type must still get its own header, whether it
-//! alternates with the last one or follows a run of it.
+//! The header cache keeps whole argument tuples by their one id (apart from the
+//! builders' lists of argument types): a message of another tuple type must still get
+//! its own header, whether it alternates with another or follows a run of one.
 
 use candor::{decode_args, encode_args, encode_one, CandidType, Deserialize};
 
