@@ -375,7 +375,7 @@ impl Cx<'_> {
                     None,
                     quote!(#s::StaticRef::Inline(&#k::types::StaticType {
                         owner: ::core::option::Option::None,
-                        kind: #s::StaticKind::Prim(#s::StaticPrim::Null),
+                        kind: #s::StaticKind::Prim(#s::Prim::Null),
                     })),
                 ),
                 Fields::Unnamed(f) if f.unnamed.len() == 1 => {
@@ -523,7 +523,7 @@ impl Cx<'_> {
                 ::core::option::Option::Some(const {
                     &#k::types::StaticType {
                         owner: ::core::option::Option::None,
-                        kind: #s::StaticKind::Prim(#s::StaticPrim::Null),
+                        kind: #s::StaticKind::Prim(#s::Prim::Null),
                     }
                 })
             },

@@ -10,7 +10,7 @@
 use super::quota;
 use crate::error::{Error, Result};
 use crate::fasthash::FastMap;
-use crate::types::static_type::{StaticField, StaticKind, StaticLabel, StaticPrim, StaticRef};
+use crate::types::static_type::{StaticField, StaticKind, StaticLabel, StaticRef};
 use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
 use crate::types::StaticType;
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
@@ -302,36 +302,12 @@ impl Interner {
             let id = f.id.get_id();
             self.scratch.push((FieldEntry { id, ty }, i as u32));
         }
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let entries = scratch.get_mut(base..).unwrap_or_default();
-        entries.sort_by_key(|e| e.0.id);
-        if entries
-            .windows(2)
-            .any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id))
-        {
-            return Err(Error::msg(format!("field id collision in {t}")));
-        }
-        let arena = Rc::make_mut(&mut self.arena);
-        let span = Span {
-            start: arena.fields.len() as u32,
-            len: entries.len() as u32,
-        };
-        // Labels run parallel to fields; wire-only fields before them read as ids.
-        arena.labels.resize(arena.fields.len(), FieldLabel::Id);
-        arena.fields.reserve(entries.len());
-        arena.labels.reserve(entries.len());
-        for &(f, i) in entries.iter() {
-            let label = match fs.get(i as usize).map(|f| f.id.as_ref()) {
-                Some(Label::Named(n)) => FieldLabel::Named(n.as_str().into()),
-                Some(Label::Unnamed(_)) => FieldLabel::Unnamed,
-                Some(Label::Id(_)) | None => FieldLabel::Id,
-            };
-            arena.fields.push(f);
-            arena.labels.push(label);
-        }
-        scratch.truncate(base);
-        self.scratch = scratch;
-        Ok(span)
+        self.store_fields(base, |i| match fs.get(i).map(|f| f.id.as_ref()) {
+            Some(Label::Named(n)) => FieldLabel::Named(n.clone().into()),
+            Some(Label::Unnamed(_)) => FieldLabel::Unnamed,
+            Some(Label::Id(_)) | None => FieldLabel::Id,
+        })
+        .ok_or_else(|| Error::msg(format!("field id collision in {t}")))
     }
 
     fn func(
@@ -402,6 +378,14 @@ impl Interner {
     fn place_root(&mut self, id: TypeId, d: &'static StaticType) -> Option<Ref> {
         self.stack = StackMark::here();
         self.scratch.clear();
+        if self.arena.nodes.capacity() == 0 {
+            // A canister's argument types take a few dozen nodes and fields: one
+            // allocation each, instead of growing through several on the first call.
+            let arena = Rc::make_mut(&mut self.arena);
+            arena.nodes.reserve(32);
+            arena.fields.reserve(64);
+            arena.labels.reserve(64);
+        }
         let marks = (
             self.arena.nodes.len(),
             self.arena.fields.len(),
@@ -436,7 +420,7 @@ impl Interner {
     /// The Rust type `id`, described by `d`, as `ty()`'s memo would give it.
     fn place_linked(&mut self, id: TypeId, d: &'static StaticType, depth: usize) -> Option<Ref> {
         if let StaticKind::Prim(p) = d.kind {
-            return Some(Ref::prim(prim(p)));
+            return Some(Ref::prim(p));
         }
         if let Some(&r) = self.placed.get(&id) {
             return Some(self.memoised(r));
@@ -488,7 +472,7 @@ impl Interner {
             return None;
         }
         let idx = match d.kind {
-            StaticKind::Prim(p) => return Some(Ref::prim(prim(p))),
+            StaticKind::Prim(p) => return Some(Ref::prim(p)),
             _ => self.push(Node::Prim(Prim::Empty)),
         };
         if let Some(o) = owner {
@@ -518,60 +502,43 @@ impl Interner {
             let ty = self.place_ref(f.ty, depth + 1)?;
             self.scratch.push((FieldEntry { id: f.id, ty }, i as u32));
         }
+        self.store_fields(base, |i| match fs.get(i).map(|f| f.label) {
+            // The description's name, not a copy of it.
+            Some(StaticLabel::Named(n)) => FieldLabel::Named(n.into()),
+            Some(StaticLabel::Unnamed) => FieldLabel::Unnamed,
+            Some(StaticLabel::Id) | None => FieldLabel::Id,
+        })
+    }
+
+    /// The fields pushed on `scratch` since `base`, sorted by id and stored in the
+    /// arena, each with the label `label` gives for its position in the Rust type;
+    /// `None` if two have the same id. Either way `scratch` is back at `base`.
+    fn store_fields(&mut self, base: usize, label: impl Fn(usize) -> FieldLabel) -> Option<Span> {
         let mut scratch = std::mem::take(&mut self.scratch);
         let entries = scratch.get_mut(base..).unwrap_or_default();
         entries.sort_by_key(|e| e.0.id);
-        if entries
+        let unique = !entries
             .windows(2)
-            .any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id))
-        {
-            self.scratch = scratch;
-            return None;
-        }
-        let arena = Rc::make_mut(&mut self.arena);
-        let span = Span {
-            start: arena.fields.len() as u32,
-            len: entries.len() as u32,
-        };
-        arena.labels.resize(arena.fields.len(), FieldLabel::Id);
-        arena.fields.reserve(entries.len());
-        arena.labels.reserve(entries.len());
-        for &(f, i) in entries.iter() {
-            let label = match fs.get(i as usize).map(|f| f.label) {
-                Some(StaticLabel::Named(n)) => FieldLabel::Named(n.into()),
-                Some(StaticLabel::Unnamed) => FieldLabel::Unnamed,
-                Some(StaticLabel::Id) | None => FieldLabel::Id,
+            .any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id));
+        let span = unique.then(|| {
+            let arena = Rc::make_mut(&mut self.arena);
+            let span = Span {
+                start: arena.fields.len() as u32,
+                len: entries.len() as u32,
             };
-            arena.fields.push(f);
-            arena.labels.push(label);
-        }
+            // Labels run parallel to fields; wire-only fields before them read as ids.
+            arena.labels.resize(arena.fields.len(), FieldLabel::Id);
+            arena.fields.reserve(entries.len());
+            arena.labels.reserve(entries.len());
+            for &(f, i) in entries.iter() {
+                arena.fields.push(f);
+                arena.labels.push(label(i as usize));
+            }
+            span
+        });
         scratch.truncate(base);
         self.scratch = scratch;
-        Some(span)
-    }
-}
-
-/// The arena's form of a described primitive.
-fn prim(p: StaticPrim) -> Prim {
-    match p {
-        StaticPrim::Null => Prim::Null,
-        StaticPrim::Bool => Prim::Bool,
-        StaticPrim::Nat => Prim::Nat,
-        StaticPrim::Int => Prim::Int,
-        StaticPrim::Nat8 => Prim::Nat8,
-        StaticPrim::Nat16 => Prim::Nat16,
-        StaticPrim::Nat32 => Prim::Nat32,
-        StaticPrim::Nat64 => Prim::Nat64,
-        StaticPrim::Int8 => Prim::Int8,
-        StaticPrim::Int16 => Prim::Int16,
-        StaticPrim::Int32 => Prim::Int32,
-        StaticPrim::Int64 => Prim::Int64,
-        StaticPrim::Float32 => Prim::Float32,
-        StaticPrim::Float64 => Prim::Float64,
-        StaticPrim::Text => Prim::Text,
-        StaticPrim::Reserved => Prim::Reserved,
-        StaticPrim::Empty => Prim::Empty,
-        StaticPrim::Principal => Prim::Principal,
+        span
     }
 }
 

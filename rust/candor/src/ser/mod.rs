@@ -78,15 +78,23 @@ impl ValueSerializer {
 
 /// Appends `bytes` after their length (LEB128), as a text is written. Up
 /// to 15 bytes the length is one byte, and it goes into the same 16-byte word pair
-/// as the bytes ([`append`]): one store instead of a push and a store.
-#[inline]
+/// as the bytes ([`append`]): one store instead of a push and a store. The length
+/// test is inlined into the caller, so a longer text costs no call more than a
+/// length and an [`append`].
+#[inline(always)]
 pub(crate) fn append_with_len(out: &mut Vec<u8>, bytes: &[u8]) {
-    let n = bytes.len();
-    if n > 15 {
-        leb::write_u64(out, n as u64);
+    if bytes.len() > 15 {
+        leb::write_u64(out, bytes.len() as u64);
         append(out, bytes);
-        return;
+    } else {
+        append_short_with_len(out, bytes);
     }
+}
+
+/// [`append_with_len`] of at most 15 bytes.
+#[inline]
+fn append_short_with_len(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
     let (lo, hi) = short_words(bytes);
     // The pair shifted up one byte, the length (below 0x80: its LEB128 form is
     // itself) in the byte freed; at most 15 bytes, so nothing is shifted out.
@@ -209,7 +217,7 @@ impl<'a> types::Serializer for &'a mut ValueSerializer {
         serialize_int8: i8, serialize_int16: i16, serialize_int32: i32, serialize_int64: i64,
         serialize_float32: f32, serialize_float64: f64
     );
-    #[inline]
+    #[inline(always)]
     fn serialize_text(self, v: &str) -> Result<()> {
         append_with_len(&mut self.value, v.as_bytes());
         Ok(())
@@ -512,7 +520,7 @@ impl IDLBuilder {
 /// `ty()` after clearing the memo, as [`TypeSerialize`] writes it.
 #[doc(hidden)]
 pub fn headers_both_ways<Tuple: ArgumentEncoder>() -> (Option<Vec<u8>>, Result<Vec<u8>>) {
-    let from_static = Tuple::_static_header();
+    let from_static = Tuple::_static_header().map(|h| h.get(4..).unwrap_or_default().to_vec());
     types::internal::env_clear();
     let mut ts = TypeSerialize::new();
     let from_ty = Tuple::push_types(&mut ts).and_then(|()| ts.finish());
@@ -524,11 +532,11 @@ pub trait ArgumentEncoder {
     /// Pushes the argument types in order (used once per tuple type).
     #[doc(hidden)]
     fn push_types(ts: &mut TypeSerialize) -> Result<()>;
-    /// Hidden: the header after the magic, written from the argument types' static
+    /// Hidden: the whole header, written from the argument types' static
     /// descriptions (`ser/static_table.rs`); `None` when a type has none, and the
     /// header is built from [`push_types`](Self::push_types).
     #[doc(hidden)]
-    fn _static_header() -> Option<Vec<u8>> {
+    fn _static_header() -> Option<Box<[u8]>> {
         None
     }
     /// Writes the argument values in order.
@@ -562,7 +570,7 @@ macro_rules! encode_impl {
                 $(ts.push_type(&$t::ty())?;)+
                 Ok(())
             }
-            fn _static_header() -> Option<Vec<u8>> {
+            fn _static_header() -> Option<Box<[u8]>> {
                 static_table::header(&[$(($t::id(), $t::_static_type()?)),+])
             }
             #[inline]
@@ -640,8 +648,8 @@ pub(crate) fn append_message<Tuple: ArgumentEncoder>(
     args: &Tuple,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let header = table::cached_header(
-        &[TypeId::of::<ArgsOf<Tuple>>()],
+    let header = table::cached_tuple_header(
+        TypeId::of::<ArgsOf<Tuple>>(),
         Tuple::_static_header,
         Tuple::push_types,
     )?;

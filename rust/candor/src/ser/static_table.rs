@@ -17,7 +17,7 @@
 //! tuple type, on the first call of a method, where each allocation counts.
 
 use crate::fasthash::FastHasher;
-use crate::types::static_type::{StaticKind, StaticPrim, StaticRef};
+use crate::types::static_type::{StaticKind, StaticRef};
 use crate::types::{StaticType, TypeId};
 use crate::wire::{leb, opcode};
 use std::cell::Cell;
@@ -60,7 +60,7 @@ impl Shapes {
     /// `ty()` of the Rust type `id` described by `d`.
     fn linked(&mut self, id: TypeId, d: &'static StaticType, depth: usize) -> Option<Ty> {
         if let StaticKind::Prim(p) = d.kind {
-            return Some(prim_opcode(p));
+            return Some(p.opcode());
         }
         match self.memo_of(id) {
             Some(Some(t)) => return Some(t),
@@ -103,7 +103,7 @@ impl Shapes {
             return None;
         }
         let (op, one) = match d.kind {
-            StaticKind::Prim(p) => return Some(prim_opcode(p)),
+            StaticKind::Prim(p) => return Some(p.opcode()),
             StaticKind::Opt(r) => (opcode::OPT, r),
             StaticKind::Vec(r) => (opcode::VEC, r),
             StaticKind::Record(fs) => return self.fields(opcode::RECORD, fs, depth),
@@ -148,78 +148,76 @@ impl Shapes {
 struct Table {
     /// Entry per shape (an `Rc`'s address in `TypeSerialize`), -1 for none yet.
     entry_of: Vec<i64>,
-    /// Structure number per shape, `u32::MAX` for not computed yet. A shape's
-    /// structure is its opcode and its parts' ids and structures (a knot's, the type
-    /// it names; a primitive's, its opcode).
-    structure_of: Vec<u32>,
-    /// Each structure's key (in `keys`) and the key's hash, by structure number.
-    key_spans: Vec<(u32, u32)>,
-    keys: Vec<u64>,
-    hashes: Vec<u64>,
-    /// Entry per structure number, -1 for none.
-    entry_of_structure: Vec<i64>,
+    /// Per entry, the shape that made it and that shape's [`signature`]: a new
+    /// shape shares the entry of an equal one (`TypeSerialize`'s search of its
+    /// index by structure), found by comparing signatures, then the shapes.
+    entries: Vec<(u64, Ty)>,
     /// The entries' bytes, each entry's in one run, in the order they were finished.
     bytes: Vec<u8>,
     spans: Vec<(u32, u32)>,
 }
 
-impl Table {
-    /// The structure number of `t`.
-    fn structure(&mut self, shapes: &Shapes, t: Ty, key: &mut Vec<u64>) -> Option<u32> {
-        let shape = match shapes.shape(t) {
-            Some(s) => s,
-            None => return self.intern(&[0, t as u64]),
-        };
-        let i = t as usize;
-        if let Some(&n) = self.structure_of.get(i).filter(|n| **n != u32::MAX) {
-            return Some(n);
+/// How many steps the structural comparisons of one header may take: types built
+/// to make them explode (wide trees of equal shapes under distinct Rust types) are
+/// left to the `ty()` path.
+const COMPARE_BUDGET: u32 = 1 << 16;
+
+/// A digest of a shape's own level: opcode, field ids, and per part its opcode (a
+/// primitive), the type it names (a knot) or its node's opcode and size. Two equal
+/// shapes have equal signatures.
+fn signature(shapes: &Shapes, op: i64, parts: &[(u32, Ty)]) -> u64 {
+    let mut h = FastHasher::default();
+    h.write_i64(op);
+    for &(id, c) in parts {
+        h.write_u32(id);
+        match shapes.shape(c) {
+            None => h.write_i64(c),
+            Some(Shape::Knot(k)) => h.write_usize(k.address()),
+            Some(Shape::Node { op, len, .. }) => h.write_u64((op as u64) << 32 | u64::from(len)),
         }
-        let n = match shape {
-            Shape::Knot(id) => self.intern(&[1, id.address() as u64])?,
-            Shape::Node { op, start, len } => {
-                let mut own = std::mem::take(key);
-                own.clear();
-                own.push(2 + op as u64);
-                for &(id, c) in shapes.parts(start, len) {
-                    let mut inner = Vec::new();
-                    let s = self.structure(shapes, c, &mut inner)?;
-                    own.push(u64::from(id) << 32 | u64::from(s));
+    }
+    h.finish()
+}
+
+/// Whether `a` and `b` are equal as `Type`s: the same primitive, knots naming the
+/// same type, or nodes with the same opcode and equal parts under the same ids.
+/// `None` when the budget runs out.
+fn equal(shapes: &Shapes, a: Ty, b: Ty, budget: &mut u32) -> Option<bool> {
+    if a == b {
+        return Some(true);
+    }
+    *budget = budget.checked_sub(1)?;
+    Some(match (shapes.shape(a), shapes.shape(b)) {
+        (Some(Shape::Knot(x)), Some(Shape::Knot(y))) => x == y,
+        (
+            Some(Shape::Node { op, start, len }),
+            Some(Shape::Node {
+                op: op2,
+                start: start2,
+                len: len2,
+            }),
+        ) => {
+            if op != op2 || len != len2 {
+                return Some(false);
+            }
+            for (p, q) in shapes
+                .parts(start, len)
+                .iter()
+                .zip(shapes.parts(start2, len2))
+            {
+                if p.0 != q.0 || !equal(shapes, p.1, q.1, budget)? {
+                    return Some(false);
                 }
-                let n = self.intern(&own);
-                *key = own;
-                n?
             }
-        };
-        *self.structure_of.get_mut(i)? = n;
-        Some(n)
-    }
-
-    /// The number of the structure `key`, new if it was not met before.
-    fn intern(&mut self, key: &[u64]) -> Option<u32> {
-        let h = {
-            let mut hasher = FastHasher::default();
-            for &k in key {
-                hasher.write_u64(k);
-            }
-            hasher.finish()
-        };
-        for (n, _) in self.hashes.iter().enumerate().filter(|(_, x)| **x == h) {
-            let &(start, len) = self.key_spans.get(n)?;
-            if self.keys.get(start as usize..(start + len) as usize)? == key {
-                return Some(n as u32);
-            }
+            true
         }
-        let n = self.key_spans.len() as u32;
-        self.key_spans
-            .push((self.keys.len() as u32, key.len() as u32));
-        self.keys.extend_from_slice(key);
-        self.hashes.push(h);
-        self.entry_of_structure.push(-1);
-        Some(n)
-    }
+        _ => false,
+    })
+}
 
+impl Table {
     /// `build_type`: the entry of `t` and its parts', in pre-order.
-    fn build(&mut self, shapes: &Shapes, t: Ty, key: &mut Vec<u64>) -> Option<()> {
+    fn build(&mut self, shapes: &Shapes, t: Ty, budget: &mut u32) -> Option<()> {
         let Some(Shape::Node { op, start, len }) = shapes.shape(t) else {
             return Some(());
         };
@@ -227,19 +225,20 @@ impl Table {
         if *self.entry_of.get(i)? >= 0 {
             return Some(());
         }
-        let s = self.structure(shapes, t, key)?;
-        let found = *self.entry_of_structure.get(s as usize)?;
-        if found >= 0 {
-            *self.entry_of.get_mut(i)? = found;
-            return Some(());
+        let parts = shapes.parts(start, len);
+        let sig = signature(shapes, op, parts);
+        for (e, &(other_sig, other)) in self.entries.iter().enumerate() {
+            if other_sig == sig && equal(shapes, other, t, budget)? {
+                *self.entry_of.get_mut(i)? = e as i64;
+                return Some(());
+            }
         }
         let idx = self.spans.len() as i64;
         self.spans.push((0, 0));
-        *self.entry_of_structure.get_mut(s as usize)? = idx;
+        self.entries.push((sig, t));
         *self.entry_of.get_mut(i)? = idx;
-        let parts = shapes.parts(start, len);
         for &(_, c) in parts {
-            self.build(shapes, c, key)?;
+            self.build(shapes, c, budget)?;
         }
         let begin = self.bytes.len() as u32;
         let mut buf = std::mem::take(&mut self.bytes);
@@ -286,18 +285,22 @@ impl Table {
 struct Spare {
     shapes: Shapes,
     table: Table,
+    /// The argument types' references.
+    roots: Vec<Ty>,
+    /// The header.
+    out: Vec<u8>,
 }
 
 thread_local! {
     static SPARE: Cell<Option<Box<Spare>>> = const { Cell::new(None) };
 }
 
-/// The header after the magic (table, argument count, argument types) for the
+/// The whole header (magic, table, argument count, argument types) for the
 /// argument types `args`, each its id and description; `None` when the `ty()` path
-/// must write it.
-pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
+/// must write it. Assembled in a kept buffer and copied out at its exact size.
+pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Box<[u8]>> {
     let mut spare = SPARE.with(Cell::take).unwrap_or_default();
-    let out = header_with(&mut spare, args);
+    let out = header_with(&mut spare, args).map(|()| Box::from(spare.out.as_slice()));
     if spare.clear() {
         SPARE.with(|c| c.set(Some(spare)));
     }
@@ -309,13 +312,16 @@ impl Spare {
     /// type should not pin its memory for the life of the canister).
     fn clear(&mut self) -> bool {
         const MAX: usize = 4096;
-        let Spare { shapes, table } = self;
+        let Spare {
+            shapes,
+            table,
+            roots,
+            out,
+        } = self;
+        roots.clear();
+        out.clear();
         table.entry_of.clear();
-        table.entry_of_structure.clear();
-        table.structure_of.clear();
-        table.key_spans.clear();
-        table.keys.clear();
-        table.hashes.clear();
+        table.entries.clear();
         table.bytes.clear();
         table.spans.clear();
         shapes.shapes.clear();
@@ -324,55 +330,37 @@ impl Spare {
         shapes.memo.clear();
         shapes.shapes.capacity() <= MAX
             && shapes.parts.capacity() <= MAX
-            && table.keys.capacity() <= MAX
+            && table.entries.capacity() <= MAX
             && table.bytes.capacity() <= 4 * MAX
+            && out.capacity() <= 4 * MAX
     }
 }
 
-fn header_with(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
-    let Spare { shapes, table } = spare;
-    let mut roots = Vec::with_capacity(args.len());
+fn header_with(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<()> {
+    let Spare {
+        shapes,
+        table,
+        roots,
+        out,
+    } = spare;
     for &(id, d) in args {
         roots.push(shapes.linked(id, d, 0)?);
     }
     let n = shapes.shapes.len();
     table.entry_of.resize(n, -1);
-    table.structure_of.resize(n, u32::MAX);
-    let mut key = Vec::new();
-    for &r in &roots {
-        table.build(shapes, r, &mut key)?;
+    let mut budget = COMPARE_BUDGET;
+    for &r in roots.iter() {
+        table.build(shapes, r, &mut budget)?;
     }
-    let mut out = Vec::with_capacity(table.bytes.len() + 2 * roots.len() + 8);
-    leb::write_u64(&mut out, table.spans.len() as u64);
+    out.reserve(table.bytes.len() + 2 * roots.len() + 8);
+    out.extend_from_slice(opcode::MAGIC);
+    leb::write_u64(out, table.spans.len() as u64);
     for &(start, len) in &table.spans {
         out.extend_from_slice(table.bytes.get(start as usize..(start + len) as usize)?);
     }
-    leb::write_u64(&mut out, roots.len() as u64);
-    for &r in &roots {
-        table.encode(shapes, &mut out, r)?;
+    leb::write_u64(out, roots.len() as u64);
+    for &r in roots.iter() {
+        table.encode(shapes, out, r)?;
     }
-    Some(out)
-}
-
-fn prim_opcode(p: StaticPrim) -> i64 {
-    match p {
-        StaticPrim::Null => opcode::NULL,
-        StaticPrim::Bool => opcode::BOOL,
-        StaticPrim::Nat => opcode::NAT,
-        StaticPrim::Int => opcode::INT,
-        StaticPrim::Nat8 => opcode::NAT8,
-        StaticPrim::Nat16 => opcode::NAT16,
-        StaticPrim::Nat32 => opcode::NAT32,
-        StaticPrim::Nat64 => opcode::NAT64,
-        StaticPrim::Int8 => opcode::INT8,
-        StaticPrim::Int16 => opcode::INT16,
-        StaticPrim::Int32 => opcode::INT32,
-        StaticPrim::Int64 => opcode::INT64,
-        StaticPrim::Float32 => opcode::FLOAT32,
-        StaticPrim::Float64 => opcode::FLOAT64,
-        StaticPrim::Text => opcode::TEXT,
-        StaticPrim::Reserved => opcode::RESERVED,
-        StaticPrim::Empty => opcode::EMPTY,
-        StaticPrim::Principal => opcode::PRINCIPAL,
-    }
+    Some(())
 }

@@ -165,7 +165,9 @@ impl TypeSerialize {
     }
 
     /// A function type's entry: its argument and result types built first, then
-    /// the opcode, both lists and the modes.
+    /// the opcode, both lists and the modes. Inlined: as a call of its own, it
+    /// costs `build_type` more than the function entries it writes.
+    #[inline(always)]
     fn func_entry(&mut self, buf: &mut Vec<u8>, func: &Function, walk: &mut Walk) -> Result<()> {
         for ty in func.args.iter().chain(&func.rets) {
             self.build_type(ty, walk)?;
@@ -269,6 +271,37 @@ pub(crate) struct CachedHeader {
 
 thread_local! {
     static HEADERS: RefCell<FastMap<Vec<TypeId>, Rc<CachedHeader>>> = RefCell::new(FastMap::default());
+    /// Headers of whole argument tuples (`Encode!`, `encode_args`, ic-cdk's replies),
+    /// keyed by the tuple's one id: a lookup hashes and compares one word.
+    static TUPLE_HEADERS: RefCell<FastMap<TypeId, Rc<CachedHeader>>> = RefCell::new(FastMap::default());
+}
+
+/// [`cached_header`] for a whole argument tuple, keyed by its one id.
+pub(crate) fn cached_tuple_header(
+    key: TypeId,
+    from_static: impl FnOnce() -> Option<Box<[u8]>>,
+    types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
+) -> Result<Rc<CachedHeader>> {
+    if let Some(h) = TUPLE_HEADERS.with(|c| c.borrow().get(&key).cloned()) {
+        return Ok(h);
+    }
+    let header = new_header(from_static, types)?;
+    TUPLE_HEADERS.with(|c| keep_header(&mut c.borrow_mut(), key, header.clone()));
+    Ok(header)
+}
+
+/// Adds a header to a cache.
+fn keep_header<K: std::hash::Hash + Eq>(
+    map: &mut FastMap<K, Rc<CachedHeader>>,
+    key: K,
+    header: Rc<CachedHeader>,
+) {
+    if map.capacity() == 0 {
+        // A canister encodes a few reply and call types: one table that holds
+        // them, instead of growing through several on the first calls.
+        map.reserve(16);
+    }
+    map.insert(key, header);
 }
 
 /// The header (`DIDL` + table + argument types) for a list of Rust argument types.
@@ -280,27 +313,36 @@ thread_local! {
 /// result does not depend on what this thread computed before.
 pub(crate) fn cached_header(
     key: &[TypeId],
-    from_static: impl FnOnce() -> Option<Vec<u8>>,
+    from_static: impl FnOnce() -> Option<Box<[u8]>>,
     types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
 ) -> Result<Rc<CachedHeader>> {
     if let Some(h) = HEADERS.with(|c| c.borrow().get(key).cloned()) {
         return Ok(h);
     }
-    let mut bytes = Vec::with_capacity(64);
-    bytes.extend_from_slice(opcode::MAGIC);
-    match from_static() {
-        Some(table) => bytes.extend_from_slice(&table),
+    let header = new_header(from_static, types)?;
+    HEADERS.with(|c| keep_header(&mut c.borrow_mut(), key.to_vec(), header.clone()));
+    Ok(header)
+}
+
+/// A header computed afresh (see [`cached_header`]).
+fn new_header(
+    from_static: impl FnOnce() -> Option<Box<[u8]>>,
+    types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
+) -> Result<Rc<CachedHeader>> {
+    let bytes = match from_static() {
+        Some(bytes) => bytes,
         None => {
             env_clear();
             let mut ts = TypeSerialize::new();
             types(&mut ts)?;
+            let mut bytes = Vec::with_capacity(64);
+            bytes.extend_from_slice(opcode::MAGIC);
             bytes.extend_from_slice(&ts.finish()?);
+            bytes.into_boxed_slice()
         }
-    }
-    let header = Rc::new(CachedHeader {
+    };
+    Ok(Rc::new(CachedHeader {
         size_hint: std::cell::Cell::new(bytes.len()),
-        bytes: bytes.into_boxed_slice(),
-    });
-    HEADERS.with(|c| c.borrow_mut().insert(key.to_vec(), header.clone()));
-    Ok(header)
+        bytes,
+    }))
 }

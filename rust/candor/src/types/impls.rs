@@ -253,7 +253,7 @@ impl CandidType for serde_bytes::ByteBuf {
     static_owned!(StaticKind::Vec(StaticRef::Inline(
         &crate::types::StaticType {
             owner: None,
-            kind: StaticKind::Prim(StaticPrim::Nat8),
+            kind: StaticKind::Prim(Prim::Nat8),
         }
     )));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
@@ -267,7 +267,7 @@ impl CandidType for serde_bytes::Bytes {
     static_owned!(StaticKind::Vec(StaticRef::Inline(
         &crate::types::StaticType {
             owner: None,
-            kind: StaticKind::Prim(StaticPrim::Nat8),
+            kind: StaticKind::Prim(Prim::Nat8),
         }
     )));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
@@ -281,7 +281,7 @@ impl<const N: usize> CandidType for serde_bytes::ByteArray<N> {
     static_owned!(StaticKind::Vec(StaticRef::Inline(
         &crate::types::StaticType {
             owner: None,
-            kind: StaticKind::Prim(StaticPrim::Nat8),
+            kind: StaticKind::Prim(Prim::Nat8),
         }
     )));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {

@@ -27,9 +27,7 @@ macro_rules! static_prim {
     ($p:ident) => {
         #[inline]
         fn _static_type() -> Option<&'static crate::types::StaticType> {
-            Some(const {
-                &crate::types::StaticType::prim(crate::types::static_type::StaticPrim::$p)
-            })
+            Some(const { &crate::types::StaticType::prim(crate::types::static_type::Prim::$p) })
         }
     };
 }
@@ -43,7 +41,7 @@ macro_rules! static_owned {
         fn _static_type() -> Option<&'static crate::types::StaticType> {
             #[allow(unused_imports)]
             use crate::types::static_type::{
-                link, StaticField, StaticKind, StaticLabel, StaticPrim, StaticRef,
+                link, Prim, StaticField, StaticKind, StaticLabel, StaticRef,
             };
             Some(
                 const {

@@ -14,6 +14,11 @@
 
 use super::{CandidType, TypeId};
 
+/// The primitive types: the arena's own enum, so placing a described primitive
+/// needs no mapping.
+#[doc(hidden)]
+pub use crate::wire::header::Prim;
+
 /// A reference from a description to the type of a field or element.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
@@ -57,7 +62,7 @@ pub struct StaticType {
 #[derive(Clone, Copy, Debug)]
 pub enum StaticKind {
     /// A primitive type.
-    Prim(StaticPrim),
+    Prim(Prim),
     /// `opt t`.
     Opt(StaticRef),
     /// `vec t`.
@@ -92,30 +97,6 @@ pub enum StaticLabel {
     Unnamed,
 }
 
-/// The primitive types.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StaticPrim {
-    Null,
-    Bool,
-    Nat,
-    Int,
-    Nat8,
-    Nat16,
-    Nat32,
-    Nat64,
-    Int8,
-    Int16,
-    Int32,
-    Int64,
-    Float32,
-    Float64,
-    Text,
-    Reserved,
-    Empty,
-    Principal,
-}
-
 /// The link to `T` (what a description names a field's type by).
 #[doc(hidden)]
 pub const fn link<T: CandidType + ?Sized>() -> StaticRef {
@@ -127,7 +108,7 @@ pub const fn link<T: CandidType + ?Sized>() -> StaticRef {
 
 impl StaticType {
     /// A primitive's description.
-    pub const fn prim(p: StaticPrim) -> StaticType {
+    pub const fn prim(p: Prim) -> StaticType {
         StaticType {
             owner: None,
             kind: StaticKind::Prim(p),

@@ -58,9 +58,12 @@ impl Ref {
 }
 
 /// The primitive types, at fixed arena indices (the first nodes of every arena).
+/// Public (hidden) because static type descriptions name them too
+/// (`types::static_type`, written by the derive).
+#[doc(hidden)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u32)]
-pub(crate) enum Prim {
+pub enum Prim {
     Null = 0,
     Bool,
     Nat,
@@ -79,6 +82,17 @@ pub(crate) enum Prim {
     Reserved,
     Empty,
     Principal,
+}
+
+impl Prim {
+    /// The type's opcode in a type table.
+    pub(crate) const fn opcode(self) -> i64 {
+        match self {
+            Prim::Principal => opcode::PRINCIPAL,
+            // `null` (-1) to `empty` (-17) follow the order of the enum.
+            p => -(p as i64) - 1,
+        }
+    }
 }
 
 /// Number of primitive nodes at the start of each arena.
@@ -128,7 +142,8 @@ impl Default for Node {
 pub(crate) enum FieldLabel {
     /// Wire fields have only ids.
     Id,
-    Named(Box<str>),
+    /// Borrowed from a static type description, owned when interned from `ty()`.
+    Named(std::borrow::Cow<'static, str>),
     Unnamed,
 }
 
