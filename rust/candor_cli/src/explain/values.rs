@@ -32,10 +32,10 @@ pub(super) enum How {
 }
 
 /// The units candid charges per call (`spec/limits.md` §3.5, `de/quota.rs`).
-const CALL: u64 = 1;
+pub(super) const CALL: u64 = 1;
 const ELEMENT: u64 = 3;
-const KEY: u64 = 4;
-const ID_LABEL: u64 = 4;
+pub(super) const KEY: u64 = 4;
+pub(super) const ID_LABEL: u64 = 4;
 const CASE: u64 = 4;
 const VAR: u64 = 2;
 const PRINCIPAL_MIN: u64 = 30;
@@ -66,7 +66,7 @@ fn fixed_width(op: i64) -> Option<u64> {
 }
 
 /// The scalar of a fixed-width primitive opcode.
-fn fixed_scalar(op: i64) -> Option<Scalar> {
+pub(super) fn fixed_scalar(op: i64) -> Option<Scalar> {
     Some(match op {
         -2 => Scalar::Bool,
         -5 => Scalar::Nat8,
@@ -107,13 +107,14 @@ fn digits(mut n: u32) -> u64 {
 }
 
 /// How a wire primitive meets an expected type.
-enum Fit {
+pub(super) enum Fit {
     Yes,
     ReadAs,
     No,
 }
 
-fn prim_fit(op: i64, e: &TypeInner) -> Fit {
+#[inline]
+pub(super) fn prim_fit(op: i64, e: &TypeInner) -> Fit {
     use TypeInner as T;
     let same = matches!(
         (op, e),
@@ -158,7 +159,7 @@ impl<'a> Walk<'a> {
     }
 
     /// The fields (or cases) of a record (or variant) entry.
-    fn fields(&self, i: usize) -> &[super::FieldEntry] {
+    pub(super) fn fields(&self, i: usize) -> &[super::FieldEntry] {
         match self.table.get(i) {
             Some(Entry::Record(fs) | Entry::Variant(fs)) => fs,
             _ => &[],
@@ -423,6 +424,9 @@ impl<'a> Walk<'a> {
         scalar::push_decimal(&mut self.out, n as u64, false);
         self.out.put(" elements)");
         self.end_value();
+        if how == How::Prepaid && self.fixed_elements(t, elem, n, depth + 1)? {
+            return Ok(fits);
+        }
         let each = if up_front == 0 { ELEMENT } else { 0 };
         let cut = self.path.len();
         for i in 0..n {
@@ -580,6 +584,9 @@ impl<'a> Walk<'a> {
         };
         let typed = matches!(exp.map(Type::as_ref), Some(TypeInner::Record(_)));
         self.charge(CALL + KEY);
+        if exp.is_none() && !self.cx.general_only {
+            return self.fields_untyped(i, depth).map(|()| true);
+        }
         let mut k = 0;
         // The expected fields' ids, kept per table entry; taken out for the walk
         // (a recursive record inside computes its own) and put back after.
@@ -615,7 +622,7 @@ impl<'a> Walk<'a> {
             };
             self.push_span(span);
             self.charge(KEY + ID_LABEL + CALL);
-            fits &= self.value(t, field_exp, How::Value, depth + 1)?;
+            fits &= self.field(t, field_exp, depth)?;
             self.path.truncate(cut);
         }
         for e in expected.get(k..).unwrap_or(&[]) {
@@ -706,7 +713,13 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn prim(&mut self, op: i64, start: usize, exp: Option<&'a Type>, how: How) -> Step<bool> {
+    pub(super) fn prim(
+        &mut self,
+        op: i64,
+        start: usize,
+        exp: Option<&'a Type>,
+        how: How,
+    ) -> Step<bool> {
         let fits = match exp {
             None => true,
             Some(e) => match prim_fit(op, e.as_ref()) {
@@ -746,30 +759,29 @@ impl<'a> Walk<'a> {
             -15 => {
                 let n = self.len(1)?;
                 let at = self.pos;
-                if !is_utf8(self.take(n)?) {
+                let input = self.input;
+                let body = input.get(at..at + n).unwrap_or(&[]);
+                self.take(n)?;
+                if !is_utf8(body) {
                     return self.fault(at, "text is not valid UTF-8");
                 }
                 self.charge((n as u64).saturating_add(CALL));
-                self.scalar_line(start, Scalar::Text);
+                self.text_line(start, body);
             }
             -24 => {
-                let p = self.principal_bytes()?.as_slice().len() as u64;
-                self.charge(p.max(PRINCIPAL_MIN));
-                self.scalar_line(start, Scalar::Principal);
+                let p = self.principal_bytes()?;
+                self.charge((p.as_slice().len() as u64).max(PRINCIPAL_MIN));
+                self.principal_line(start, &p);
             }
             _ => {
                 let Some(s) = fixed_scalar(op) else {
                     return self.fault(start, format!("unknown primitive {op}"));
                 };
-                let width = s.fixed_width().unwrap_or(1);
-                let first = self.take(width)?.first().copied().unwrap_or(0);
-                if s == Scalar::Bool && first > 1 {
-                    return self.fault(start, format!("bool byte {first:#04x}, expected 00 or 01"));
-                }
+                let width = self.fixed_bytes(s, start)?;
                 if !paid {
                     self.charge(width as u64);
                 }
-                self.scalar_line(start, s);
+                self.fixed_line(start, s);
             }
         }
         Ok(fits)

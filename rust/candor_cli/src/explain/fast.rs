@@ -1,0 +1,192 @@
+//! Fast paths of the value walk, for what most messages are made of: vectors of
+//! fixed-width numbers, records without an expected type, fixed-width values.
+//! Each writes what the general path in `values` writes (the tests in
+//! `tests/explain_fast_paths.rs` compare the two byte for byte, with
+//! `Context::general_only`), skipping its dispatch and rules where they cannot
+//! change the line.
+
+use super::values::{fixed_scalar, prim_fit, Fit, How, CALL, ID_LABEL, KEY};
+use super::{Ref, Step, Walk, MAX_DEPTH};
+use crate::scalar::{self, Put, Scalar};
+use candor::types::Type;
+use candor::Principal;
+
+impl<'a> Walk<'a> {
+    /// A record field's value (of wire type `t`, the record at `depth`): a
+    /// primitive without an expected type, or of the very type expected (not
+    /// `reserved`, whose values get a note), is what `value` makes of it
+    /// without its rules.
+    #[inline]
+    pub(super) fn field(&mut self, t: Ref, exp: Option<&'a Type>, depth: usize) -> Step<bool> {
+        if let Ref::Prim(op) = t {
+            let plain =
+                exp.is_none_or(|e| op != -16 && matches!(prim_fit(op, e.as_ref()), Fit::Yes));
+            if plain && self.fast(depth + 1) {
+                return self.prim(op, self.pos, None, How::Value);
+            }
+        }
+        self.value(t, exp, How::Value, depth + 1)
+    }
+
+    /// Whether a fast path may take values at `depth` (the general path reports
+    /// a value nested too deep, and tests turn fast paths off).
+    #[inline]
+    pub(super) fn fast(&self, depth: usize) -> bool {
+        depth <= MAX_DEPTH && !self.cx.general_only
+    }
+
+    /// Reads the bytes of a fixed-width value starting at `start` (here); answers
+    /// their number.
+    #[inline]
+    pub(super) fn fixed_bytes(&mut self, s: Scalar, start: usize) -> Step<usize> {
+        let width = s.fixed_width().unwrap_or(1);
+        let first = self.take(width)?.first().copied().unwrap_or(0);
+        if s == Scalar::Bool && first > 1 {
+            return self.bad_bool(start, first);
+        }
+        Ok(width)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn bad_bool<T>(&self, start: usize, byte: u8) -> Step<T> {
+        self.fault(start, format!("bool byte {byte:#04x}, expected 00 or 01"))
+    }
+
+    /// The line of a text value whose body (`bytes`, checked UTF-8) ends here:
+    /// the body is known, so it is not read again from the value's bytes.
+    pub(super) fn text_line(&mut self, start: usize, body: &[u8]) {
+        if self.cx.general_only {
+            return self.scalar_line(start, Scalar::Text);
+        }
+        self.value_head(start, Scalar::Text.head());
+        scalar::write_utf8_text(&mut self.out, body);
+        self.end_value();
+    }
+
+    /// The line of a principal value, read already: messages repeat a few
+    /// principals (an owner per record), and the text form costs a CRC and
+    /// base32, so the last one's is kept.
+    pub(super) fn principal_line(&mut self, start: usize, p: &Principal) {
+        if self.cx.general_only {
+            return self.scalar_line(start, Scalar::Principal);
+        }
+        self.value_head(start, Scalar::Principal.head());
+        self.out.put("principal \"");
+        let (bytes, text) = &mut self.last_principal;
+        if bytes.as_slice() != p.as_slice() || text.is_empty() {
+            bytes.clear();
+            bytes.extend_from_slice(p.as_slice());
+            *text = p.to_text();
+        }
+        self.out.put(text);
+        self.out.push(b'"');
+        self.end_value();
+    }
+
+    /// The line of a fixed-width value whose `bytes` (its exact width, a `bool`
+    /// already checked) end here: what `scalar_line` writes, without looking the
+    /// scalar's kind up again.
+    #[inline]
+    pub(super) fn fixed_line(&mut self, start: usize, s: Scalar) {
+        if self.cx.general_only {
+            return self.scalar_line(start, s);
+        }
+        self.value_head(start, s.head());
+        let bytes = self.input.get(start..self.pos).unwrap_or(&[]);
+        write_fixed(&mut self.out, s, bytes);
+        self.end_value();
+    }
+
+    /// The elements of a vector of a fixed-width primitive (`t`) that each fit
+    /// the expected element type (or without one), at `depth`; answers whether
+    /// it took them. Each is one line of the same kind with no units (its
+    /// vector paid for it) and no decision, so the loop writes them without
+    /// going through `value` for each. A line is `PATH[` (on the path for the
+    /// whole loop), the index, `] : TYPE = ` in one piece, the value and
+    /// `  [0 units]`.
+    pub(super) fn fixed_elements(
+        &mut self,
+        t: Ref,
+        elem: Option<&Type>,
+        n: usize,
+        depth: usize,
+    ) -> Step<bool> {
+        let Ref::Prim(op) = t else {
+            return Ok(false);
+        };
+        let plain = elem.is_none_or(|e| matches!(prim_fit(op, e.as_ref()), Fit::Yes));
+        let Some(s) = fixed_scalar(op).filter(|_| plain && self.fast(depth)) else {
+            return Ok(false);
+        };
+        let cut = self.path.len();
+        self.path.push(b'[');
+        let head = element_head(s);
+        for i in 0..n {
+            let start = self.pos;
+            self.fixed_bytes(s, start)?;
+            self.line(start);
+            self.out.extend_from_slice(&self.path);
+            scalar::push_decimal(&mut self.out, i as u64, false);
+            self.out.put(head);
+            let bytes = self.input.get(start..self.pos).unwrap_or(&[]);
+            write_fixed(&mut self.out, s, bytes);
+            if self.note.is_none() && self.units == 0 {
+                self.out.extend_from_slice(b"  [0 units]\n");
+            } else {
+                self.end_value();
+            }
+        }
+        self.path.truncate(cut);
+        Ok(true)
+    }
+
+    /// A record's fields without an expected type: nothing to merge, so each
+    /// field is its segment on the path and its value.
+    pub(super) fn fields_untyped(&mut self, i: usize, depth: usize) -> Step {
+        let cut = self.path.len();
+        for f in 0..self.fields(i).len() {
+            let Some((_, t, span)) = self.fields(i).get(f).copied() else {
+                break;
+            };
+            self.push_span(span);
+            self.charge(KEY + ID_LABEL + CALL);
+            self.field(t, None, depth)?;
+            self.path.truncate(cut);
+        }
+        Ok(())
+    }
+}
+
+/// `] : TYPE = `: what follows a vector element's index on its line.
+fn element_head(s: Scalar) -> &'static str {
+    match s {
+        Scalar::Bool => "] : bool = ",
+        Scalar::Nat8 => "] : nat8 = ",
+        Scalar::Nat16 => "] : nat16 = ",
+        Scalar::Nat32 => "] : nat32 = ",
+        Scalar::Nat64 => "] : nat64 = ",
+        Scalar::Int8 => "] : int8 = ",
+        Scalar::Int16 => "] : int16 = ",
+        Scalar::Int32 => "] : int32 = ",
+        Scalar::Int64 => "] : int64 = ",
+        Scalar::Float32 => "] : float32 = ",
+        Scalar::Float64 => "] : float64 = ",
+        // Not a fixed-width scalar: not an element of `fixed_elements`.
+        _ => "] : ? = ",
+    }
+}
+
+/// The Candid text of a fixed-width value (`bytes` has its exact width):
+/// unsigned numbers read at their width, the others as `scalar` writes them.
+#[inline]
+pub(super) fn write_fixed(out: &mut Vec<u8>, s: Scalar, bytes: &[u8]) {
+    let unsigned = match (s, bytes) {
+        (Scalar::Nat8, &[a]) => u64::from(a),
+        (Scalar::Nat16, &[a, b]) => u64::from(u16::from_le_bytes([a, b])),
+        (Scalar::Nat32, &[a, b, c, d]) => u64::from(u32::from_le_bytes([a, b, c, d])),
+        (Scalar::Nat64, &[a, b, c, d, e, f, g, h]) => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+        _ => return scalar::write_fixed(out, s, bytes),
+    };
+    scalar::push_decimal(out, unsigned, false);
+}
