@@ -121,6 +121,31 @@ fn with_an_interface() {
         let method = env.get_method(&actor, "m").unwrap().clone();
         same(&bytes, || Context::from_interface(&env, &method.args), did);
     }
+    // A recursive record inside itself; one table entry read at two
+    // expected records in turn.
+    let cases = [
+        (
+            "(record { v = 1 : nat8; next = opt record { v = 2 : nat8; next = opt record { \
+              v = 3 : nat8; next = null : opt empty } } })",
+            "type T = record { v : nat8; next : opt T }; service : { m : (T) -> () }",
+        ),
+        (
+            "(record { a = 1 : nat8 }, record { a = 2 : nat8 }, record { a = 3 : nat8 })",
+            "service : { m : (record { a : nat8 }, record { a : nat8; b : opt nat }, \
+             record { a : nat8 }) -> () }",
+        ),
+    ];
+    for (text, did) in cases {
+        let prog: candor_parser::IDLProg = did.parse().unwrap();
+        let mut env = candor::TypeEnv::new();
+        let actor = candor_parser::check_prog(&mut env, &prog).unwrap().unwrap();
+        let method = env.get_method(&actor, "m").unwrap().clone();
+        same(
+            &message(text),
+            || Context::from_interface(&env, &method.args),
+            did,
+        );
+    }
     // Numbers read as wider types, in vectors and fields.
     let numbers = message("(vec { 1 : nat8; 2 : nat8 }, record { a = 5 : nat; b = 7 : nat16 })");
     for did in [

@@ -209,6 +209,7 @@ impl<'a> Walk<'a> {
             no_bytes: Vec::new(),
             no_bytes_units: Vec::new(),
             expected_ids: Vec::new(),
+            plans: Vec::new(),
             cx,
             path: Vec::new(),
             labels: Vec::new(),
@@ -391,6 +392,9 @@ struct Walk<'a> {
     /// was last read against (keyed by that field list's address): a named label's
     /// id is a hash of its name, worth computing once rather than per value.
     expected_ids: Vec<Option<(usize, Box<[u32]>)>>,
+    /// Per record entry of the table, its fields merged with the expected
+    /// record's (see `fast::Merge`), keyed like `expected_ids`.
+    plans: Vec<Option<(usize, Box<[fast::Merge<'a>]>)>>,
     /// Where the bytes shown so far end: a fault's unread bytes start here.
     shown: usize,
     /// The path of the value being explained (`arg 0 → to → owner`), grown and cut

@@ -584,8 +584,12 @@ impl<'a> Walk<'a> {
         };
         let typed = matches!(exp.map(Type::as_ref), Some(TypeInner::Record(_)));
         self.charge(CALL + KEY);
-        if exp.is_none() && !self.cx.general_only {
-            return self.fields_untyped(i, depth).map(|()| true);
+        if !self.cx.general_only {
+            if exp.is_none() {
+                return self.fields_untyped(i, depth).map(|()| true);
+            } else if typed {
+                return self.fields_typed(i, expected, depth);
+            }
         }
         let mut k = 0;
         // The expected fields' ids, kept per table entry; taken out for the walk
@@ -663,7 +667,7 @@ impl<'a> Walk<'a> {
     }
 
     /// The line for a field the method expects and the message lacks.
-    fn absent(&mut self, field: &'a Field) -> bool {
+    pub(super) fn absent(&mut self, field: &'a Field) -> bool {
         let cut = self.path.len();
         self.push_segment(field.id.get_id());
         let optional = optional(self.cx.resolve(&field.ty));
