@@ -6,7 +6,7 @@
 //! change the line.
 
 use super::values::{fixed_scalar, prim_fit, Fit, How, CALL, ID_LABEL, KEY};
-use super::{Note, Span};
+use super::{hex_into, Note, Span, FLUSH_AT, HEX2, SHORT_LINE};
 use super::{Ref, Step, Walk, MAX_DEPTH};
 use crate::scalar::{self, Put, Scalar};
 use candor::types::{Field, Type};
@@ -186,17 +186,37 @@ impl<'a> Walk<'a> {
         let Some(s) = fixed_scalar(op).filter(|_| plain && self.fast(depth)) else {
             return Ok(false);
         };
-        let cut = self.path.len();
-        self.path.push(b'[');
+        // Every element's line starts the same but for its offset and bytes:
+        // `OFFSET:` and the hex column (at most 8 bytes, so 36 columns with the
+        // bar), then `PATH[`. That start is written once here and copied per
+        // element, the offset and the bytes patched in.
+        let mut start_of_line = std::mem::take(&mut self.element_line);
+        start_of_line.clear();
+        start_of_line.extend_from_slice(&[b' '; SHORT_LINE]);
+        start_of_line[SHORT_LINE - 3..].copy_from_slice(b" | ");
+        start_of_line.extend_from_slice(&self.path);
+        start_of_line.push(b'[');
         let head = element_head(s);
         for i in 0..n {
             let start = self.pos;
             self.fixed_bytes(s, start)?;
-            self.line(start);
-            self.out.extend_from_slice(&self.path);
+            if self.out.len() >= FLUSH_AT && self.sink.is_some() {
+                self.flush();
+            }
+            self.shown = self.pos;
+            let at = self.out.len();
+            self.out.extend_from_slice(&start_of_line);
+            let bytes = self.input.get(start..self.pos).unwrap_or(&[]);
+            if let Some(line) = self.out.get_mut(at..at + SHORT_LINE - 3) {
+                let offset = (start as u32).to_be_bytes();
+                for (pair, byte) in line.chunks_exact_mut(2).zip(offset) {
+                    pair.copy_from_slice(&HEX2[usize::from(byte)]);
+                }
+                line[8] = b':';
+                hex_into(&mut line[9..], bytes);
+            }
             scalar::push_decimal(&mut self.out, i as u64, false);
             self.out.put(head);
-            let bytes = self.input.get(start..self.pos).unwrap_or(&[]);
             write_fixed(&mut self.out, s, bytes);
             if self.note.is_none() && self.units == 0 {
                 self.out.extend_from_slice(b"  [0 units]\n");
@@ -204,7 +224,7 @@ impl<'a> Walk<'a> {
                 self.end_value();
             }
         }
-        self.path.truncate(cut);
+        self.element_line = start_of_line;
         Ok(true)
     }
 

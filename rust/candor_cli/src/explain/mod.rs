@@ -53,6 +53,8 @@ const MAX_DEPTH: usize = 512;
 const UNREAD_CHUNK: usize = 16;
 /// The hex column is padded to this width so annotations line up.
 const HEX_COLUMN: usize = 24;
+/// The start of a line of at most 8 bytes: offset, colon, hex column, bar.
+const SHORT_LINE: usize = 9 + HEX_COLUMN + 3;
 
 /// Names that a `.did` gives to field ids (by hash), and the argument types a
 /// method expects.
@@ -213,6 +215,7 @@ impl<'a> Walk<'a> {
             cx,
             path: Vec::new(),
             labels: Vec::new(),
+            element_line: Vec::new(),
             last_principal: (Vec::new(), String::new()),
             units: 0,
             total_units: 0,
@@ -402,6 +405,9 @@ struct Walk<'a> {
     path: Vec<u8>,
     /// The path segments of every field and case of the table.
     labels: Vec<u8>,
+    /// The start of a line for each element of a vector of fixed-width
+    /// numbers (see `fast::fixed_elements`), kept for its buffer.
+    element_line: Vec<u8>,
     /// The last principal shown and its text form.
     last_principal: (Vec<u8>, String),
     /// Units charged since the last value line (shown on the next one).
@@ -488,21 +494,20 @@ impl<'a> Walk<'a> {
             Some(b) if b.len() <= 16 => b,
             _ => return self.long_line(start),
         };
-        const BAR: usize = 9 + HEX_COLUMN;
+        const BAR: usize = SHORT_LINE - 3;
         let mut buf = [b' '; 9 + 3 * 16 + 3];
         let offset = (start as u32).to_be_bytes();
         for (pair, byte) in buf.chunks_exact_mut(2).zip(offset) {
             pair.copy_from_slice(&HEX2[usize::from(byte)]);
         }
         buf[8] = b':';
-        for (&b, slot) in bytes.iter().zip(buf[9..].chunks_exact_mut(3)) {
-            slot[1..].copy_from_slice(&HEX2[usize::from(b)]);
-        }
-        if bytes.len() <= 8 {
+        let (first, rest) = bytes.split_at(bytes.len().min(8));
+        hex_into(&mut buf[9..BAR], first);
+        if rest.is_empty() {
             buf[BAR..BAR + 3].copy_from_slice(b" | ");
             self.out.extend_from_slice(&buf[..BAR + 3]);
         } else {
-            let bar = 9 + 3 * bytes.len();
+            let bar = BAR + hex_into(&mut buf[BAR..], rest);
             buf[bar..bar + 3].copy_from_slice(b" | ");
             self.out.extend_from_slice(&buf[..bar + 3]);
         }
