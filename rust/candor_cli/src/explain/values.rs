@@ -346,8 +346,9 @@ impl<'a> Walk<'a> {
                 (None, false)
             }
         };
-        self.value_head(start, " : opt");
-        self.out.put(if flag == 0 { " = null" } else { " = some" });
+        let heads = [" : opt = null", " : opt = some"];
+        let head = heads.get(usize::from(flag)).copied().unwrap_or(" : opt");
+        self.value_head(start, head);
         self.end_value();
         let earlier = self.unfit.is_some();
         let value_at = self.pos;
@@ -401,8 +402,7 @@ impl<'a> Walk<'a> {
             let n = self.leb()?;
             let each = ELEMENT.saturating_add(self.no_bytes_units(t, How::Element, depth));
             self.charge(CALL.saturating_add(n.saturating_mul(each)));
-            self.value_head(start, " : vec");
-            self.out.put(" (");
+            self.value_head(start, " : vec (");
             scalar::push_decimal(&mut self.out, n, false);
             self.out.put(" elements taking no bytes)");
             self.end_value();
@@ -419,8 +419,7 @@ impl<'a> Walk<'a> {
             Ref::Table(_) => (How::Element, 0),
         };
         self.charge(CALL.saturating_add((n as u64).saturating_mul(up_front)));
-        self.value_head(start, " : vec");
-        self.out.put(" (");
+        self.value_head(start, " : vec (");
         scalar::push_decimal(&mut self.out, n as u64, false);
         self.out.put(" elements)");
         self.end_value();
