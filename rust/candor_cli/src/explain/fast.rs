@@ -23,6 +23,20 @@ pub(super) enum Merge<'a> {
 }
 
 impl<'a> Walk<'a> {
+    /// `takes_no_bytes_walk` (values of `r` take no bytes), answered here for a
+    /// primitive or a table entry already known: asked of every record and
+    /// vector.
+    #[inline]
+    pub(super) fn takes_no_bytes(&mut self, r: Ref, depth: usize) -> bool {
+        match r {
+            Ref::Prim(op) => op == -1 || op == -16,
+            Ref::Table(i) => match self.no_bytes.get(i).copied().flatten() {
+                Some(known) if depth <= MAX_DEPTH => known,
+                _ => self.takes_no_bytes_walk(r, depth),
+            },
+        }
+    }
+
     /// A record's fields read at an expected record (`expected`, sorted by id
     /// as the wire's are): what `record` does, with the merge planned once per
     /// table entry and expected type rather than once per value.

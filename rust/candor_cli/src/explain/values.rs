@@ -171,7 +171,7 @@ impl<'a> Walk<'a> {
     /// line however many fields its type nests (a type can nest 2^20 of them in a
     /// few bytes). Memoised per table entry, so the question costs the table's size
     /// once, not the type's unfolded size.
-    fn takes_no_bytes(&mut self, r: Ref, depth: usize) -> bool {
+    pub(super) fn takes_no_bytes_walk(&mut self, r: Ref, depth: usize) -> bool {
         let i = match r {
             Ref::Prim(op) => return op == -1 || op == -16,
             Ref::Table(i) => i,
