@@ -36,6 +36,7 @@
 //! It checks what the binary format requires (magic, table references, field order,
 //! lengths against the input, UTF-8, principal form).
 
+mod fast;
 mod header;
 mod read;
 mod values;
@@ -52,6 +53,8 @@ const MAX_DEPTH: usize = 512;
 const UNREAD_CHUNK: usize = 16;
 /// The hex column is padded to this width so annotations line up.
 const HEX_COLUMN: usize = 24;
+/// The start of a line of at most 8 bytes: offset, colon, hex column, bar.
+const SHORT_LINE: usize = 9 + HEX_COLUMN + 3;
 
 /// Names that a `.did` gives to field ids (by hash), and the argument types a
 /// method expects.
@@ -63,6 +66,9 @@ pub struct Context {
     candidates: HashMap<u32, String>,
     env: TypeEnv,
     expected: Option<Vec<Type>>,
+    /// Every value through the general path (no fast path): tests compare the
+    /// two outputs byte for byte.
+    general_only: bool,
 }
 
 impl Context {
@@ -80,7 +86,16 @@ impl Context {
             candidates: HashMap::new(),
             env: env.clone(),
             expected: Some(types.to_vec()),
+            general_only: false,
         }
+    }
+
+    /// This context with the fast paths off, so that tests can check they write
+    /// what the general path writes.
+    #[doc(hidden)]
+    pub fn general_only(mut self) -> Context {
+        self.general_only = true;
+        self
     }
 
     /// Names for field ids without an interface (the values are read at the
@@ -95,8 +110,17 @@ impl Context {
 
     /// `t` with names followed to their definitions (borrowed from the
     /// environment; an unknown name stays as it is).
-    #[inline]
+    #[inline(always)]
     fn resolve<'a>(&'a self, t: &'a Type) -> &'a Type {
+        match t.as_ref() {
+            TypeInner::Var(_) => self.resolve_name(t),
+            _ => t,
+        }
+    }
+
+    /// `resolve` of a name, apart so that the common case inlines.
+    #[inline(never)]
+    fn resolve_name<'a>(&'a self, t: &'a Type) -> &'a Type {
         match t.as_ref() {
             TypeInner::Var(name) => self.env.rec_find_type(name).unwrap_or(t),
             _ => t,
@@ -187,9 +211,12 @@ impl<'a> Walk<'a> {
             no_bytes: Vec::new(),
             no_bytes_units: Vec::new(),
             expected_ids: Vec::new(),
+            plans: Vec::new(),
             cx,
             path: Vec::new(),
             labels: Vec::new(),
+            element_line: Vec::new(),
+            last_principal: (Vec::new(), String::new()),
             units: 0,
             total_units: 0,
             note: None,
@@ -368,6 +395,9 @@ struct Walk<'a> {
     /// was last read against (keyed by that field list's address): a named label's
     /// id is a hash of its name, worth computing once rather than per value.
     expected_ids: Vec<Option<(usize, Box<[u32]>)>>,
+    /// Per record entry of the table, its fields merged with the expected
+    /// record's (see `fast::Merge`), keyed like `expected_ids`.
+    plans: Vec<Option<(usize, Box<[fast::Merge<'a>]>)>>,
     /// Where the bytes shown so far end: a fault's unread bytes start here.
     shown: usize,
     /// The path of the value being explained (`arg 0 → to → owner`), grown and cut
@@ -375,6 +405,11 @@ struct Walk<'a> {
     path: Vec<u8>,
     /// The path segments of every field and case of the table.
     labels: Vec<u8>,
+    /// The start of a line for each element of a vector of fixed-width
+    /// numbers (see `fast::fixed_elements`), kept for its buffer.
+    element_line: Vec<u8>,
+    /// The last principal shown and its text form.
+    last_principal: (Vec<u8>, String),
     /// Units charged since the last value line (shown on the next one).
     units: u64,
     total_units: u64,
@@ -445,15 +480,21 @@ impl<'a> Walk<'a> {
     // ---- output ------------------------------------------------------------------
 
     /// Starts a line for the bytes from `start` to the current position; the caller
-    /// writes the annotation and the newline. The offset, the hex column, its
-    /// padding and the bar are built in a stack buffer and appended in one copy
-    /// (one more per further 16 bytes).
+    /// writes the annotation and the newline. A line of at most 16 bytes (most
+    /// are) is the offset, the hex column padded to its width and the bar, built
+    /// in a stack buffer and appended in one copy (of a known size up to 8
+    /// bytes). Longer ones take `long_line`, kept apart so this path saves few
+    /// registers.
     fn line(&mut self, start: usize) {
         if self.out.len() >= FLUSH_AT && self.sink.is_some() {
             self.flush();
         }
-        let bytes = self.input.get(start..self.pos).unwrap_or(&[]);
         self.shown = self.pos;
+        let bytes = match self.input.get(start..self.pos) {
+            Some(b) if b.len() <= 16 => b,
+            _ => return self.long_line(start),
+        };
+        const BAR: usize = SHORT_LINE - 3;
         let mut buf = [b' '; 9 + 3 * 16 + 3];
         let offset = (start as u32).to_be_bytes();
         for (pair, byte) in buf.chunks_exact_mut(2).zip(offset) {
@@ -461,15 +502,30 @@ impl<'a> Walk<'a> {
         }
         buf[8] = b':';
         let (first, rest) = bytes.split_at(bytes.len().min(8));
-        let mut n = 9 + hex_into(&mut buf[9..], first);
+        hex_into(&mut buf[9..BAR], first);
         if rest.is_empty() {
-            // Short elements: pad to the column and close with the bar in the
-            // same copy.
-            n = n.max(9 + HEX_COLUMN);
-            buf[n..n + 3].copy_from_slice(b" | ");
-            self.out.extend_from_slice(&buf[..n + 3]);
-            return;
+            buf[BAR..BAR + 3].copy_from_slice(b" | ");
+            self.out.extend_from_slice(&buf[..BAR + 3]);
+        } else {
+            let bar = BAR + hex_into(&mut buf[BAR..], rest);
+            buf[bar..bar + 3].copy_from_slice(b" | ");
+            self.out.extend_from_slice(&buf[..bar + 3]);
         }
+    }
+
+    /// `line` for more than 16 bytes: the first 8 after the offset, then 16 per
+    /// copy.
+    #[inline(never)]
+    fn long_line(&mut self, start: usize) {
+        let bytes = self.input.get(start..self.pos).unwrap_or(&[]);
+        let mut buf = [b' '; 9 + 3 * 16];
+        let offset = (start as u32).to_be_bytes();
+        for (pair, byte) in buf.chunks_exact_mut(2).zip(offset) {
+            pair.copy_from_slice(&HEX2[usize::from(byte)]);
+        }
+        buf[8] = b':';
+        let (first, rest) = bytes.split_at(bytes.len().min(8));
+        let n = 9 + hex_into(&mut buf[9..], first);
         self.out.extend_from_slice(&buf[..n]);
         for chunk in rest.chunks(16) {
             let n = hex_into(&mut buf, chunk);
@@ -532,6 +588,7 @@ impl<'a> Walk<'a> {
 
     /// Ends a value line: `  [N units]`, the units charged since the last one, and
     /// the decision taken about the value, if any.
+    #[inline(always)]
     fn end_value(&mut self) {
         // Most values cost fewer than 100 units and need no note: one fixed
         // template, its digits patched in.
@@ -555,6 +612,12 @@ impl<'a> Walk<'a> {
             }
             return;
         }
+        self.end_value_long();
+    }
+
+    /// `end_value` for a note or 100 units or more.
+    #[inline(never)]
+    fn end_value_long(&mut self) {
         // `  [N units]\n` from one stack buffer: the digits are written from the
         // end of their own slot, then the fixed parts in fixed-size copies.
         let mut digits = [0u8; 20];

@@ -16,17 +16,27 @@ impl Walk<'_> {
         }
     }
 
+    #[inline]
     pub(super) fn take(&mut self, n: usize) -> Step<&[u8]> {
-        let left = self.input.len() - self.pos;
-        if n > left {
-            return self.fault(
-                self.pos,
-                format!("{n} bytes expected, {left} left in the input"),
-            );
-        }
         let start = self.pos;
-        self.pos += n;
-        Ok(&self.input[start..self.pos])
+        match self.input.get(start..).and_then(|left| left.get(..n)) {
+            Some(bytes) => {
+                self.pos = start + n;
+                Ok(bytes)
+            }
+            None => self.short(n),
+        }
+    }
+
+    /// The fault of a `take` past the end of the input.
+    #[cold]
+    #[inline(never)]
+    fn short<T>(&self, n: usize) -> Step<T> {
+        let left = self.input.len().saturating_sub(self.pos);
+        self.fault(
+            self.pos,
+            format!("{n} bytes expected, {left} left in the input"),
+        )
     }
 
     /// An unsigned LEB128 number that must fit 64 bits.

@@ -32,10 +32,10 @@ pub(super) enum How {
 }
 
 /// The units candid charges per call (`spec/limits.md` §3.5, `de/quota.rs`).
-const CALL: u64 = 1;
+pub(super) const CALL: u64 = 1;
 const ELEMENT: u64 = 3;
-const KEY: u64 = 4;
-const ID_LABEL: u64 = 4;
+pub(super) const KEY: u64 = 4;
+pub(super) const ID_LABEL: u64 = 4;
 const CASE: u64 = 4;
 const VAR: u64 = 2;
 const PRINCIPAL_MIN: u64 = 30;
@@ -66,7 +66,7 @@ fn fixed_width(op: i64) -> Option<u64> {
 }
 
 /// The scalar of a fixed-width primitive opcode.
-fn fixed_scalar(op: i64) -> Option<Scalar> {
+pub(super) fn fixed_scalar(op: i64) -> Option<Scalar> {
     Some(match op {
         -2 => Scalar::Bool,
         -5 => Scalar::Nat8,
@@ -107,13 +107,14 @@ fn digits(mut n: u32) -> u64 {
 }
 
 /// How a wire primitive meets an expected type.
-enum Fit {
+pub(super) enum Fit {
     Yes,
     ReadAs,
     No,
 }
 
-fn prim_fit(op: i64, e: &TypeInner) -> Fit {
+#[inline]
+pub(super) fn prim_fit(op: i64, e: &TypeInner) -> Fit {
     use TypeInner as T;
     let same = matches!(
         (op, e),
@@ -158,7 +159,7 @@ impl<'a> Walk<'a> {
     }
 
     /// The fields (or cases) of a record (or variant) entry.
-    fn fields(&self, i: usize) -> &[super::FieldEntry] {
+    pub(super) fn fields(&self, i: usize) -> &[super::FieldEntry] {
         match self.table.get(i) {
             Some(Entry::Record(fs) | Entry::Variant(fs)) => fs,
             _ => &[],
@@ -170,7 +171,7 @@ impl<'a> Walk<'a> {
     /// line however many fields its type nests (a type can nest 2^20 of them in a
     /// few bytes). Memoised per table entry, so the question costs the table's size
     /// once, not the type's unfolded size.
-    fn takes_no_bytes(&mut self, r: Ref, depth: usize) -> bool {
+    pub(super) fn takes_no_bytes_walk(&mut self, r: Ref, depth: usize) -> bool {
         let i = match r {
             Ref::Prim(op) => return op == -1 || op == -16,
             Ref::Table(i) => i,
@@ -345,8 +346,9 @@ impl<'a> Walk<'a> {
                 (None, false)
             }
         };
-        self.value_head(start, " : opt");
-        self.out.put(if flag == 0 { " = null" } else { " = some" });
+        let heads = [" : opt = null", " : opt = some"];
+        let head = heads.get(usize::from(flag)).copied().unwrap_or(" : opt");
+        self.value_head(start, head);
         self.end_value();
         let earlier = self.unfit.is_some();
         let value_at = self.pos;
@@ -400,8 +402,7 @@ impl<'a> Walk<'a> {
             let n = self.leb()?;
             let each = ELEMENT.saturating_add(self.no_bytes_units(t, How::Element, depth));
             self.charge(CALL.saturating_add(n.saturating_mul(each)));
-            self.value_head(start, " : vec");
-            self.out.put(" (");
+            self.value_head(start, " : vec (");
             scalar::push_decimal(&mut self.out, n, false);
             self.out.put(" elements taking no bytes)");
             self.end_value();
@@ -418,11 +419,13 @@ impl<'a> Walk<'a> {
             Ref::Table(_) => (How::Element, 0),
         };
         self.charge(CALL.saturating_add((n as u64).saturating_mul(up_front)));
-        self.value_head(start, " : vec");
-        self.out.put(" (");
+        self.value_head(start, " : vec (");
         scalar::push_decimal(&mut self.out, n as u64, false);
         self.out.put(" elements)");
         self.end_value();
+        if how == How::Prepaid && self.fixed_elements(t, elem, n, depth + 1)? {
+            return Ok(fits);
+        }
         let each = if up_front == 0 { ELEMENT } else { 0 };
         let cut = self.path.len();
         for i in 0..n {
@@ -580,6 +583,13 @@ impl<'a> Walk<'a> {
         };
         let typed = matches!(exp.map(Type::as_ref), Some(TypeInner::Record(_)));
         self.charge(CALL + KEY);
+        if !self.cx.general_only {
+            if exp.is_none() {
+                return self.fields_untyped(i, depth).map(|()| true);
+            } else if typed {
+                return self.fields_typed(i, expected, depth);
+            }
+        }
         let mut k = 0;
         // The expected fields' ids, kept per table entry; taken out for the walk
         // (a recursive record inside computes its own) and put back after.
@@ -615,7 +625,7 @@ impl<'a> Walk<'a> {
             };
             self.push_span(span);
             self.charge(KEY + ID_LABEL + CALL);
-            fits &= self.value(t, field_exp, How::Value, depth + 1)?;
+            fits &= self.field(t, field_exp, depth)?;
             self.path.truncate(cut);
         }
         for e in expected.get(k..).unwrap_or(&[]) {
@@ -656,7 +666,7 @@ impl<'a> Walk<'a> {
     }
 
     /// The line for a field the method expects and the message lacks.
-    fn absent(&mut self, field: &'a Field) -> bool {
+    pub(super) fn absent(&mut self, field: &'a Field) -> bool {
         let cut = self.path.len();
         self.push_segment(field.id.get_id());
         let optional = optional(self.cx.resolve(&field.ty));
@@ -706,7 +716,13 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn prim(&mut self, op: i64, start: usize, exp: Option<&'a Type>, how: How) -> Step<bool> {
+    pub(super) fn prim(
+        &mut self,
+        op: i64,
+        start: usize,
+        exp: Option<&'a Type>,
+        how: How,
+    ) -> Step<bool> {
         let fits = match exp {
             None => true,
             Some(e) => match prim_fit(op, e.as_ref()) {
@@ -746,30 +762,29 @@ impl<'a> Walk<'a> {
             -15 => {
                 let n = self.len(1)?;
                 let at = self.pos;
-                if !is_utf8(self.take(n)?) {
+                let input = self.input;
+                let body = input.get(at..at + n).unwrap_or(&[]);
+                self.take(n)?;
+                if !is_utf8(body) {
                     return self.fault(at, "text is not valid UTF-8");
                 }
                 self.charge((n as u64).saturating_add(CALL));
-                self.scalar_line(start, Scalar::Text);
+                self.text_line(start, body);
             }
             -24 => {
-                let p = self.principal_bytes()?.as_slice().len() as u64;
-                self.charge(p.max(PRINCIPAL_MIN));
-                self.scalar_line(start, Scalar::Principal);
+                let p = self.principal_bytes()?;
+                self.charge((p.as_slice().len() as u64).max(PRINCIPAL_MIN));
+                self.principal_line(start, &p);
             }
             _ => {
                 let Some(s) = fixed_scalar(op) else {
                     return self.fault(start, format!("unknown primitive {op}"));
                 };
-                let width = s.fixed_width().unwrap_or(1);
-                let first = self.take(width)?.first().copied().unwrap_or(0);
-                if s == Scalar::Bool && first > 1 {
-                    return self.fault(start, format!("bool byte {first:#04x}, expected 00 or 01"));
-                }
+                let width = self.fixed_bytes(s, start)?;
                 if !paid {
                     self.charge(width as u64);
                 }
-                self.scalar_line(start, s);
+                self.fixed_line(start, s);
             }
         }
         Ok(fits)
