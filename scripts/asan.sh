@@ -49,6 +49,10 @@ command -v c++ >/dev/null || skip "no C++ compiler for libFuzzer (libfuzzer-sys 
 echo "asan: $(rustup run "$toolchain" rustc --version)"
 
 export CARGO_TARGET_DIR="$root/target/asan"
+# Line tables are enough for file:line in ASan's reports, at a fraction of full
+# debuginfo's disk; incremental caches only grow the directory in a one-shot build.
+export CARGO_PROFILE_DEV_DEBUG=line-tables-only CARGO_PROFILE_TEST_DEBUG=line-tables-only
+export CARGO_PROFILE_RELEASE_DEBUG=line-tables-only CARGO_INCREMENTAL=0
 export RUSTFLAGS="-Zsanitizer=address -Cdebug-assertions=on -Coverflow-checks=on"
 export RUSTDOCFLAGS="-Zsanitizer=address"
 # Leak checking stays on: a leak from an unsafe block (a forgotten drop of a value read
