@@ -3,40 +3,17 @@
 //! them again; review the diff before committing).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+mod common;
+use common::Run;
 
 fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
 }
 
-struct Run {
-    status: i32,
-    stdout: String,
-    stderr: String,
-}
-
 fn candor(args: &[&str], stdin: &str) -> Run {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_candor"))
-        .args(args)
-        .current_dir(golden_dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    Run {
-        status: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    common::run(args, stdin.as_bytes(), Some(&golden_dir()))
 }
 
 /// Compares a run with `tests/golden/NAME.out` (status, stdout and stderr).

@@ -5,8 +5,7 @@
 //! escapes that do not make text, hex with white space inside, values annotated
 //! in place (labels, variant indices, arguments left out).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 /// Values in Candid text, each a case a fast path must get right or leave alone.
 const VALUES: &[&str] = &[
@@ -71,15 +70,7 @@ const ARGS: &str = "(vec { record { id = 1; name = \"a\"; memo = opt blob \"\\00
     variant { \"quoted label\" = -5 }; variant { small = 7 } }, record { 1 = 5; 2 = \"t\" })";
 
 fn candor(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_candor"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::output(args, stdin, None);
     let stderr = String::from_utf8(out.stderr).unwrap();
     (out.status.code().unwrap_or(-1), out.stdout, stderr)
 }

@@ -10,7 +10,9 @@ use candor_cli::json::{args_from_json, args_to_json, read};
 use candor_cli::random::generate;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
+use common::Run;
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
@@ -60,23 +62,8 @@ proptest! {
     }
 }
 
-struct Run {
-    status: i32,
-    stdout: String,
-    stderr: String,
-}
-
 fn candor(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_candor"))
-        .args(args)
-        .current_dir(golden_dir())
-        .output()
-        .unwrap();
-    Run {
-        status: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    common::run(args, b"", Some(&golden_dir()))
 }
 
 const EDGE: [&str; 4] = ["--did", "json.did", "--method", "edge"];

@@ -4,9 +4,11 @@
 //! the mapping must not be tried), and mapped from the middle of a file (standard
 //! input already partly read by someone else).
 
-use std::io::{Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
+
+mod common;
 
 fn golden(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -34,15 +36,7 @@ fn candor(args: &[&str], stdin: Stdio) -> Output {
 }
 
 fn piped(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_candor"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
+    common::output(args, input, None)
 }
 
 /// `args` on `input` from a file, from `@FILE`, and through a pipe: the same

@@ -2,25 +2,11 @@
 //! claiming 2^30 elements end in an error naming the bound, not in an abort on a
 //! multi-gigabyte allocation; a `vec null` of 1,000 still decodes.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 /// Exit status (`None`: killed by a signal), stdout and stderr of `candor decode -`.
 fn decode(hex: &str) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_candor"))
-        .args(["decode", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(hex.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::output(&["decode", "-"], hex.as_bytes(), None);
     (
         out.status.code(),
         String::from_utf8(out.stdout).unwrap(),
