@@ -378,13 +378,12 @@ impl Interner {
     fn place_root(&mut self, id: TypeId, d: &'static StaticType) -> Option<Ref> {
         self.stack = StackMark::here();
         self.scratch.clear();
-        if self.arena.nodes.capacity() == 0 {
-            // A canister's argument types take a few dozen nodes and fields: one
-            // allocation each, instead of growing through several on the first call.
-            let arena = Rc::make_mut(&mut self.arena);
-            arena.nodes.reserve(32);
-            arena.fields.reserve(64);
-            arena.labels.reserve(64);
+        let primitive = matches!(d.kind, StaticKind::Prim(_));
+        if self.arena.nodes.capacity() == 0 && !primitive {
+            // A canister's argument types take a few dozen nodes: one allocation,
+            // instead of growing through several on the first call (a primitive
+            // takes none). Fields are reserved at the first record or variant.
+            Rc::make_mut(&mut self.arena).nodes = Vec::with_capacity(32);
         }
         let marks = (
             self.arena.nodes.len(),
@@ -479,7 +478,7 @@ impl Interner {
             if self.placed.capacity() == 0 {
                 // An argument type meets a handful of Rust types: one small
                 // allocation instead of growing through several.
-                self.placed.reserve(16);
+                self.placed = FastMap::with_capacity_and_hasher(16, Default::default());
             }
             self.placed.insert(o, Ref::new(idx, false));
         }
@@ -497,6 +496,13 @@ impl Interner {
     /// The fields of a description, placed in the order given, then stored sorted
     /// by id (a collision fails the placing, and `ty()` reports it).
     fn place_fields(&mut self, fs: &'static [StaticField], depth: usize) -> Option<Span> {
+        if self.arena.fields.capacity() == 0 && self.arena.labels.capacity() == 0 {
+            // The first record or variant: room for a few dozen fields at once
+            // (types without any, as vectors of primitives, allocate none).
+            let arena = Rc::make_mut(&mut self.arena);
+            arena.fields = Vec::with_capacity(64);
+            arena.labels = Vec::with_capacity(64);
+        }
         let base = self.scratch.len();
         for (i, f) in fs.iter().enumerate() {
             let ty = self.place_ref(f.ty, depth + 1)?;
@@ -611,5 +617,53 @@ mod tests {
         assert!(std::ptr::eq(Rc::as_ptr(&held), at));
         of::<crate::Func>(&mut held).unwrap().unwrap();
         assert!(std::ptr::eq(Rc::as_ptr(&held), at));
+    }
+}
+
+#[cfg(test)]
+mod reserve_tests {
+    use super::*;
+    use crate::types::CandidType;
+
+    fn place<T: CandidType>(it: &mut Interner) -> Ref {
+        let d = T::_static_type().expect("a static description");
+        it.place_root(T::id(), d).expect("placed")
+    }
+
+    /// The expected arena reserves room when something is placed in it, not before:
+    /// a primitive root takes no memory, a vector of primitives room for nodes only,
+    /// and the first record room for fields and labels. What is placed is the same
+    /// either way.
+    #[test]
+    fn the_arena_reserves_at_the_first_node_and_the_first_record() {
+        let mut it = Interner::default();
+        assert_eq!(place::<String>(&mut it), Ref::prim(Prim::Text));
+        assert_eq!(it.arena.nodes.capacity(), 0);
+        assert_eq!(it.arena.fields.capacity(), 0);
+        assert_eq!(it.arena.labels.capacity(), 0);
+        let v = place::<Vec<u64>>(&mut it);
+        assert_eq!(it.arena.node(v), Node::Vec(Ref::prim(Prim::Nat64)));
+        assert!(it.arena.nodes.capacity() >= 32);
+        assert_eq!(it.arena.fields.capacity(), 0);
+        assert_eq!(it.arena.labels.capacity(), 0);
+        let r = place::<(u8, bool)>(&mut it);
+        assert!(it.arena.fields.capacity() >= 64);
+        assert!(it.arena.labels.capacity() >= 64);
+        let Node::Record(span) = it.arena.node(r) else {
+            panic!("a record");
+        };
+        assert_eq!(span.len, 2);
+        // Placed into a fresh arena, the record is the same.
+        let mut fresh = Interner::default();
+        let again = place::<(u8, bool)>(&mut fresh);
+        let Node::Record(span2) = fresh.arena.node(again) else {
+            panic!("a record");
+        };
+        let fields = |a: &Arena, s: Span| {
+            (s.start..s.start + s.len)
+                .map(|i| a.fields[i as usize])
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(fields(&it.arena, span), fields(&fresh.arena, span2));
     }
 }

@@ -332,7 +332,7 @@ impl Cache {
         self.clock += 1;
         let slot = if self.entries.len() < ENTRIES {
             if self.entries.capacity() == 0 {
-                self.entries.reserve_exact(ENTRIES);
+                self.entries = Vec::with_capacity(ENTRIES);
             }
             self.entries.push(Entry {
                 key: Vec::new(),
@@ -357,8 +357,13 @@ impl Cache {
         if let Some(old) = e.state.take() {
             to_spare(old);
         }
-        e.key.clear();
-        e.key.extend_from_slice(key);
+        if e.key.capacity() == 0 {
+            // A new entry: its key at its exact size, in one allocation.
+            e.key = key.to_vec();
+        } else {
+            e.key.clear();
+            e.key.extend_from_slice(key);
+        }
         e.limits = limits;
         e.shape = *shape;
         e.generation = generation;
