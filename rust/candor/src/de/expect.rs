@@ -516,10 +516,17 @@ impl Interner {
     fn store_fields(&mut self, base: usize, label: impl Fn(usize) -> FieldLabel) -> Option<Span> {
         let mut scratch = std::mem::take(&mut self.scratch);
         let entries = scratch.get_mut(base..).unwrap_or_default();
-        entries.sort_by_key(|e| e.0.id);
-        let unique = !entries
+        // Derived types and static descriptions list their fields in id order
+        // already: one pass finds them sorted and unique.
+        let sorted = entries
             .windows(2)
-            .any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id));
+            .all(|w| w.first().map(|a| a.0.id) < w.get(1).map(|b| b.0.id));
+        let unique = sorted || {
+            entries.sort_by_key(|e| e.0.id);
+            !entries
+                .windows(2)
+                .any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id))
+        };
         let span = unique.then(|| {
             let arena = Rc::make_mut(&mut self.arena);
             let span = Span {
