@@ -499,21 +499,21 @@ mod hand_described {
                     &StaticType {
                         owner: Some(<OutOfOrder as CandidType>::id),
                         kind: StaticKind::Record(&[
-                            StaticField {
-                                id: idl_hash("zeta"),
-                                label: StaticLabel::Named("zeta"),
-                                ty: link::<u8>(),
-                            },
-                            StaticField {
-                                id: idl_hash("alpha"),
-                                label: StaticLabel::Named("alpha"),
-                                ty: link::<String>(),
-                            },
-                            StaticField {
-                                id: idl_hash("mid"),
-                                label: StaticLabel::Named("mid"),
-                                ty: link::<Option<u8>>(),
-                            },
+                            StaticField::new(
+                                idl_hash("zeta"),
+                                StaticLabel::Named("zeta"),
+                                link::<u8>(),
+                            ),
+                            StaticField::new(
+                                idl_hash("alpha"),
+                                StaticLabel::Named("alpha"),
+                                link::<String>(),
+                            ),
+                            StaticField::new(
+                                idl_hash("mid"),
+                                StaticLabel::Named("mid"),
+                                link::<Option<u8>>(),
+                            ),
                         ]),
                     }
                 },
@@ -545,21 +545,13 @@ mod hand_described {
                     &StaticType {
                         owner: Some(<Collides as CandidType>::id),
                         kind: StaticKind::Variant(&[
-                            StaticField {
-                                id: idl_hash("a"),
-                                label: StaticLabel::Named("a"),
-                                ty: link::<()>(),
-                            },
-                            StaticField {
-                                id: 0,
-                                label: StaticLabel::Id,
-                                ty: link::<u8>(),
-                            },
-                            StaticField {
-                                id: idl_hash("a"),
-                                label: StaticLabel::Named("a"),
-                                ty: link::<String>(),
-                            },
+                            StaticField::new(idl_hash("a"), StaticLabel::Named("a"), link::<()>()),
+                            StaticField::new(0, StaticLabel::Id, link::<u8>()),
+                            StaticField::new(
+                                idl_hash("a"),
+                                StaticLabel::Named("a"),
+                                link::<String>(),
+                            ),
                         ]),
                     }
                 },
@@ -596,4 +588,52 @@ fn a_described_id_collision_is_reported_as_from_ty() {
     );
     // Both headers list the cases as `ty()` does.
     same_header::<(Collides, u8)>();
+}
+
+/// Every field of `T`'s description (and of the descriptions it reaches, to a few
+/// levels) carries its id's LEB128 bytes as `leb_word` computes them: the derive
+/// writes them as literals.
+fn lebs_match<T: CandidType + ?Sized>() {
+    use candor::types::static_type::{leb_word, StaticKind, StaticRef};
+    fn walk(d: &'static candor::types::StaticType, depth: u32) {
+        let refs: Vec<StaticRef> = match d.kind {
+            StaticKind::Record(fs) | StaticKind::Variant(fs) => {
+                for f in fs {
+                    assert_eq!(f.leb, leb_word(f.id), "field id {}", f.id);
+                }
+                fs.iter().map(|f| f.ty).collect()
+            }
+            StaticKind::Opt(r) | StaticKind::Vec(r) => vec![r],
+            StaticKind::Prim(_) => vec![],
+        };
+        for r in refs.into_iter().filter(|_| depth < 6) {
+            match r {
+                StaticRef::Inline(d) => walk(d, depth + 1),
+                StaticRef::Link(l) => walk((l.ty)().expect("described"), depth + 1),
+            }
+        }
+    }
+    walk(T::_static_type().expect("described"), 0);
+}
+
+#[test]
+fn derived_field_ids_carry_their_leb128_bytes() {
+    use bench_types::*;
+    lebs_match::<Plain>();
+    lebs_match::<Renamed>();
+    lebs_match::<Cased>();
+    lebs_match::<Tuple3>();
+    lebs_match::<Shape>();
+    lebs_match::<Tree>();
+    lebs_match::<Generic<u8>>();
+    lebs_match::<Maps>();
+    lebs_match::<Chain>();
+    lebs_match::<SettingsPatch>();
+    lebs_match::<gov::ManageNeuronRequest>();
+    lebs_match::<hand_described::OutOfOrder>();
+    assert_eq!(candor::types::static_type::leb_word(0), 1 << 56);
+    assert_eq!(
+        candor::types::static_type::leb_word(u32::MAX),
+        0x0f_ff_ff_ff_ff | 5 << 56
+    );
 }

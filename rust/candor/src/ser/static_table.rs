@@ -292,7 +292,7 @@ impl Table {
         if matches!(op, opcode::RECORD | opcode::VARIANT) {
             uleb(out, u64::from(len));
             for (f, &c) in fields_of(d).iter().zip(parts) {
-                id_leb(out, f.id);
+                put_leb(out, f.leb);
                 self.encode(shapes, out, c)?;
             }
         } else {
@@ -343,26 +343,13 @@ fn uleb(out: &mut Vec<u8>, v: u64) {
     }
 }
 
-/// LEB128 of a field id: most are hashes of names, which take four or five bytes,
-/// written as one 8-byte store cut back to their length.
+/// A field id's LEB128 bytes, computed by the compiler (`StaticField::leb`): one
+/// 8-byte store cut back to their count.
 #[inline(always)]
-fn id_leb(out: &mut Vec<u8>, id: u32) {
-    if id < 0x80 {
-        out.push(id as u8);
-        return;
-    }
-    let x = u64::from(id);
-    let groups = (x & 0x7f)
-        | (x << 1 & 0x7f00)
-        | (x << 2 & 0x7f_0000)
-        | (x << 3 & 0x7f00_0000)
-        | (x << 4 & 0x7f_0000_0000);
-    // Bytes the value takes: one per started group of seven bits.
-    let n = (32 - id.leading_zeros()).div_ceil(7) as usize;
-    let cont = 0x80_8080_8080u64 & ((1u64 << (8 * (n - 1))) - 1);
+fn put_leb(out: &mut Vec<u8>, word: u64) {
     let len = out.len();
-    out.extend_from_slice(&(groups | cont).to_le_bytes());
-    out.truncate(len + n);
+    out.extend_from_slice(&word.to_le_bytes());
+    out.truncate(len + (word >> 56) as usize);
 }
 
 /// The vectors of one header's computation, kept for the next tuple type's (emptied,
@@ -470,14 +457,16 @@ fn header_with(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Opt
 mod tests {
     #[test]
     fn field_ids_are_written_as_leb128() {
+        use crate::types::static_type::{link, StaticField, StaticLabel};
         let mut edges = vec![0u32, 1, 0x7f, u32::MAX, u32::MAX - 1];
         for bits in [7, 14, 21, 28] {
             edges.extend([(1 << bits) - 1, 1 << bits, (1 << bits) + 1]);
         }
         edges.push(crate::types::idl_hash("amount_e8s"));
         for id in edges {
+            let f = StaticField::new(id, StaticLabel::Id, link::<u8>());
             let (mut ours, mut theirs) = (vec![9u8], vec![9u8]);
-            super::id_leb(&mut ours, id);
+            super::put_leb(&mut ours, f.leb);
             crate::wire::leb::write_u64(&mut theirs, u64::from(id));
             assert_eq!(ours, theirs, "{id:#x}");
         }
