@@ -277,7 +277,10 @@ impl Table {
         self.entries.push((sig, t));
         for k in start..start + len {
             let c = *shapes.parts.get(k as usize)?;
-            self.number(shapes, c, budget)?;
+            // A primitive has no entry: no call for it.
+            if c >= 0 {
+                self.number(shapes, c, budget)?;
+            }
         }
         Some(())
     }
@@ -293,13 +296,25 @@ impl Table {
             uleb(out, u64::from(len));
             for (f, &c) in fields_of(d).iter().zip(parts) {
                 put_leb(out, f.leb);
-                self.encode(shapes, out, c)?;
+                self.part(shapes, out, c)?;
             }
         } else {
             let &c = parts.first()?;
-            self.encode(shapes, out, c)?;
+            self.part(shapes, out, c)?;
         }
         Some(())
+    }
+
+    /// A part's type: a primitive's opcode written in place, anything else by
+    /// [`encode`](Self::encode).
+    #[inline(always)]
+    fn part(&self, shapes: &Shapes, out: &mut Vec<u8>, t: Ty) -> Option<()> {
+        if t < 0 {
+            sleb(out, t);
+            Some(())
+        } else {
+            self.encode(shapes, out, t)
+        }
     }
 
     /// A reference to `t`: a primitive's opcode, or an entry.
