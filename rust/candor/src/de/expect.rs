@@ -478,8 +478,10 @@ impl Interner {
         if let Some(o) = owner {
             if self.placed.capacity() == 0 {
                 // An argument type meets a handful of Rust types: one small
-                // allocation instead of growing through several.
+                // allocation instead of growing through several; so for the
+                // fields of the records being placed.
                 self.placed.reserve(16);
+                self.scratch.reserve(32);
             }
             self.placed.insert(o, Ref::new(idx, false));
         }
