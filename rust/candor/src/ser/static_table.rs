@@ -375,8 +375,6 @@ struct Spare {
     table: Table,
     /// The argument types' references.
     roots: Vec<Ty>,
-    /// The header.
-    out: Vec<u8>,
 }
 
 thread_local! {
@@ -385,10 +383,11 @@ thread_local! {
 
 /// The whole header (magic, table, argument count, argument types) for the
 /// argument types `args`, each its id and description; `None` when the `ty()` path
-/// must write it. Assembled in a kept buffer and copied out at its exact size.
-pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Box<[u8]>> {
+/// must write it. Written into a vector allocated once at a bound of its size: no
+/// copy, no reallocation.
+pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
     let mut spare = SPARE.with(Cell::take).unwrap_or_else(Spare::boxed);
-    let out = header_with(&mut spare, args).map(|()| Box::from(spare.out.as_slice()));
+    let out = header_with(&mut spare, args);
     if spare.clear() {
         SPARE.with(|c| c.set(Some(spare)));
     }
@@ -411,7 +410,6 @@ impl Spare {
                 entries: Vec::with_capacity(16),
             },
             roots: Vec::with_capacity(4),
-            out: Vec::with_capacity(256),
         })
     }
 
@@ -423,10 +421,8 @@ impl Spare {
             shapes,
             table,
             roots,
-            out,
         } = self;
         roots.clear();
-        out.clear();
         shapes.entry_of.clear();
         table.entries.clear();
         shapes.shapes.clear();
@@ -435,16 +431,14 @@ impl Spare {
         shapes.shapes.capacity() <= MAX
             && shapes.parts.capacity() <= MAX
             && table.entries.capacity() <= MAX
-            && out.capacity() <= 4 * MAX
     }
 }
 
-fn header_with(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<()> {
+fn header_with(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
     let Spare {
         shapes,
         table,
         roots,
-        out,
     } = spare;
     for &(id, d) in args {
         roots.push(shapes.linked(id, d, 0)?);
@@ -453,19 +447,23 @@ fn header_with(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Opt
     for &r in roots.iter() {
         table.number(shapes, r, &mut budget)?;
     }
-    // An entry takes at most two bytes of opcode and count, and per part five of
-    // id and three of type (past 2^21 entries the vector grows, nothing worse).
-    out.reserve(8 + 2 * table.entries.len() + 8 * shapes.parts.len() + 3 * roots.len());
+    // Room for the magic and counts, two bytes per entry, five bytes of id and one
+    // of type per part (two past the 64th entry), a type per root, and `put_leb`'s
+    // 8-byte store: a bound, not the size, as the exact size would cost a pass over
+    // the fields, more than the few bytes it would save a header kept per type.
+    let per_part = if table.entries.len() < 64 { 6 } else { 8 };
+    let size = 16 + 2 * table.entries.len() + per_part * (shapes.parts.len() + roots.len());
+    let mut out = Vec::with_capacity(size);
     out.extend_from_slice(opcode::MAGIC);
-    uleb(out, table.entries.len() as u64);
+    uleb(&mut out, table.entries.len() as u64);
     for &(_, t) in &table.entries {
-        table.write_entry(shapes, out, t)?;
+        table.write_entry(shapes, &mut out, t)?;
     }
-    uleb(out, roots.len() as u64);
+    uleb(&mut out, roots.len() as u64);
     for &r in roots.iter() {
-        table.encode(shapes, out, r)?;
+        table.encode(shapes, &mut out, r)?;
     }
-    Some(())
+    Some(out)
 }
 
 #[cfg(test)]
