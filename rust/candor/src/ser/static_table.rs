@@ -84,24 +84,20 @@ impl Shapes {
             Some(None) => return Some(self.add(Shape::Knot(id))),
             None => {}
         }
+        // Entries are only ever added: the slot stays this type's.
+        let slot = self.memo.len();
         self.memo.push((id, None));
         let t = match d.owner.map(|f| f()) {
             // A transparent type: its `_ty()` is the owner's `ty()`.
             Some(o) if o != id => self.linked(o, d, depth + 1)?,
             _ => self.node(d, depth)?,
         };
-        self.set_memo(id, t);
+        self.memo.get_mut(slot)?.1 = Some(t);
         Some(t)
     }
 
     fn memo_of(&self, id: TypeId) -> Option<Option<Ty>> {
         self.memo.iter().find(|m| m.0 == id).map(|m| m.1)
-    }
-
-    fn set_memo(&mut self, id: TypeId, t: Ty) {
-        if let Some(m) = self.memo.iter_mut().find(|m| m.0 == id) {
-            m.1 = Some(t);
-        }
     }
 
     fn child(&mut self, r: StaticRef, depth: usize) -> Option<Ty> {
