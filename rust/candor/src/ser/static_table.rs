@@ -8,8 +8,9 @@
 //!   that builds a node (its `Rc`), a `Knot` leaf for a mention of a type still being
 //!   computed, and what a transparent type was first computed as;
 //! * [`Table`] numbers the shapes in pre-order, gives two structurally equal shapes
-//!   one entry (fields compared by id, knots by the type they name), and writes a knot
-//!   as the entry of the type it names.
+//!   one entry (fields compared by id, knots by the type they name), then writes the
+//!   entries in index order, a knot as the entry of the type it names and each field
+//!   id from the LEB128 bytes its description carries.
 //!
 //! Anything the emulation does not cover (a type without a description, a knot whose
 //! type has no entry) returns `None`, and the caller takes the `ty()` path, which
