@@ -413,7 +413,14 @@ impl Interner {
     fn place_ref(&mut self, r: StaticRef, depth: usize) -> Option<Ref> {
         match r {
             StaticRef::Inline(d) => self.place(d, depth),
-            StaticRef::Link(l) => self.place_linked((l.id)(), (l.ty)()?, depth),
+            StaticRef::Link(l) => {
+                let d = (l.ty)()?;
+                // A primitive is its fixed reference, whoever names it: no `id()`.
+                if let StaticKind::Prim(p) = d.kind {
+                    return Some(Ref::prim(p));
+                }
+                self.place_linked((l.id)(), d, depth)
+            }
         }
     }
 
