@@ -466,3 +466,174 @@ fn decoding_takes_either_path() {
     let text = candor::IDLArgs::from_bytes(&bytes).unwrap().to_string();
     assert!(text.contains("= 7 : nat16"), "{text}");
 }
+
+/// Hand-written types with hand-written descriptions, which the derive's
+/// guarantees do not cover: fields listed out of id order (the arena sorts them,
+/// the header keeps `ty()`'s order), and two fields with one id.
+mod hand_described {
+    use candor::types::static_type::{link, StaticField, StaticKind, StaticLabel};
+    use candor::types::{idl_hash, Field, Label, Serializer, StaticType, Type, TypeInner};
+    use candor::CandidType;
+
+    fn field(name: &str, ty: Type) -> Field {
+        Field {
+            id: Label::Named(name.to_string()).into(),
+            ty,
+        }
+    }
+
+    /// `record { zeta : nat8; alpha : text; mid : opt nat8 }`, in that order.
+    pub struct OutOfOrder;
+    impl CandidType for OutOfOrder {
+        fn _ty() -> Type {
+            TypeInner::Record(vec![
+                field("zeta", u8::ty()),
+                field("alpha", String::ty()),
+                field("mid", Option::<u8>::ty()),
+            ])
+            .into()
+        }
+        fn _static_type() -> Option<&'static StaticType> {
+            Some(
+                const {
+                    &StaticType {
+                        owner: Some(<OutOfOrder as CandidType>::id),
+                        kind: StaticKind::Record(&[
+                            StaticField::new(
+                                idl_hash("zeta"),
+                                StaticLabel::Named("zeta"),
+                                link::<u8>(),
+                            ),
+                            StaticField::new(
+                                idl_hash("alpha"),
+                                StaticLabel::Named("alpha"),
+                                link::<String>(),
+                            ),
+                            StaticField::new(
+                                idl_hash("mid"),
+                                StaticLabel::Named("mid"),
+                                link::<Option<u8>>(),
+                            ),
+                        ]),
+                    }
+                },
+            )
+        }
+        fn idl_serialize<S: Serializer>(&self, s: S) -> Result<(), S::Error> {
+            s.serialize_null(())
+        }
+    }
+
+    /// `variant { a : null; 0 : nat8; a : text }`: "a" twice, one id.
+    #[derive(candor::Deserialize)]
+    pub struct Collides;
+    impl CandidType for Collides {
+        fn _ty() -> Type {
+            TypeInner::Variant(vec![
+                field("a", TypeInner::Null.into()),
+                Field {
+                    id: Label::Id(0).into(),
+                    ty: u8::ty(),
+                },
+                field("a", String::ty()),
+            ])
+            .into()
+        }
+        fn _static_type() -> Option<&'static StaticType> {
+            Some(
+                const {
+                    &StaticType {
+                        owner: Some(<Collides as CandidType>::id),
+                        kind: StaticKind::Variant(&[
+                            StaticField::new(idl_hash("a"), StaticLabel::Named("a"), link::<()>()),
+                            StaticField::new(0, StaticLabel::Id, link::<u8>()),
+                            StaticField::new(
+                                idl_hash("a"),
+                                StaticLabel::Named("a"),
+                                link::<String>(),
+                            ),
+                        ]),
+                    }
+                },
+            )
+        }
+        fn idl_serialize<S: Serializer>(&self, s: S) -> Result<(), S::Error> {
+            s.serialize_null(())
+        }
+    }
+}
+
+#[test]
+fn hand_written_descriptions_out_of_id_order_give_what_ty_gives() {
+    use hand_described::OutOfOrder;
+    all_same!(
+        OutOfOrder,
+        Option<OutOfOrder>,
+        (OutOfOrder, Vec<OutOfOrder>)
+    );
+    headers_same!((OutOfOrder, Plain, OutOfOrder));
+}
+
+#[test]
+fn a_described_id_collision_is_reported_as_from_ty() {
+    use hand_described::Collides;
+    // The placing fails and `ty()` is interned instead, which reports the collision.
+    assert!(expected_arena_dump::<Collides>(true).is_none());
+    assert!(expected_arena_dump::<Collides>(false).is_none());
+    let bytes = candor::Encode!(&7u8).unwrap();
+    let err = candor::Decode!(&bytes, Collides).map(|_| ()).unwrap_err();
+    assert!(
+        err.to_string().contains("field id collision in variant"),
+        "{err}"
+    );
+    // Both headers list the cases as `ty()` does.
+    same_header::<(Collides, u8)>();
+}
+
+/// Every field of `T`'s description (and of the descriptions it reaches, to a few
+/// levels) carries its id's LEB128 bytes as `leb_word` computes them: the derive
+/// writes them as literals.
+fn lebs_match<T: CandidType + ?Sized>() {
+    use candor::types::static_type::{leb_word, StaticKind, StaticRef};
+    fn walk(d: &'static candor::types::StaticType, depth: u32) {
+        let refs: Vec<StaticRef> = match d.kind {
+            StaticKind::Record(fs) | StaticKind::Variant(fs) => {
+                for f in fs {
+                    assert_eq!(f.leb, leb_word(f.id), "field id {}", f.id);
+                }
+                fs.iter().map(|f| f.ty).collect()
+            }
+            StaticKind::Opt(r) | StaticKind::Vec(r) => vec![r],
+            StaticKind::Prim(_) => vec![],
+        };
+        for r in refs.into_iter().filter(|_| depth < 6) {
+            match r {
+                StaticRef::Inline(d) => walk(d, depth + 1),
+                StaticRef::Link(l) => walk((l.ty)().expect("described"), depth + 1),
+            }
+        }
+    }
+    walk(T::_static_type().expect("described"), 0);
+}
+
+#[test]
+fn derived_field_ids_carry_their_leb128_bytes() {
+    use bench_types::*;
+    lebs_match::<Plain>();
+    lebs_match::<Renamed>();
+    lebs_match::<Cased>();
+    lebs_match::<Tuple3>();
+    lebs_match::<Shape>();
+    lebs_match::<Tree>();
+    lebs_match::<Generic<u8>>();
+    lebs_match::<Maps>();
+    lebs_match::<Chain>();
+    lebs_match::<SettingsPatch>();
+    lebs_match::<gov::ManageNeuronRequest>();
+    lebs_match::<hand_described::OutOfOrder>();
+    assert_eq!(candor::types::static_type::leb_word(0), 1 << 56);
+    assert_eq!(
+        candor::types::static_type::leb_word(u32::MAX),
+        0x0f_ff_ff_ff_ff | 5 << 56
+    );
+}

@@ -18,6 +18,25 @@ pub(crate) fn idl_hash(id: &str) -> u32 {
         .fold(0u32, |s, c| s.wrapping_mul(223).wrapping_add(c as u32))
 }
 
+/// `id` in LEB128 with the byte count in the top byte, as candor's
+/// `static_type::leb_word` gives it: a description's `StaticField::leb`, written as
+/// a literal.
+pub(crate) fn leb_word(id: u32) -> u64 {
+    let mut v = id;
+    let mut word = 0u64;
+    let mut n = 0u64;
+    loop {
+        let group = u64::from(v & 0x7f);
+        v >>= 7;
+        if v == 0 {
+            word |= group << (8 * n);
+            return word | (n + 1) << 56;
+        }
+        word |= (group | 0x80) << (8 * n);
+        n += 1;
+    }
+}
+
 /// Which crate the generated code names by default, and whose attribute policy the
 /// derive follows. candor's own derive applies `rename_all` and refuses serde
 /// attributes that would make serde and Candid disagree; the one behind the `candid`
@@ -561,7 +580,8 @@ impl Cx<'_> {
             LabelKind::Named(n) => quote!(#s::StaticLabel::Named(#n)),
             LabelKind::Id(_) => quote!(#s::StaticLabel::Id),
         };
-        quote!(#s::StaticField { id: #hash, label: #label, ty: #ty })
+        let leb = leb_word(hash);
+        quote!(#s::StaticField { id: #hash, label: #label, ty: #ty, leb: #leb })
     }
 
     /// `StaticKind::Record` of already-sorted members.

@@ -412,7 +412,14 @@ impl Interner {
     fn place_ref(&mut self, r: StaticRef, depth: usize) -> Option<Ref> {
         match r {
             StaticRef::Inline(d) => self.place(d, depth),
-            StaticRef::Link(l) => self.place_linked((l.id)(), (l.ty)()?, depth),
+            StaticRef::Link(l) => {
+                let d = (l.ty)()?;
+                // A primitive is its fixed reference, whoever names it: no `id()`.
+                if let StaticKind::Prim(p) = d.kind {
+                    return Some(Ref::prim(p));
+                }
+                self.place_linked((l.id)(), d, depth)
+            }
         }
     }
 
@@ -477,8 +484,12 @@ impl Interner {
         if let Some(o) = owner {
             if self.placed.capacity() == 0 {
                 // An argument type meets a handful of Rust types: one small
-                // allocation instead of growing through several.
+                // allocation instead of growing through several; so for the
+                // fields of the records being placed.
                 self.placed = FastMap::with_capacity_and_hasher(16, Default::default());
+                if self.scratch.capacity() == 0 {
+                    self.scratch = Vec::with_capacity(32);
+                }
             }
             self.placed.insert(o, Ref::new(idx, false));
         }
@@ -522,10 +533,17 @@ impl Interner {
     fn store_fields(&mut self, base: usize, label: impl Fn(usize) -> FieldLabel) -> Option<Span> {
         let mut scratch = std::mem::take(&mut self.scratch);
         let entries = scratch.get_mut(base..).unwrap_or_default();
-        entries.sort_by_key(|e| e.0.id);
-        let unique = !entries
+        // Derived types and static descriptions list their fields in id order
+        // already: one pass finds them sorted and unique.
+        let sorted = entries
             .windows(2)
-            .any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id));
+            .all(|w| w.first().map(|a| a.0.id) < w.get(1).map(|b| b.0.id));
+        let unique = sorted || {
+            entries.sort_by_key(|e| e.0.id);
+            !entries
+                .windows(2)
+                .any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id))
+        };
         let span = unique.then(|| {
             let arena = Rc::make_mut(&mut self.arena);
             let span = Span {

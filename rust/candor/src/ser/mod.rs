@@ -463,7 +463,7 @@ impl IDLBuilder {
             // a cache by).
             let bytes = d.header(self.types.as_slice())?;
             return Ok(std::rc::Rc::new(table::CachedHeader {
-                bytes: bytes.to_vec().into_boxed_slice(),
+                bytes: bytes.to_vec(),
                 size_hint: std::cell::Cell::new(0),
             }));
         }
@@ -536,7 +536,7 @@ pub trait ArgumentEncoder {
     /// descriptions (`ser/static_table.rs`); `None` when a type has none, and the
     /// header is built from [`push_types`](Self::push_types).
     #[doc(hidden)]
-    fn _static_header() -> Option<Box<[u8]>> {
+    fn _static_header() -> Option<Vec<u8>> {
         None
     }
     /// Writes the argument values in order.
@@ -570,7 +570,7 @@ macro_rules! encode_impl {
                 $(ts.push_type(&$t::ty())?;)+
                 Ok(())
             }
-            fn _static_header() -> Option<Box<[u8]>> {
+            fn _static_header() -> Option<Vec<u8>> {
                 static_table::header(&[$(($t::id(), $t::_static_type()?)),+])
             }
             #[inline]

@@ -8,8 +8,9 @@
 //!   that builds a node (its `Rc`), a `Knot` leaf for a mention of a type still being
 //!   computed, and what a transparent type was first computed as;
 //! * [`Table`] numbers the shapes in pre-order, gives two structurally equal shapes
-//!   one entry (fields compared by id, knots by the type they name), and writes a knot
-//!   as the entry of the type it names.
+//!   one entry (fields compared by id, knots by the type they name), then writes the
+//!   entries in index order, a knot as the entry of the type it names and each field
+//!   id from the LEB128 bytes its description carries.
 //!
 //! Anything the emulation does not cover (a type without a description, a knot whose
 //! type has no entry) returns `None`, and the caller takes the `ty()` path, which
@@ -17,7 +18,7 @@
 //! tuple type, on the first call of a method, where each allocation counts.
 
 use crate::fasthash::FastHasher;
-use crate::types::static_type::{StaticKind, StaticRef};
+use crate::types::static_type::{StaticField, StaticKind, StaticRef};
 use crate::types::{StaticType, TypeId};
 use crate::wire::{leb, opcode};
 use std::cell::Cell;
@@ -31,8 +32,15 @@ type Ty = i64;
 enum Shape {
     /// `Knot(id)`: a mention of a type whose computation had not finished.
     Knot(TypeId),
-    /// `opt`, `vec`, record or variant: its opcode and its parts in `Shapes::parts`.
-    Node { op: i64, start: u32, len: u32 },
+    /// `opt`, `vec`, record or variant: its opcode, the description it was
+    /// computed from (which holds its field ids), and its parts' types in
+    /// `Shapes::parts`.
+    Node {
+        op: i64,
+        d: &'static StaticType,
+        start: u32,
+        len: u32,
+    },
 }
 
 /// Deeper descriptions than this are left to the `ty()` path (and its checks).
@@ -42,17 +50,27 @@ const MAX_DEPTH: usize = 512;
 #[derive(Default)]
 struct Shapes {
     shapes: Vec<Shape>,
-    /// (field id, type) of every node, each node's in one run.
-    parts: Vec<(u32, Ty)>,
-    /// The parts of the nodes being built, innermost last.
-    scratch: Vec<(u32, Ty)>,
+    /// The type of every part of every node, each node's in one run (reserved
+    /// before its parts are computed, which add their own runs after it).
+    parts: Vec<Ty>,
     /// `None` while the type is being computed. Searched in order: a header has a
     /// handful of Rust types, and this runs once per tuple type.
     memo: Vec<(TypeId, Option<Ty>)>,
+    /// Entry per shape (an `Rc`'s address in `TypeSerialize`), -1 for none yet.
+    entry_of: Vec<i64>,
+}
+
+/// The fields of a record or variant description (none for the other kinds).
+fn fields_of(d: &'static StaticType) -> &'static [StaticField] {
+    match d.kind {
+        StaticKind::Record(fs) | StaticKind::Variant(fs) => fs,
+        _ => &[],
+    }
 }
 
 impl Shapes {
     fn add(&mut self, s: Shape) -> Ty {
+        self.entry_of.push(-1);
         self.shapes.push(s);
         self.shapes.len() as Ty - 1
     }
@@ -67,13 +85,15 @@ impl Shapes {
             Some(None) => return Some(self.add(Shape::Knot(id))),
             None => {}
         }
+        // Entries are only ever added: the slot stays this type's.
+        let slot = self.memo.len();
         self.memo.push((id, None));
         let t = match d.owner.map(|f| f()) {
             // A transparent type: its `_ty()` is the owner's `ty()`.
             Some(o) if o != id => self.linked(o, d, depth + 1)?,
             _ => self.node(d, depth)?,
         };
-        self.set_memo(id, t);
+        self.memo.get_mut(slot)?.1 = Some(t);
         Some(t)
     }
 
@@ -81,15 +101,16 @@ impl Shapes {
         self.memo.iter().find(|m| m.0 == id).map(|m| m.1)
     }
 
-    fn set_memo(&mut self, id: TypeId, t: Ty) {
-        if let Some(m) = self.memo.iter_mut().find(|m| m.0 == id) {
-            m.1 = Some(t);
-        }
-    }
-
     fn child(&mut self, r: StaticRef, depth: usize) -> Option<Ty> {
         match r {
-            StaticRef::Link(l) => self.linked((l.id)(), (l.ty)()?, depth + 1),
+            StaticRef::Link(l) => {
+                let d = (l.ty)()?;
+                // A primitive is its opcode, whoever names it.
+                if let StaticKind::Prim(p) = d.kind {
+                    return Some(p.opcode());
+                }
+                self.linked((l.id)(), d, depth + 1)
+            }
             StaticRef::Inline(d) => match d.owner {
                 Some(o) => self.linked(o(), d, depth + 1),
                 None => self.node(d, depth + 1),
@@ -102,41 +123,50 @@ impl Shapes {
         if depth > MAX_DEPTH {
             return None;
         }
-        let (op, one) = match d.kind {
+        let op = match d.kind {
             StaticKind::Prim(p) => return Some(p.opcode()),
-            StaticKind::Opt(r) => (opcode::OPT, r),
-            StaticKind::Vec(r) => (opcode::VEC, r),
-            StaticKind::Record(fs) => return self.fields(opcode::RECORD, fs, depth),
-            StaticKind::Variant(fs) => return self.fields(opcode::VARIANT, fs, depth),
+            StaticKind::Opt(r) => return self.one(opcode::OPT, d, r, depth),
+            StaticKind::Vec(r) => return self.one(opcode::VEC, d, r, depth),
+            StaticKind::Record(_) => opcode::RECORD,
+            StaticKind::Variant(_) => opcode::VARIANT,
         };
-        let t = self.child(one, depth)?;
-        let start = self.parts.len() as u32;
-        self.parts.push((0, t));
-        Some(self.add(Shape::Node { op, start, len: 1 }))
+        let fs = fields_of(d);
+        let start = self.parts.len();
+        // Placeholders pushed one by one: `resize` fills with a bulk operation,
+        // whose fixed cost is far above a few stores.
+        for _ in fs {
+            self.parts.push(Ty::MIN);
+        }
+        for (i, f) in fs.iter().enumerate() {
+            let t = self.child(f.ty, depth)?;
+            *self.parts.get_mut(start + i)? = t;
+        }
+        Some(self.add(Shape::Node {
+            op,
+            d,
+            start: start as u32,
+            len: fs.len() as u32,
+        }))
     }
 
-    fn fields(
-        &mut self,
-        op: i64,
-        fs: &'static [crate::types::static_type::StaticField],
-        depth: usize,
-    ) -> Option<Ty> {
-        let base = self.scratch.len();
-        for f in fs {
-            let t = self.child(f.ty, depth)?;
-            self.scratch.push((f.id, t));
-        }
+    /// `opt t` or `vec t`.
+    fn one(&mut self, op: i64, d: &'static StaticType, r: StaticRef, depth: usize) -> Option<Ty> {
+        let t = self.child(r, depth)?;
         let start = self.parts.len() as u32;
-        self.parts.extend(self.scratch.drain(base..));
-        let len = self.parts.len() as u32 - start;
-        Some(self.add(Shape::Node { op, start, len }))
+        self.parts.push(t);
+        Some(self.add(Shape::Node {
+            op,
+            d,
+            start,
+            len: 1,
+        }))
     }
 
     fn shape(&self, t: Ty) -> Option<Shape> {
         self.shapes.get(usize::try_from(t).ok()?).copied()
     }
 
-    fn parts(&self, start: u32, len: u32) -> &[(u32, Ty)] {
+    fn parts(&self, start: u32, len: u32) -> &[Ty] {
         self.parts
             .get(start as usize..(start + len) as usize)
             .unwrap_or_default()
@@ -146,15 +176,10 @@ impl Shapes {
 /// [`TypeSerialize`](super::TypeSerialize)'s numbering over shapes.
 #[derive(Default)]
 struct Table {
-    /// Entry per shape (an `Rc`'s address in `TypeSerialize`), -1 for none yet.
-    entry_of: Vec<i64>,
     /// Per entry, the shape that made it and that shape's [`signature`]: a new
     /// shape shares the entry of an equal one (`TypeSerialize`'s search of its
     /// index by structure), found by comparing signatures, then the shapes.
     entries: Vec<(u64, Ty)>,
-    /// The entries' bytes, each entry's in one run, in the order they were finished.
-    bytes: Vec<u8>,
-    spans: Vec<(u32, u32)>,
 }
 
 /// How many steps the structural comparisons of one header may take: types built
@@ -165,11 +190,13 @@ const COMPARE_BUDGET: u32 = 1 << 16;
 /// A digest of a shape's own level: opcode, field ids, and per part its opcode (a
 /// primitive), the type it names (a knot) or its node's opcode and size. Two equal
 /// shapes have equal signatures.
-fn signature(shapes: &Shapes, op: i64, parts: &[(u32, Ty)]) -> u64 {
+fn signature(shapes: &Shapes, op: i64, d: &'static StaticType, parts: &[Ty]) -> u64 {
     let mut h = FastHasher::default();
     h.write_i64(op);
-    for &(id, c) in parts {
-        h.write_u32(id);
+    for f in fields_of(d) {
+        h.write_u32(f.id);
+    }
+    for &c in parts {
         match shapes.shape(c) {
             None => h.write_i64(c),
             Some(Shape::Knot(k)) => h.write_usize(k.address()),
@@ -177,6 +204,16 @@ fn signature(shapes: &Shapes, op: i64, parts: &[(u32, Ty)]) -> u64 {
         }
     }
     h.finish()
+}
+
+/// Whether two nodes' own levels are equal: the same opcode, and for records and
+/// variants the same field ids.
+fn same_level(a: &'static StaticType, b: &'static StaticType) -> bool {
+    if std::ptr::eq(a, b) {
+        return true;
+    }
+    let (x, y) = (fields_of(a), fields_of(b));
+    x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.id == q.id)
 }
 
 /// Whether `a` and `b` are equal as `Type`s: the same primitive, knots naming the
@@ -190,22 +227,23 @@ fn equal(shapes: &Shapes, a: Ty, b: Ty, budget: &mut u32) -> Option<bool> {
     Some(match (shapes.shape(a), shapes.shape(b)) {
         (Some(Shape::Knot(x)), Some(Shape::Knot(y))) => x == y,
         (
-            Some(Shape::Node { op, start, len }),
+            Some(Shape::Node { op, d, start, len }),
             Some(Shape::Node {
                 op: op2,
+                d: d2,
                 start: start2,
                 len: len2,
             }),
         ) => {
-            if op != op2 || len != len2 {
+            if op != op2 || len != len2 || !same_level(d, d2) {
                 return Some(false);
             }
-            for (p, q) in shapes
+            for (&p, &q) in shapes
                 .parts(start, len)
                 .iter()
                 .zip(shapes.parts(start2, len2))
             {
-                if p.0 != q.0 || !equal(shapes, p.1, q.1, budget)? {
+                if !equal(shapes, p, q, budget)? {
                     return Some(false);
                 }
             }
@@ -216,46 +254,64 @@ fn equal(shapes: &Shapes, a: Ty, b: Ty, budget: &mut u32) -> Option<bool> {
 }
 
 impl Table {
-    /// `build_type`: the entry of `t` and its parts', in pre-order.
-    fn build(&mut self, shapes: &Shapes, t: Ty, budget: &mut u32) -> Option<()> {
-        let Some(Shape::Node { op, start, len }) = shapes.shape(t) else {
+    /// `build_type`'s numbering: the entry of `t` and its parts', in pre-order.
+    fn number(&mut self, shapes: &mut Shapes, t: Ty, budget: &mut u32) -> Option<()> {
+        let Some(Shape::Node { op, d, start, len }) = shapes.shape(t) else {
             return Some(());
         };
         let i = t as usize;
-        if *self.entry_of.get(i)? >= 0 {
+        if *shapes.entry_of.get(i)? >= 0 {
             return Some(());
         }
-        let parts = shapes.parts(start, len);
-        let sig = signature(shapes, op, parts);
+        let sig = signature(shapes, op, d, shapes.parts(start, len));
         for (e, &(other_sig, other)) in self.entries.iter().enumerate() {
             if other_sig == sig && equal(shapes, other, t, budget)? {
-                *self.entry_of.get_mut(i)? = e as i64;
+                *shapes.entry_of.get_mut(i)? = e as i64;
                 return Some(());
             }
         }
-        let idx = self.spans.len() as i64;
-        self.spans.push((0, 0));
+        *shapes.entry_of.get_mut(i)? = self.entries.len() as i64;
         self.entries.push((sig, t));
-        *self.entry_of.get_mut(i)? = idx;
-        for &(_, c) in parts {
-            self.build(shapes, c, budget)?;
+        for k in start..start + len {
+            let c = *shapes.parts.get(k as usize)?;
+            // A primitive has no entry: no call for it.
+            if c >= 0 {
+                self.number(shapes, c, budget)?;
+            }
         }
-        let begin = self.bytes.len() as u32;
-        let mut buf = std::mem::take(&mut self.bytes);
-        leb::write_i64(&mut buf, op);
+        Some(())
+    }
+
+    /// The entry of shape `t`, which [`number`](Self::number) has numbered.
+    fn write_entry(&self, shapes: &Shapes, out: &mut Vec<u8>, t: Ty) -> Option<()> {
+        let Some(Shape::Node { op, d, start, len }) = shapes.shape(t) else {
+            return None;
+        };
+        let parts = shapes.parts(start, len);
+        sleb(out, op);
         if matches!(op, opcode::RECORD | opcode::VARIANT) {
-            leb::write_u64(&mut buf, u64::from(len));
-            for &(id, c) in parts {
-                leb::write_u64(&mut buf, u64::from(id));
-                self.encode(shapes, &mut buf, c)?;
+            uleb(out, u64::from(len));
+            for (f, &c) in fields_of(d).iter().zip(parts) {
+                put_leb(out, f.leb);
+                self.part(shapes, out, c)?;
             }
         } else {
-            let &(_, c) = parts.first()?;
-            self.encode(shapes, &mut buf, c)?;
+            let &c = parts.first()?;
+            self.part(shapes, out, c)?;
         }
-        self.bytes = buf;
-        *self.spans.get_mut(idx as usize)? = (begin, self.bytes.len() as u32 - begin);
         Some(())
+    }
+
+    /// A part's type: a primitive's opcode written in place, anything else by
+    /// [`encode`](Self::encode).
+    #[inline(always)]
+    fn part(&self, shapes: &Shapes, out: &mut Vec<u8>, t: Ty) -> Option<()> {
+        if t < 0 {
+            sleb(out, t);
+            Some(())
+        } else {
+            self.encode(shapes, out, t)
+        }
     }
 
     /// A reference to `t`: a primitive's opcode, or an entry.
@@ -265,18 +321,47 @@ impl Table {
             Some(Shape::Knot(id)) => {
                 let target = shapes.memo_of(id)??;
                 match shapes.shape(target)? {
-                    Shape::Node { .. } => *self.entry_of.get(target as usize)?,
+                    Shape::Node { .. } => *shapes.entry_of.get(target as usize)?,
                     Shape::Knot(_) => return None,
                 }
             }
-            Some(Shape::Node { .. }) => *self.entry_of.get(t as usize)?,
+            Some(Shape::Node { .. }) => *shapes.entry_of.get(t as usize)?,
         };
         if op == -1 && shapes.shape(t).is_some() {
             return None;
         }
-        leb::write_i64(buf, op);
+        sleb(buf, op);
         Some(())
     }
+}
+
+/// SLEB128 of `v`: most are opcodes and small entry indices, one byte.
+#[inline(always)]
+fn sleb(out: &mut Vec<u8>, v: i64) {
+    if (-64..64).contains(&v) {
+        out.push(v as u8 & 0x7f);
+    } else {
+        leb::write_i64(out, v);
+    }
+}
+
+/// LEB128 of `v`: counts are most often one byte.
+#[inline(always)]
+fn uleb(out: &mut Vec<u8>, v: u64) {
+    if v < 0x80 {
+        out.push(v as u8);
+    } else {
+        leb::write_u64(out, v);
+    }
+}
+
+/// A field id's LEB128 bytes, computed by the compiler (`StaticField::leb`): one
+/// 8-byte store cut back to their count.
+#[inline(always)]
+fn put_leb(out: &mut Vec<u8>, word: u64) {
+    let len = out.len();
+    out.extend_from_slice(&word.to_le_bytes());
+    out.truncate(len + (word >> 56) as usize);
 }
 
 /// The vectors of one header's computation, kept for the next tuple type's (emptied,
@@ -287,8 +372,6 @@ struct Spare {
     table: Table,
     /// The argument types' references.
     roots: Vec<Ty>,
-    /// The header.
-    out: Vec<u8>,
 }
 
 thread_local! {
@@ -297,10 +380,11 @@ thread_local! {
 
 /// The whole header (magic, table, argument count, argument types) for the
 /// argument types `args`, each its id and description; `None` when the `ty()` path
-/// must write it. Assembled in a kept buffer and copied out at its exact size.
-pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Box<[u8]>> {
-    let mut spare = SPARE.with(Cell::take).unwrap_or_default();
-    let out = header_with(&mut spare, args).map(|()| Box::from(spare.out.as_slice()));
+/// must write it. Written into a vector allocated once at a bound of its size: no
+/// copy, no reallocation.
+pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
+    let mut spare = SPARE.with(Cell::take).unwrap_or_else(Spare::boxed);
+    let out = header_with(&mut spare, args);
     if spare.clear() {
         SPARE.with(|c| c.set(Some(spare)));
     }
@@ -308,6 +392,24 @@ pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Box<[u8]>
 }
 
 impl Spare {
+    /// A canister's reply types take a few dozen shapes and parts: each vector
+    /// allocated once at a size that holds them, instead of growing through several
+    /// sizes on the first call.
+    fn boxed() -> Box<Spare> {
+        Box::new(Spare {
+            shapes: Shapes {
+                shapes: Vec::with_capacity(32),
+                parts: Vec::with_capacity(64),
+                memo: Vec::with_capacity(16),
+                entry_of: Vec::with_capacity(32),
+            },
+            table: Table {
+                entries: Vec::with_capacity(16),
+            },
+            roots: Vec::with_capacity(4),
+        })
+    }
+
     /// Empties the vectors; false if one grew past what is worth keeping (one huge
     /// type should not pin its memory for the life of the canister).
     fn clear(&mut self) -> bool {
@@ -316,51 +418,67 @@ impl Spare {
             shapes,
             table,
             roots,
-            out,
         } = self;
         roots.clear();
-        out.clear();
-        table.entry_of.clear();
+        shapes.entry_of.clear();
         table.entries.clear();
-        table.bytes.clear();
-        table.spans.clear();
         shapes.shapes.clear();
         shapes.parts.clear();
-        shapes.scratch.clear();
         shapes.memo.clear();
         shapes.shapes.capacity() <= MAX
             && shapes.parts.capacity() <= MAX
             && table.entries.capacity() <= MAX
-            && table.bytes.capacity() <= 4 * MAX
-            && out.capacity() <= 4 * MAX
     }
 }
 
-fn header_with(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<()> {
+fn header_with(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
     let Spare {
         shapes,
         table,
         roots,
-        out,
     } = spare;
     for &(id, d) in args {
         roots.push(shapes.linked(id, d, 0)?);
     }
-    let n = shapes.shapes.len();
-    table.entry_of.resize(n, -1);
     let mut budget = COMPARE_BUDGET;
     for &r in roots.iter() {
-        table.build(shapes, r, &mut budget)?;
+        table.number(shapes, r, &mut budget)?;
     }
-    out.reserve(table.bytes.len() + 2 * roots.len() + 8);
+    // Room for the magic and counts, two bytes per entry, five bytes of id and one
+    // of type per part (two past the 64th entry), a type per root, and `put_leb`'s
+    // 8-byte store: a bound, not the size, as the exact size would cost a pass over
+    // the fields, more than the few bytes it would save a header kept per type.
+    let per_part = if table.entries.len() < 64 { 6 } else { 8 };
+    let size = 16 + 2 * table.entries.len() + per_part * (shapes.parts.len() + roots.len());
+    let mut out = Vec::with_capacity(size);
     out.extend_from_slice(opcode::MAGIC);
-    leb::write_u64(out, table.spans.len() as u64);
-    for &(start, len) in &table.spans {
-        out.extend_from_slice(table.bytes.get(start as usize..(start + len) as usize)?);
+    uleb(&mut out, table.entries.len() as u64);
+    for &(_, t) in &table.entries {
+        table.write_entry(shapes, &mut out, t)?;
     }
-    leb::write_u64(out, roots.len() as u64);
+    uleb(&mut out, roots.len() as u64);
     for &r in roots.iter() {
-        table.encode(shapes, out, r)?;
+        table.encode(shapes, &mut out, r)?;
     }
-    Some(())
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn field_ids_are_written_as_leb128() {
+        use crate::types::static_type::{link, StaticField, StaticLabel};
+        let mut edges = vec![0u32, 1, 0x7f, u32::MAX, u32::MAX - 1];
+        for bits in [7, 14, 21, 28] {
+            edges.extend([(1 << bits) - 1, 1 << bits, (1 << bits) + 1]);
+        }
+        edges.push(crate::types::idl_hash("amount_e8s"));
+        for id in edges {
+            let f = StaticField::new(id, StaticLabel::Id, link::<u8>());
+            let (mut ours, mut theirs) = (vec![9u8], vec![9u8]);
+            super::put_leb(&mut ours, f.leb);
+            crate::wire::leb::write_u64(&mut theirs, u64::from(id));
+            assert_eq!(ours, theirs, "{id:#x}");
+        }
+    }
 }

@@ -265,7 +265,7 @@ impl TypeSerialize {
 /// message of the same types reserves that much output up front instead of growing
 /// its buffer by doubling.
 pub(crate) struct CachedHeader {
-    pub bytes: Box<[u8]>,
+    pub bytes: Vec<u8>,
     pub size_hint: std::cell::Cell<usize>,
 }
 
@@ -279,7 +279,7 @@ thread_local! {
 /// [`cached_header`] for a whole argument tuple, keyed by its one id.
 pub(crate) fn cached_tuple_header(
     key: TypeId,
-    from_static: impl FnOnce() -> Option<Box<[u8]>>,
+    from_static: impl FnOnce() -> Option<Vec<u8>>,
     types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
 ) -> Result<Rc<CachedHeader>> {
     if let Some(h) = TUPLE_HEADERS.with(|c| c.borrow().get(&key).cloned()) {
@@ -313,7 +313,7 @@ fn keep_header<K: std::hash::Hash + Eq>(
 /// result does not depend on what this thread computed before.
 pub(crate) fn cached_header(
     key: &[TypeId],
-    from_static: impl FnOnce() -> Option<Box<[u8]>>,
+    from_static: impl FnOnce() -> Option<Vec<u8>>,
     types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
 ) -> Result<Rc<CachedHeader>> {
     if let Some(h) = HEADERS.with(|c| c.borrow().get(key).cloned()) {
@@ -326,7 +326,7 @@ pub(crate) fn cached_header(
 
 /// A header computed afresh (see [`cached_header`]).
 fn new_header(
-    from_static: impl FnOnce() -> Option<Box<[u8]>>,
+    from_static: impl FnOnce() -> Option<Vec<u8>>,
     types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
 ) -> Result<Rc<CachedHeader>> {
     let bytes = match from_static() {
@@ -338,7 +338,7 @@ fn new_header(
             let mut bytes = Vec::with_capacity(64);
             bytes.extend_from_slice(opcode::MAGIC);
             bytes.extend_from_slice(&ts.finish()?);
-            bytes.into_boxed_slice()
+            bytes
         }
     };
     Ok(Rc::new(CachedHeader {

@@ -314,8 +314,8 @@ macro_rules! map_impl {
                 &crate::types::StaticType {
                     owner: None,
                     kind: StaticKind::Record(&[
-                        StaticField { id: 0, label: StaticLabel::Id, ty: link::<K>() },
-                        StaticField { id: 1, label: StaticLabel::Id, ty: link::<V>() },
+                        StaticField::new(0, StaticLabel::Id, link::<K>()),
+                        StaticField::new(1, StaticLabel::Id, link::<V>()),
                     ]),
                 }
             )));
@@ -417,16 +417,16 @@ impl<T: CandidType, E: CandidType> CandidType for Result<T, E> {
         .into()
     }
     static_owned!(StaticKind::Variant(&[
-        StaticField {
-            id: crate::types::idl_hash("Ok"),
-            label: StaticLabel::Named("Ok"),
-            ty: link::<T>()
-        },
-        StaticField {
-            id: crate::types::idl_hash("Err"),
-            label: StaticLabel::Named("Err"),
-            ty: link::<E>()
-        },
+        StaticField::new(
+            crate::types::idl_hash("Ok"),
+            StaticLabel::Named("Ok"),
+            link::<T>()
+        ),
+        StaticField::new(
+            crate::types::idl_hash("Err"),
+            StaticLabel::Named("Err"),
+            link::<E>()
+        ),
     ]));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         match self {
@@ -545,7 +545,7 @@ macro_rules! tuple_impls {
                 ]).into()
             }
             static_owned!(StaticKind::Record(&[
-                $(StaticField { id: $n, label: StaticLabel::Id, ty: link::<$name>() },)+
+                $(StaticField::new($n, StaticLabel::Id, link::<$name>()),)+
             ]));
             #[inline]
             fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
@@ -602,16 +602,16 @@ impl CandidType for std::time::SystemTime {
         )
     }
     static_owned!(StaticKind::Record(&[
-        StaticField {
-            id: crate::types::idl_hash("nanos_since_epoch"),
-            label: StaticLabel::Named("nanos_since_epoch"),
-            ty: link::<u32>(),
-        },
-        StaticField {
-            id: crate::types::idl_hash("secs_since_epoch"),
-            label: StaticLabel::Named("secs_since_epoch"),
-            ty: link::<u64>(),
-        },
+        StaticField::new(
+            crate::types::idl_hash("nanos_since_epoch"),
+            StaticLabel::Named("nanos_since_epoch"),
+            link::<u32>()
+        ),
+        StaticField::new(
+            crate::types::idl_hash("secs_since_epoch"),
+            StaticLabel::Named("secs_since_epoch"),
+            link::<u64>()
+        ),
     ]));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         use serde::ser::Error;
@@ -631,16 +631,16 @@ impl CandidType for std::time::Duration {
         two_field_record(("secs", u64::ty()), ("nanos", u32::ty()))
     }
     static_owned!(StaticKind::Record(&[
-        StaticField {
-            id: crate::types::idl_hash("secs"),
-            label: StaticLabel::Named("secs"),
-            ty: link::<u64>(),
-        },
-        StaticField {
-            id: crate::types::idl_hash("nanos"),
-            label: StaticLabel::Named("nanos"),
-            ty: link::<u32>(),
-        },
+        StaticField::new(
+            crate::types::idl_hash("secs"),
+            StaticLabel::Named("secs"),
+            link::<u64>()
+        ),
+        StaticField::new(
+            crate::types::idl_hash("nanos"),
+            StaticLabel::Named("nanos"),
+            link::<u32>()
+        ),
     ]));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         let mut s = serializer.serialize_struct()?;

@@ -49,16 +49,16 @@ impl<T: CandidType, E: CandidType> CandidType for MotokoResult<T, E> {
         .into()
     }
     static_owned!(StaticKind::Variant(&[
-        StaticField {
-            id: crate::types::idl_hash("ok"),
-            label: StaticLabel::Named("ok"),
-            ty: link::<T>(),
-        },
-        StaticField {
-            id: crate::types::idl_hash("err"),
-            label: StaticLabel::Named("err"),
-            ty: link::<E>(),
-        },
+        StaticField::new(
+            crate::types::idl_hash("ok"),
+            StaticLabel::Named("ok"),
+            link::<T>()
+        ),
+        StaticField::new(
+            crate::types::idl_hash("err"),
+            StaticLabel::Named("err"),
+            link::<E>()
+        ),
     ]));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         match self {

@@ -73,7 +73,7 @@ pub enum StaticKind {
     Variant(&'static [StaticField]),
 }
 
-/// A record field or a variant case.
+/// A record field or a variant case, made by [`StaticField::new`].
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct StaticField {
@@ -83,6 +83,44 @@ pub struct StaticField {
     pub label: StaticLabel,
     /// Its type.
     pub ty: StaticRef,
+    /// The id's LEB128 bytes (low bytes first) and, in the top byte, how many there
+    /// are: what a type table writes for the id, computed by the compiler. The
+    /// derive writes it as a literal (an argument of a `const fn` call would keep a
+    /// description's inline payload from being promoted to a constant); everyone
+    /// else calls [`StaticField::new`].
+    pub leb: u64,
+}
+
+impl StaticField {
+    /// A field or case with id `id`.
+    pub const fn new(id: u32, label: StaticLabel, ty: StaticRef) -> StaticField {
+        StaticField {
+            id,
+            label,
+            ty,
+            leb: leb_word(id),
+        }
+    }
+}
+
+/// `id` in LEB128 (at most five bytes), with the byte count in the top byte: a
+/// [`StaticField`]'s `leb`.
+#[doc(hidden)]
+pub const fn leb_word(id: u32) -> u64 {
+    let mut v = id;
+    let mut word = 0u64;
+    let mut n = 0u64;
+    loop {
+        let group = (v & 0x7f) as u64;
+        v >>= 7;
+        if v == 0 {
+            word |= group << (8 * n);
+            n += 1;
+            return word | n << 56;
+        }
+        word |= (group | 0x80) << (8 * n);
+        n += 1;
+    }
 }
 
 /// A field's label as `ty()` gives it ([`Label`](super::Label) without the id).
