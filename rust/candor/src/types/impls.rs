@@ -417,16 +417,8 @@ impl<T: CandidType, E: CandidType> CandidType for Result<T, E> {
         .into()
     }
     static_owned!(StaticKind::Variant(&[
-        StaticField::new(
-            crate::types::idl_hash("Ok"),
-            StaticLabel::Named("Ok"),
-            link::<T>()
-        ),
-        StaticField::new(
-            crate::types::idl_hash("Err"),
-            StaticLabel::Named("Err"),
-            link::<E>()
-        ),
+        StaticField::named("Ok", link::<T>()),
+        StaticField::named("Err", link::<E>()),
     ]));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         match self {
@@ -602,16 +594,8 @@ impl CandidType for std::time::SystemTime {
         )
     }
     static_owned!(StaticKind::Record(&[
-        StaticField::new(
-            crate::types::idl_hash("nanos_since_epoch"),
-            StaticLabel::Named("nanos_since_epoch"),
-            link::<u32>()
-        ),
-        StaticField::new(
-            crate::types::idl_hash("secs_since_epoch"),
-            StaticLabel::Named("secs_since_epoch"),
-            link::<u64>()
-        ),
+        StaticField::named("nanos_since_epoch", link::<u32>()),
+        StaticField::named("secs_since_epoch", link::<u64>()),
     ]));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         use serde::ser::Error;
@@ -631,16 +615,8 @@ impl CandidType for std::time::Duration {
         two_field_record(("secs", u64::ty()), ("nanos", u32::ty()))
     }
     static_owned!(StaticKind::Record(&[
-        StaticField::new(
-            crate::types::idl_hash("secs"),
-            StaticLabel::Named("secs"),
-            link::<u64>()
-        ),
-        StaticField::new(
-            crate::types::idl_hash("nanos"),
-            StaticLabel::Named("nanos"),
-            link::<u32>()
-        ),
+        StaticField::named("secs", link::<u64>()),
+        StaticField::named("nanos", link::<u32>()),
     ]));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         let mut s = serializer.serialize_struct()?;

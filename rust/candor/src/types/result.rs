@@ -49,16 +49,8 @@ impl<T: CandidType, E: CandidType> CandidType for MotokoResult<T, E> {
         .into()
     }
     static_owned!(StaticKind::Variant(&[
-        StaticField::new(
-            crate::types::idl_hash("ok"),
-            StaticLabel::Named("ok"),
-            link::<T>()
-        ),
-        StaticField::new(
-            crate::types::idl_hash("err"),
-            StaticLabel::Named("err"),
-            link::<E>()
-        ),
+        StaticField::named("ok", link::<T>()),
+        StaticField::named("err", link::<E>()),
     ]));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         match self {

@@ -101,6 +101,11 @@ impl StaticField {
             leb: leb_word(id),
         }
     }
+
+    /// A field or case named `name`, as a hand-written `ty()` lists it by name.
+    pub const fn named(name: &'static str, ty: StaticRef) -> StaticField {
+        Self::new(super::idl_hash(name), StaticLabel::Named(name), ty)
+    }
 }
 
 /// `id` in LEB128 (at most five bytes), with the byte count in the top byte: a
