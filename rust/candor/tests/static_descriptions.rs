@@ -472,7 +472,7 @@ fn decoding_takes_either_path() {
 /// the header keeps `ty()`'s order), and two fields with one id.
 mod hand_described {
     use candor::types::static_type::{link, StaticField, StaticKind, StaticLabel};
-    use candor::types::{idl_hash, Field, Label, Serializer, StaticType, Type, TypeInner};
+    use candor::types::{Field, Label, Serializer, StaticType, Type, TypeInner};
     use candor::CandidType;
 
     fn field(name: &str, ty: Type) -> Field {
@@ -499,21 +499,9 @@ mod hand_described {
                     &StaticType {
                         owner: Some(<OutOfOrder as CandidType>::id),
                         kind: StaticKind::Record(&[
-                            StaticField::new(
-                                idl_hash("zeta"),
-                                StaticLabel::Named("zeta"),
-                                link::<u8>(),
-                            ),
-                            StaticField::new(
-                                idl_hash("alpha"),
-                                StaticLabel::Named("alpha"),
-                                link::<String>(),
-                            ),
-                            StaticField::new(
-                                idl_hash("mid"),
-                                StaticLabel::Named("mid"),
-                                link::<Option<u8>>(),
-                            ),
+                            StaticField::named("zeta", link::<u8>()),
+                            StaticField::named("alpha", link::<String>()),
+                            StaticField::named("mid", link::<Option<u8>>()),
                         ]),
                     }
                 },
@@ -545,13 +533,9 @@ mod hand_described {
                     &StaticType {
                         owner: Some(<Collides as CandidType>::id),
                         kind: StaticKind::Variant(&[
-                            StaticField::new(idl_hash("a"), StaticLabel::Named("a"), link::<()>()),
+                            StaticField::named("a", link::<()>()),
                             StaticField::new(0, StaticLabel::Id, link::<u8>()),
-                            StaticField::new(
-                                idl_hash("a"),
-                                StaticLabel::Named("a"),
-                                link::<String>(),
-                            ),
+                            StaticField::named("a", link::<String>()),
                         ]),
                     }
                 },

@@ -357,6 +357,16 @@ mod tests {
     /// Under the size bound, skipped and untyped work counts once against it (not
     /// 50×), typed work as usual; the bound is not reported as a quota set, and
     /// its error names it.
+    /// A fixed-seed xorshift generator: `next(n)` is in `0..n`.
+    fn xorshift(mut seed: u64) -> impl FnMut(u64) -> usize {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n) as usize
+        }
+    }
+
     #[test]
     fn size_bound_counts_skipped_and_untyped_work_once() {
         let start = Start {
@@ -470,13 +480,7 @@ mod tests {
             (Some(500), true, Some(40)),
             (None, false, Some(40)),
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n) as usize
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for round in 0..2000 {
             let (d, b, s) = starts[next(starts.len() as u64)];
             let (d0, b0, s0) = starts[next(starts.len() as u64)];
@@ -569,13 +573,7 @@ mod tests {
                 }
             })
         };
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n) as usize
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for round in 0..3000 {
             let pick = |x: usize| [None, Some(x)][x % 2];
             let d = pick(next(4000) * (1 + next(3)));
