@@ -42,6 +42,15 @@ fn print(text: &str) -> Result<(), String> {
     print_bytes(text.as_bytes()).map(|_| ())
 }
 
+/// Writes `value` and a newline to standard output, through a buffer: a value's
+/// layout is written piece by piece, and standard output alone would write each line.
+fn print_line(value: &impl std::fmt::Display) -> Result<(), String> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    writeln!(out, "{value}")
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write: {e}"))
+}
+
 /// Writes `bytes` to standard output.
 pub fn print_bytes(bytes: &[u8]) -> Outcome {
     std::io::stdout()
@@ -178,12 +187,7 @@ pub fn decode(
     if json {
         print(&crate::json::args_to_json(&values))?;
     } else {
-        // Straight to standard output, through a buffer: the layout is written
-        // piece by piece, and standard output alone would write each line.
-        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        writeln!(out, "{values}")
-            .and_then(|()| out.flush())
-            .map_err(|e| format!("cannot write: {e}"))?;
+        print_line(&values)?;
     }
     // The process ends here: its memory goes back at exit, and freeing a large
     // message value by value first would take as long as printing it.
@@ -200,10 +204,7 @@ fn decode_typed_text(source: Option<&str>, typed: &Typed, read: Read) -> Outcome
     };
     let text =
         IDLArgs::text_from_bytes_with_types(&bytes, &env, &types).map_err(|e| e.to_string())?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    writeln!(out, "{text}")
-        .and_then(|()| out.flush())
-        .map_err(|e| format!("cannot write: {e}"))?;
+    print_line(&text)?;
     // The process ends here (see `decode`).
     std::mem::forget(text);
     Ok(Answer::Yes)
