@@ -7,9 +7,13 @@
 //! `basic_dao.txt`); the types follow the dapps' interfaces.
 //!
 //! Scopes: "2. Decoding" the five argument lists, "1. Encoding" the five replies, both
-//! the first time; "4. Second calls" the same decodes and encodes again (the steady state).
+//! the first time; "3. Serde floor" the same argument lists' values built through
+//! their types' `Deserialize` with none of Candid's work (`serde_floor`), the least
+//! any serde-based decoder pays for them; "4. Second calls" the same decodes and
+//! encodes again (the steady state).
 
 use crate::lib::{CandidType, Decode, Deserialize, Encode, Principal};
+use crate::serde_floor::{self as floor, Schema};
 use canbench_rs::{bench, bench_fn, bench_scope, BenchResult};
 
 #[derive(CandidType, Deserialize, Clone, Copy, Debug)]
@@ -134,6 +138,30 @@ fn decode_args(messages: &[Vec<u8>; 5]) {
     crate::keep(Decode!(&messages[4], VoteArgs).unwrap());
 }
 
+/// The five calls' argument values, built by the serde floor from the value bytes
+/// (each message's header skipped): `schemas` are the argument tuples' flat types.
+fn floor_args(messages: &[Vec<u8>; 5], schemas: &[Schema; 5]) {
+    let values = |i: usize| &messages[i][crate::wire::header_len(&messages[i])..];
+    let (to, _): (Principal, Vec<MetadataPart>) = floor::decode(&schemas[0], values(0));
+    crate::keep(to);
+    let (_, _, token): (Principal, Principal, u64) = floor::decode(&schemas[1], values(1));
+    crate::keep(token);
+    crate::keep(floor::decode::<TransferArgs>(&schemas[2], values(2)));
+    crate::keep(floor::decode::<ProposalPayload>(&schemas[3], values(3)));
+    crate::keep(floor::decode::<VoteArgs>(&schemas[4], values(4)));
+}
+
+/// The flat types [`floor_args`] walks, made before measuring.
+fn floor_schemas() -> [Schema; 5] {
+    [
+        Schema::of::<(Principal, Vec<MetadataPart>)>(),
+        Schema::of::<(Principal, Principal, u64)>(),
+        Schema::of::<TransferArgs>(),
+        Schema::of::<ProposalPayload>(),
+        Schema::of::<VoteArgs>(),
+    ]
+}
+
 /// The five calls' replies, encoded.
 fn encode_replies() {
     crate::keep(Encode!(&Ok::<Minted, MintError>(Minted { token_id: 0, id: 0 })).unwrap());
@@ -168,6 +196,7 @@ fn dapp_calls() -> BenchResult {
         })
         .unwrap(),
     ];
+    let schemas = floor_schemas();
     bench_fn(|| {
         {
             let _p = bench_scope("2. Decoding");
@@ -176,6 +205,10 @@ fn dapp_calls() -> BenchResult {
         {
             let _p = bench_scope("1. Encoding");
             encode_replies();
+        }
+        {
+            let _p = bench_scope("3. Serde floor");
+            floor_args(&messages, &schemas);
         }
         let _p = bench_scope("4. Second calls");
         decode_args(&messages);
