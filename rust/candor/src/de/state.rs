@@ -454,16 +454,13 @@ impl<'de> DecodeState<'de> {
     /// measure takes the address of a local, which would otherwise give every
     /// function that enters a level a stack frame. Between two measures the stack
     /// grows by at most that many frames (a few KiB in release builds, tens in debug
-    /// builds), well inside the room the defaults leave below `max_stack`. Depth 0
-    /// is not measured: the stack has not moved from where the argument's decode
-    /// began, so the first measure, as every later one, comes that many levels after
-    /// the last known point.
+    /// builds), well inside the room the defaults leave below `max_stack`.
     #[inline(always)]
     pub(super) fn enter(&mut self) -> Result<()> {
         if self.depth >= self.max_depth {
             return Err(self.depth_error());
         }
-        if self.depth % STACK_CHECK_EVERY == 0 && self.depth != 0 {
+        if self.depth % STACK_CHECK_EVERY == 0 {
             self.check_stack()?;
         }
         self.depth += 1;
