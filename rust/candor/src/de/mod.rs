@@ -416,8 +416,9 @@ impl<'de> IDLDeserialize<'de> {
         T: Deserialize<'de> + CandidType,
     {
         let id = crate::types::TypeId::of::<T>();
-        let root = match self.state().last_root {
-            Some((last, root)) if last == id => Some(root),
+        let root = match (self.state().last_root, primitive_root::<T>()) {
+            (Some((last, root)), _) if last == id => Some(root),
+            (_, Some(root)) => Some(root),
             _ => self.look_up_root::<T>(id)?,
         };
         match root {
@@ -627,3 +628,75 @@ decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M);
 decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
 decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
 decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
+
+/// The root of `T`'s expected type when its static description is a primitive: that
+/// primitive's fixed reference, the same in every arena, which is what placing the
+/// description in the interned types gives (`expect::of`). So an argument of a
+/// primitive type (a principal, a number, a text) needs no look-up there.
+#[inline(always)]
+fn primitive_root<T: CandidType + ?Sized>() -> Option<Ref> {
+    match T::_static_type() {
+        Some(crate::types::StaticType {
+            kind: crate::types::static_type::StaticKind::Prim(p),
+            ..
+        }) => Some(Ref::prim(*p)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::primitive_root;
+    use crate::types::number::{Int, Nat};
+    use crate::types::CandidType;
+    use crate::Principal;
+    use crate::Reserved;
+    use std::rc::Rc;
+
+    /// The root `T` is decoded at, looked up in the interned types.
+    fn interned<T: CandidType + ?Sized>() -> Option<super::Ref> {
+        super::expect::of::<T>(&mut super::expect::shared_arena()).unwrap()
+    }
+
+    /// A primitive's fixed root is the one interning gives it, for every primitive
+    /// and for wrappers that are their inner type.
+    #[test]
+    fn a_primitive_root_is_the_interned_one() {
+        fn same<T: CandidType + ?Sized>() {
+            let root = primitive_root::<T>();
+            assert!(root.is_some(), "{}", std::any::type_name::<T>());
+            assert_eq!(root, interned::<T>(), "{}", std::any::type_name::<T>());
+        }
+        same::<bool>();
+        same::<u8>();
+        same::<u16>();
+        same::<u32>();
+        same::<u64>();
+        same::<i8>();
+        same::<i16>();
+        same::<i32>();
+        same::<i64>();
+        same::<f32>();
+        same::<f64>();
+        same::<String>();
+        same::<str>();
+        same::<Principal>();
+        same::<Nat>();
+        same::<Int>();
+        same::<Reserved>();
+        same::<()>();
+        same::<Box<u64>>();
+        same::<Rc<String>>();
+    }
+
+    /// Types that are not primitive take the look-up: compound descriptions, and
+    /// hand-written impls with no description.
+    #[test]
+    fn other_roots_are_looked_up() {
+        assert_eq!(primitive_root::<Vec<u8>>(), None);
+        assert_eq!(primitive_root::<Option<u64>>(), None);
+        assert_eq!(primitive_root::<(u8, bool)>(), None);
+        assert_eq!(primitive_root::<crate::Func>(), None);
+        assert!(interned::<Vec<u8>>().is_some());
+    }
+}
