@@ -7,6 +7,8 @@
 //! Interning a type nobody has seen yet, while a decode holds the arena, copies it
 //! (`Rc::make_mut`): that happens once per new type, never on the steady path.
 
+mod memo;
+
 use super::quota;
 use crate::error::{Error, Result};
 use crate::fasthash::FastMap;
@@ -48,7 +50,7 @@ struct Interner {
     /// Placing from static descriptions: per Rust type, what it placed as (`ty()`'s
     /// memo). A type that owns a description maps to its node, which is still being
     /// placed while it holds the placeholder: a mention then is a knot.
-    placed: FastMap<TypeId, Ref>,
+    placed: memo::Memo,
     /// The shared arena's contents while descriptions are placed into them, swapped
     /// out of `arena` for the placing (which then writes plain vectors, with no
     /// `Rc::make_mut` per node and per record) and back when it ends; empty
@@ -422,7 +424,7 @@ impl Interner {
         arena.fields.truncate(fields);
         arena.labels.truncate(labels);
         let end = PRIM_COUNT + nodes as u32;
-        self.placed.retain(|_, r| r.idx() < end);
+        self.placed.retain(|r| r.idx() < end);
         self.scratch.clear();
     }
 
@@ -445,7 +447,7 @@ impl Interner {
         if let StaticKind::Prim(p) = d.kind {
             return Some(Ref::prim(p));
         }
-        if let Some(&r) = self.placed.get(&id) {
+        if let Some(r) = self.placed.get(&id) {
             return Some(self.memoised(r));
         }
         match d.owner.map(|f| f()) {
@@ -474,7 +476,7 @@ impl Interner {
     /// transparent type): placed once per owner.
     fn place(&mut self, d: &'static StaticType, depth: usize) -> Option<Ref> {
         let owner = d.owner.map(|f| f());
-        if let Some(&r) = owner.as_ref().and_then(|o| self.placed.get(o)) {
+        if let Some(r) = owner.as_ref().and_then(|o| self.placed.get(o)) {
             return Some(self.memoised(r));
         }
         self.place_new(d, owner, depth)
@@ -499,14 +501,10 @@ impl Interner {
             _ => self.work.push_node(Node::Prim(Prim::Empty)),
         };
         if let Some(o) = owner {
-            if self.placed.capacity() == 0 {
-                // An argument type meets a handful of Rust types: one small
-                // allocation instead of growing through several; so for the
-                // fields of the records being placed.
-                self.placed = FastMap::with_capacity_and_hasher(16, Default::default());
-                if self.scratch.capacity() == 0 {
-                    self.scratch = Vec::with_capacity(32);
-                }
+            if self.scratch.capacity() == 0 {
+                // The fields of the records being placed: one small allocation
+                // instead of growing through several.
+                self.scratch = Vec::with_capacity(32);
             }
             self.placed.insert(o, Ref::new(idx, false));
         }
@@ -579,7 +577,9 @@ fn store_fields(
         }
         // Extended from slices: one capacity test per record, not per field.
         arena.fields.extend(entries.iter().map(|e| e.0));
-        arena.labels.extend(entries.iter().map(|e| label(e.1 as usize)));
+        arena
+            .labels
+            .extend(entries.iter().map(|e| label(e.1 as usize)));
         span
     });
     scratch.truncate(base);
