@@ -51,10 +51,10 @@ struct Interner {
     /// memo). A type that owns a description maps to its node, which is still being
     /// placed while it holds the placeholder: a mention then is a knot.
     placed: memo::Memo,
-    /// The shared arena's contents while descriptions are placed into them, swapped
-    /// out of `arena` for the placing (which then writes plain vectors, with no
-    /// `Rc::make_mut` per node and per record) and back when it ends; empty
-    /// otherwise.
+    /// The shared arena's nodes, fields and labels (all a placing writes) while
+    /// descriptions are placed into them, swapped out of `arena` for the placing
+    /// (which then writes plain vectors, with no `Rc::make_mut` per node and per
+    /// record) and back when it ends; empty otherwise.
     work: Arena,
 }
 
@@ -395,7 +395,7 @@ impl Interner {
         // Swapped, not taken: `work` is empty between placings, and neither side
         // is built or dropped. The arena is copied here if another holder still
         // has it (a nested decode).
-        std::mem::swap(Rc::make_mut(&mut self.arena), &mut self.work);
+        swap_placed(Rc::make_mut(&mut self.arena), &mut self.work);
         if self.work.nodes.capacity() == 0 {
             // A canister's argument types take a few dozen nodes: one allocation,
             // instead of growing through several on the first call. Fields are
@@ -412,7 +412,7 @@ impl Interner {
             self.roll_back(marks);
         }
         // The interner holds `arena` alone now: no copy.
-        std::mem::swap(Rc::make_mut(&mut self.arena), &mut self.work);
+        swap_placed(Rc::make_mut(&mut self.arena), &mut self.work);
         placed
     }
 
@@ -584,6 +584,14 @@ fn store_fields(
     });
     scratch.truncate(base);
     span
+}
+
+/// Swaps what a placing writes (nodes, fields, labels) between two arenas.
+#[inline(always)]
+fn swap_placed(a: &mut Arena, b: &mut Arena) {
+    std::mem::swap(&mut a.nodes, &mut b.nodes);
+    std::mem::swap(&mut a.fields, &mut b.fields);
+    std::mem::swap(&mut a.labels, &mut b.labels);
 }
 
 /// The primitive a type is, if it is one.
