@@ -64,6 +64,12 @@ fn every_one_byte_argument_type_is_read_as_candid_reads_it() {
     // one byte and in two (`80` then a zero byte of the value run, read as
     // part of the reference).
     assert_eq!(accepted, 2 * 16 + 2);
+    // A principal (`68`) with a value: the anonymous principal's empty form.
+    assert!(agree(b"DIDL\x00\x01\x68\x01\x00", "principal"));
+    assert!(agree(
+        b"DIDL\x01\x6c\x01\x00\x68\x01\x00\x01\x00",
+        "principal field"
+    ));
 }
 
 #[test]

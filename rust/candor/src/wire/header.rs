@@ -327,26 +327,34 @@ fn prim_of_opcode(op: i64) -> Option<Prim> {
     })
 }
 
-/// The primitives whose opcode is one SLEB128 byte `b` with `0x7f - b` below 17:
-/// `null` (-1, `0x7f`) to `empty` (-17, `0x6f`), in the order of [`Prim`].
-const ONE_BYTE_PRIMS: [Prim; 17] = [
-    Prim::Null,
-    Prim::Bool,
-    Prim::Nat,
-    Prim::Int,
-    Prim::Nat8,
-    Prim::Nat16,
-    Prim::Nat32,
-    Prim::Nat64,
-    Prim::Int8,
-    Prim::Int16,
-    Prim::Int32,
-    Prim::Int64,
-    Prim::Float32,
-    Prim::Float64,
-    Prim::Text,
-    Prim::Reserved,
-    Prim::Empty,
+/// The primitive whose opcode is the one SLEB128 byte `b`, at `0x7f - b`: `null`
+/// (-1, `0x7f`) to `empty` (-17, `0x6f`) in the order of [`Prim`], then the
+/// opcodes -18 to -23 (composite types, not references), then `principal` (-24).
+const ONE_BYTE_PRIMS: [Option<Prim>; 24] = [
+    Some(Prim::Null),
+    Some(Prim::Bool),
+    Some(Prim::Nat),
+    Some(Prim::Int),
+    Some(Prim::Nat8),
+    Some(Prim::Nat16),
+    Some(Prim::Nat32),
+    Some(Prim::Nat64),
+    Some(Prim::Int8),
+    Some(Prim::Int16),
+    Some(Prim::Int32),
+    Some(Prim::Int64),
+    Some(Prim::Float32),
+    Some(Prim::Float64),
+    Some(Prim::Text),
+    Some(Prim::Reserved),
+    Some(Prim::Empty),
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    Some(Prim::Principal),
 ];
 
 /// Fields (and argument types) a new wire arena makes room for at once: a header
@@ -409,15 +417,19 @@ pub(crate) fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) ->
         arena: Arena::recycled(),
         len: table_len,
     };
-    table.arena.nodes.reserve(table_len as usize);
-    if table.arena.fields.capacity() == 0 {
-        // A new vector (no earlier arena gave one back): the fields and argument
-        // types of a typical header in one allocation, instead of growing through
-        // several; no more than one per byte left, which each takes at least.
-        table
-            .arena
-            .fields
-            .reserve(FIRST_FIELDS.min(table.rd.remaining()));
+    // New vectors (no earlier arena gave any back) are allocated at their size
+    // directly, which costs less than reserving in an empty one.
+    let arena = &mut table.arena;
+    if arena.nodes.capacity() == 0 {
+        arena.nodes = Vec::with_capacity(table_len as usize);
+    } else {
+        arena.nodes.reserve(table_len as usize);
+    }
+    if arena.fields.capacity() == 0 {
+        // The fields and argument types of a typical header in one allocation,
+        // instead of growing through several; no more than one per byte left,
+        // which each takes at least.
+        arena.fields = Vec::with_capacity(FIRST_FIELDS.min(table.rd.remaining()));
     }
     for _ in 0..table_len {
         let node = table.entry()?;
@@ -489,9 +501,9 @@ impl Table<'_> {
     /// opcode.
     ///
     /// Nearly every reference takes one byte: an index below 64 (`0x00..=0x3f`) or
-    /// a primitive from `null` (`0x7f`) to `empty` (`0x6f`), whose `Prim` is
-    /// `0x7f - byte`. Those are read here; every other form (`principal`, longer
-    /// forms, unknown opcodes, indices out of range) takes
+    /// a primitive from `null` (`0x7f`) to `principal` (`0x68`), found at
+    /// `0x7f - byte` in [`ONE_BYTE_PRIMS`]. Those are read here; every other form
+    /// (longer forms, unknown opcodes, indices out of range) takes
     /// [`type_ref_any`](Self::type_ref_any), which reads and fails as always.
     #[inline(always)]
     fn type_ref(&mut self, what: &str) -> Result<Ref> {
@@ -501,7 +513,7 @@ impl Table<'_> {
                     self.rd.bump();
                     return Ok(Ref::new(PRIM_COUNT + u32::from(b), true));
                 }
-            } else if let Some(&p) =
+            } else if let Some(&Some(p)) =
                 (0x7fu8.checked_sub(b)).and_then(|k| ONE_BYTE_PRIMS.get(usize::from(k)))
             {
                 self.rd.bump();
@@ -772,6 +784,25 @@ fn replace_empty(arena: &mut Arena, table_len: usize) {
             if let Some(n) = arena.nodes.get_mut(i) {
                 *n = Node::Prim(Prim::Empty);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-byte table names the primitive the general reader finds for each
+    /// one-byte negative opcode, and none where that reader finds none.
+    #[test]
+    fn one_byte_primitives_are_the_opcodes_primitives() {
+        for (k, p) in ONE_BYTE_PRIMS.iter().enumerate() {
+            let opcode = -(k as i64) - 1;
+            assert_eq!(*p, prim_of_opcode(opcode), "opcode {opcode}");
+        }
+        // Past the table, no one-byte opcode (-25 to -64) is a primitive.
+        for opcode in -64..=-25 {
+            assert_eq!(prim_of_opcode(opcode), None);
         }
     }
 }
