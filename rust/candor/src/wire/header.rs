@@ -303,7 +303,7 @@ impl Arena {
     }
 }
 
-fn prim_of_opcode(op: i64) -> Option<Prim> {
+const fn prim_of_opcode(op: i64) -> Option<Prim> {
     Some(match op {
         opcode::NULL => Prim::Null,
         opcode::BOOL => Prim::Bool,
@@ -327,35 +327,17 @@ fn prim_of_opcode(op: i64) -> Option<Prim> {
     })
 }
 
-/// The primitive whose opcode is the one SLEB128 byte `b`, at `0x7f - b`: `null`
-/// (-1, `0x7f`) to `empty` (-17, `0x6f`) in the order of [`Prim`], then the
-/// opcodes -18 to -23 (composite types, not references), then `principal` (-24).
-const ONE_BYTE_PRIMS: [Option<Prim>; 24] = [
-    Some(Prim::Null),
-    Some(Prim::Bool),
-    Some(Prim::Nat),
-    Some(Prim::Int),
-    Some(Prim::Nat8),
-    Some(Prim::Nat16),
-    Some(Prim::Nat32),
-    Some(Prim::Nat64),
-    Some(Prim::Int8),
-    Some(Prim::Int16),
-    Some(Prim::Int32),
-    Some(Prim::Int64),
-    Some(Prim::Float32),
-    Some(Prim::Float64),
-    Some(Prim::Text),
-    Some(Prim::Reserved),
-    Some(Prim::Empty),
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    Some(Prim::Principal),
-];
+/// The primitive whose opcode is the one SLEB128 byte `b`, at `0x7f - b` (the
+/// opcodes -1 to -24: `null` to `empty`, six composite types, `principal`).
+const ONE_BYTE_PRIMS: [Option<Prim>; 24] = {
+    let mut table = [None; 24];
+    let mut k = 0;
+    while k < table.len() {
+        table[k] = prim_of_opcode(-(k as i64) - 1);
+        k += 1;
+    }
+    table
+};
 
 /// Fields (and argument types) a new wire arena makes room for at once: a header
 /// of a few records and variants, as a canister method's arguments have.
@@ -542,6 +524,7 @@ impl Table<'_> {
 
     /// A count of items that take at least one byte each: more than the bytes left
     /// is a message cut short.
+    #[inline]
     fn count(&mut self, what: &str, items: &str) -> Result<u64> {
         let n = self.rd.leb(what)?;
         if n > self.rd.remaining() as u64 {
@@ -792,15 +775,15 @@ fn replace_empty(arena: &mut Arena, table_len: usize) {
 mod tests {
     use super::*;
 
-    /// The one-byte table names the primitive the general reader finds for each
-    /// one-byte negative opcode, and none where that reader finds none.
+    /// The one-byte table holds the primitives from `null` to `empty` in the order
+    /// of `Prim`, then `principal` last; no one-byte opcode past it is one.
     #[test]
     fn one_byte_primitives_are_the_opcodes_primitives() {
-        for (k, p) in ONE_BYTE_PRIMS.iter().enumerate() {
-            let opcode = -(k as i64) - 1;
-            assert_eq!(*p, prim_of_opcode(opcode), "opcode {opcode}");
+        for (k, p) in ONE_BYTE_PRIMS.iter().enumerate().take(17) {
+            assert_eq!(p.map(|p| p as usize), Some(k));
         }
-        // Past the table, no one-byte opcode (-25 to -64) is a primitive.
+        assert_eq!(ONE_BYTE_PRIMS[17..23], [None; 6]);
+        assert_eq!(ONE_BYTE_PRIMS[23], Some(Prim::Principal));
         for opcode in -64..=-25 {
             assert_eq!(prim_of_opcode(opcode), None);
         }
