@@ -7,6 +7,8 @@
 //! Interning a type nobody has seen yet, while a decode holds the arena, copies it
 //! (`Rc::make_mut`): that happens once per new type, never on the steady path.
 
+mod memo;
+
 use super::quota;
 use crate::error::{Error, Result};
 use crate::fasthash::FastMap;
@@ -48,7 +50,12 @@ struct Interner {
     /// Placing from static descriptions: per Rust type, what it placed as (`ty()`'s
     /// memo). A type that owns a description maps to its node, which is still being
     /// placed while it holds the placeholder: a mention then is a knot.
-    placed: FastMap<TypeId, Ref>,
+    placed: memo::Memo,
+    /// The shared arena's nodes, fields and labels (all a placing writes) while
+    /// descriptions are placed into them, swapped out of `arena` for the placing
+    /// (which then writes plain vectors, with no `Rc::make_mut` per node and per
+    /// record) and back when it ends; empty otherwise.
+    work: Arena,
 }
 
 /// The depths at which flattening tests its bounds: one in every
@@ -302,10 +309,13 @@ impl Interner {
             let id = f.id.get_id();
             self.scratch.push((FieldEntry { id, ty }, i as u32));
         }
-        self.store_fields(base, |i| match fs.get(i).map(|f| f.id.as_ref()) {
-            Some(Label::Named(n)) => FieldLabel::Named(n.clone().into()),
-            Some(Label::Unnamed(_)) => FieldLabel::Unnamed,
-            Some(Label::Id(_)) | None => FieldLabel::Id,
+        let arena = Rc::make_mut(&mut self.arena);
+        store_fields(&mut self.scratch, base, arena, |i| {
+            match fs.get(i).map(|f| f.id.as_ref()) {
+                Some(Label::Named(n)) => FieldLabel::Named(n.clone().into()),
+                Some(Label::Unnamed(_)) => FieldLabel::Unnamed,
+                Some(Label::Id(_)) | None => FieldLabel::Id,
+            }
         })
         .ok_or_else(|| Error::msg(format!("field id collision in {t}")))
     }
@@ -376,36 +386,45 @@ impl Interner {
     /// was) if a type it reaches has no description or it nests too deeply, and the
     /// caller interns `ty()` instead, which reports the depth.
     fn place_root(&mut self, id: TypeId, d: &'static StaticType) -> Option<Ref> {
+        if let StaticKind::Prim(p) = d.kind {
+            // A primitive is its fixed reference: the arena is not touched.
+            return Some(Ref::prim(p));
+        }
         self.stack = StackMark::here();
         self.scratch.clear();
-        let primitive = matches!(d.kind, StaticKind::Prim(_));
-        if self.arena.nodes.capacity() == 0 && !primitive {
+        // Swapped, not taken: `work` is empty between placings, and neither side
+        // is built or dropped. The arena is copied here if another holder still
+        // has it (a nested decode).
+        swap_placed(Rc::make_mut(&mut self.arena), &mut self.work);
+        if self.work.nodes.capacity() == 0 {
             // A canister's argument types take a few dozen nodes: one allocation,
-            // instead of growing through several on the first call (a primitive
-            // takes none). Fields are reserved at the first record or variant.
-            Rc::make_mut(&mut self.arena).nodes = Vec::with_capacity(32);
+            // instead of growing through several on the first call. Fields are
+            // reserved at the first record or variant.
+            self.work.nodes = Vec::with_capacity(32);
         }
         let marks = (
-            self.arena.nodes.len(),
-            self.arena.fields.len(),
-            self.arena.labels.len(),
+            self.work.nodes.len(),
+            self.work.fields.len(),
+            self.work.labels.len(),
         );
         let placed = self.place_linked(id, d, 0);
         if placed.is_none() {
             self.roll_back(marks);
         }
+        // The interner holds `arena` alone now: no copy.
+        swap_placed(Rc::make_mut(&mut self.arena), &mut self.work);
         placed
     }
 
     /// Forgets what a failed placing added.
     #[cold]
     fn roll_back(&mut self, (nodes, fields, labels): (usize, usize, usize)) {
-        let arena = Rc::make_mut(&mut self.arena);
+        let arena = &mut self.work;
         arena.nodes.truncate(nodes);
         arena.fields.truncate(fields);
         arena.labels.truncate(labels);
         let end = PRIM_COUNT + nodes as u32;
-        self.placed.retain(|_, r| r.idx() < end);
+        self.placed.retain(|r| r.idx() < end);
         self.scratch.clear();
     }
 
@@ -428,7 +447,7 @@ impl Interner {
         if let StaticKind::Prim(p) = d.kind {
             return Some(Ref::prim(p));
         }
-        if let Some(&r) = self.placed.get(&id) {
+        if let Some(r) = self.placed.get(&id) {
             return Some(self.memoised(r));
         }
         match d.owner.map(|f| f()) {
@@ -446,7 +465,7 @@ impl Interner {
     /// A memoised reference: a node still being placed (it holds the placeholder)
     /// is reached through a knot, which has the var bit.
     fn memoised(&self, r: Ref) -> Ref {
-        if r.idx() >= PRIM_COUNT && self.arena.node(r) == Node::Prim(Prim::Empty) {
+        if r.idx() >= PRIM_COUNT && self.work.node(r) == Node::Prim(Prim::Empty) {
             Ref::new(r.idx(), true)
         } else {
             r
@@ -457,7 +476,7 @@ impl Interner {
     /// transparent type): placed once per owner.
     fn place(&mut self, d: &'static StaticType, depth: usize) -> Option<Ref> {
         let owner = d.owner.map(|f| f());
-        if let Some(&r) = owner.as_ref().and_then(|o| self.placed.get(o)) {
+        if let Some(r) = owner.as_ref().and_then(|o| self.placed.get(o)) {
             return Some(self.memoised(r));
         }
         self.place_new(d, owner, depth)
@@ -479,17 +498,13 @@ impl Interner {
         }
         let idx = match d.kind {
             StaticKind::Prim(p) => return Some(Ref::prim(p)),
-            _ => self.push(Node::Prim(Prim::Empty)),
+            _ => self.work.push_node(Node::Prim(Prim::Empty)),
         };
         if let Some(o) = owner {
-            if self.placed.capacity() == 0 {
-                // An argument type meets a handful of Rust types: one small
-                // allocation instead of growing through several; so for the
-                // fields of the records being placed.
-                self.placed = FastMap::with_capacity_and_hasher(16, Default::default());
-                if self.scratch.capacity() == 0 {
-                    self.scratch = Vec::with_capacity(32);
-                }
+            if self.scratch.capacity() == 0 {
+                // The fields of the records being placed: one small allocation
+                // instead of growing through several.
+                self.scratch = Vec::with_capacity(32);
             }
             self.placed.insert(o, Ref::new(idx, false));
         }
@@ -500,17 +515,17 @@ impl Interner {
             StaticKind::Variant(fs) => Node::Variant(self.place_fields(fs, depth)?),
             StaticKind::Prim(_) => Node::Prim(Prim::Empty),
         };
-        self.set(idx, node);
+        self.work.set_node(idx, node);
         Some(Ref::new(idx, false))
     }
 
     /// The fields of a description, placed in the order given, then stored sorted
     /// by id (a collision fails the placing, and `ty()` reports it).
     fn place_fields(&mut self, fs: &'static [StaticField], depth: usize) -> Option<Span> {
-        if self.arena.fields.capacity() == 0 && self.arena.labels.capacity() == 0 {
+        if self.work.fields.capacity() == 0 && self.work.labels.capacity() == 0 {
             // The first record or variant: room for a few dozen fields at once
             // (types without any, as vectors of primitives, allocate none).
-            let arena = Rc::make_mut(&mut self.arena);
+            let arena = &mut self.work;
             arena.fields = Vec::with_capacity(64);
             arena.labels = Vec::with_capacity(64);
         }
@@ -519,51 +534,64 @@ impl Interner {
             let ty = self.place_ref(f.ty, depth + 1)?;
             self.scratch.push((FieldEntry { id: f.id, ty }, i as u32));
         }
-        self.store_fields(base, |i| match fs.get(i).map(|f| f.label) {
-            // The description's name, not a copy of it.
-            Some(StaticLabel::Named(n)) => FieldLabel::Named(n.into()),
-            Some(StaticLabel::Unnamed) => FieldLabel::Unnamed,
-            Some(StaticLabel::Id) | None => FieldLabel::Id,
+        store_fields(&mut self.scratch, base, &mut self.work, |i| {
+            match fs.get(i).map(|f| f.label) {
+                // The description's name, not a copy of it.
+                Some(StaticLabel::Named(n)) => FieldLabel::Named(n.into()),
+                Some(StaticLabel::Unnamed) => FieldLabel::Unnamed,
+                Some(StaticLabel::Id) | None => FieldLabel::Id,
+            }
         })
     }
+}
 
-    /// The fields pushed on `scratch` since `base`, sorted by id and stored in the
-    /// arena, each with the label `label` gives for its position in the Rust type;
-    /// `None` if two have the same id. Either way `scratch` is back at `base`.
-    fn store_fields(&mut self, base: usize, label: impl Fn(usize) -> FieldLabel) -> Option<Span> {
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let entries = scratch.get_mut(base..).unwrap_or_default();
-        // Derived types and static descriptions list their fields in id order
-        // already: one pass finds them sorted and unique.
-        let sorted = entries
+/// The fields pushed on `scratch` since `base`, sorted by id and stored in `arena`,
+/// each with the label `label` gives for its position in the Rust type; `None` if
+/// two have the same id. Either way `scratch` is back at `base`.
+fn store_fields(
+    scratch: &mut Vec<(FieldEntry, u32)>,
+    base: usize,
+    arena: &mut Arena,
+    label: impl Fn(usize) -> FieldLabel,
+) -> Option<Span> {
+    let entries = scratch.get_mut(base..).unwrap_or_default();
+    // Derived types and static descriptions list their fields in id order
+    // already: one pass finds them sorted and unique.
+    let sorted = entries
+        .windows(2)
+        .all(|w| w.first().map(|a| a.0.id) < w.get(1).map(|b| b.0.id));
+    let unique = sorted || {
+        entries.sort_by_key(|e| e.0.id);
+        !entries
             .windows(2)
-            .all(|w| w.first().map(|a| a.0.id) < w.get(1).map(|b| b.0.id));
-        let unique = sorted || {
-            entries.sort_by_key(|e| e.0.id);
-            !entries
-                .windows(2)
-                .any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id))
+            .any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id))
+    };
+    let span = unique.then(|| {
+        let span = Span {
+            start: arena.fields.len() as u32,
+            len: entries.len() as u32,
         };
-        let span = unique.then(|| {
-            let arena = Rc::make_mut(&mut self.arena);
-            let span = Span {
-                start: arena.fields.len() as u32,
-                len: entries.len() as u32,
-            };
-            // Labels run parallel to fields; wire-only fields before them read as ids.
+        // Labels run parallel to fields; wire-only fields before them read as ids.
+        if arena.labels.len() != arena.fields.len() {
             arena.labels.resize(arena.fields.len(), FieldLabel::Id);
-            arena.fields.reserve(entries.len());
-            arena.labels.reserve(entries.len());
-            for &(f, i) in entries.iter() {
-                arena.fields.push(f);
-                arena.labels.push(label(i as usize));
-            }
-            span
-        });
-        scratch.truncate(base);
-        self.scratch = scratch;
+        }
+        // Extended from slices: one capacity test per record, not per field.
+        arena.fields.extend(entries.iter().map(|e| e.0));
+        arena
+            .labels
+            .extend(entries.iter().map(|e| label(e.1 as usize)));
         span
-    }
+    });
+    scratch.truncate(base);
+    span
+}
+
+/// Swaps what a placing writes (nodes, fields, labels) between two arenas.
+#[inline(always)]
+fn swap_placed(a: &mut Arena, b: &mut Arena) {
+    std::mem::swap(&mut a.nodes, &mut b.nodes);
+    std::mem::swap(&mut a.fields, &mut b.fields);
+    std::mem::swap(&mut a.labels, &mut b.labels);
 }
 
 /// The primitive a type is, if it is one.

@@ -303,7 +303,7 @@ impl Arena {
     }
 }
 
-fn prim_of_opcode(op: i64) -> Option<Prim> {
+const fn prim_of_opcode(op: i64) -> Option<Prim> {
     Some(match op {
         opcode::NULL => Prim::Null,
         opcode::BOOL => Prim::Bool,
@@ -326,6 +326,22 @@ fn prim_of_opcode(op: i64) -> Option<Prim> {
         _ => return None,
     })
 }
+
+/// The primitive whose opcode is the one SLEB128 byte `b`, at `0x7f - b` (the
+/// opcodes -1 to -24: `null` to `empty`, six composite types, `principal`).
+const ONE_BYTE_PRIMS: [Option<Prim>; 24] = {
+    let mut table = [None; 24];
+    let mut k = 0;
+    while k < table.len() {
+        table[k] = prim_of_opcode(-(k as i64) - 1);
+        k += 1;
+    }
+    table
+};
+
+/// Fields (and argument types) a new wire arena makes room for at once: a header
+/// of a few records and variants, as a canister method's arguments have.
+const FIRST_FIELDS: usize = 32;
 
 /// Default bound on type table entries (candid's `MAX_TYPE_TABLE_LEN`).
 pub(crate) const DEFAULT_MAX_TYPE_LEN: usize = 10_000;
@@ -383,7 +399,20 @@ pub(crate) fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) ->
         arena: Arena::recycled(),
         len: table_len,
     };
-    table.arena.nodes.reserve(table_len as usize);
+    // New vectors (no earlier arena gave any back) are allocated at their size
+    // directly, which costs less than reserving in an empty one.
+    let arena = &mut table.arena;
+    if arena.nodes.capacity() == 0 {
+        arena.nodes = Vec::with_capacity(table_len as usize);
+    } else {
+        arena.nodes.reserve(table_len as usize);
+    }
+    if arena.fields.capacity() == 0 {
+        // The fields and argument types of a typical header in one allocation,
+        // instead of growing through several; no more than one per byte left,
+        // which each takes at least.
+        arena.fields = Vec::with_capacity(FIRST_FIELDS.min(table.rd.remaining()));
+    }
     for _ in 0..table_len {
         let node = table.entry()?;
         table.arena.push_node(node);
@@ -452,7 +481,33 @@ impl Table<'_> {
 
     /// A type reference: a table index (below the table length) or a primitive
     /// opcode.
+    ///
+    /// Nearly every reference takes one byte: an index below 64 (`0x00..=0x3f`) or
+    /// a primitive from `null` (`0x7f`) to `principal` (`0x68`), found at
+    /// `0x7f - byte` in [`ONE_BYTE_PRIMS`]. Those are read here; every other form
+    /// (longer forms, unknown opcodes, indices out of range) takes
+    /// [`type_ref_any`](Self::type_ref_any), which reads and fails as always.
+    #[inline(always)]
     fn type_ref(&mut self, what: &str) -> Result<Ref> {
+        if let Some(b) = self.rd.peek() {
+            if b < 0x40 {
+                if u64::from(b) < self.len {
+                    self.rd.bump();
+                    return Ok(Ref::new(PRIM_COUNT + u32::from(b), true));
+                }
+            } else if let Some(&Some(p)) =
+                (0x7fu8.checked_sub(b)).and_then(|k| ONE_BYTE_PRIMS.get(usize::from(k)))
+            {
+                self.rd.bump();
+                return Ok(Ref::prim(p));
+            }
+        }
+        self.type_ref_any(what)
+    }
+
+    /// [`type_ref`](Self::type_ref) for a reference of any form.
+    #[inline(never)]
+    fn type_ref_any(&mut self, what: &str) -> Result<Ref> {
         let at = self.rd.offset();
         let v = self.rd.sleb(what)?;
         if v >= 0 {
@@ -469,6 +524,7 @@ impl Table<'_> {
 
     /// A count of items that take at least one byte each: more than the bytes left
     /// is a message cut short.
+    #[inline]
     fn count(&mut self, what: &str, items: &str) -> Result<u64> {
         let n = self.rd.leb(what)?;
         if n > self.rd.remaining() as u64 {
@@ -487,20 +543,23 @@ impl Table<'_> {
         if n > self.rd.remaining() as u64 {
             return Err(self.rd.eof("fields"));
         }
+        // Each field takes two bytes at least (an id and a type).
+        self.reserve_fields(n as usize, 2);
         let start = self.arena.fields.len() as u32;
-        let mut prev: Option<u32> = None;
+        // The least id the next field may have: ids strictly increase.
+        let mut least: u64 = 0;
         for _ in 0..n {
             let fat = self.rd.offset();
             let id = self.rd.leb("field id")?;
             let id = u32::try_from(id)
                 .map_err(|_| Error::binary("field id out of 32-bit range", fat))?;
-            if prev.is_some_and(|p| p >= id) {
+            if u64::from(id) < least {
                 return Err(Error::binary(
                     format!("field id {id} collision or not sorted"),
                     fat,
                 ));
             }
-            prev = Some(id);
+            least = u64::from(id) + 1;
             let ty = self.type_ref("field type")?;
             self.arena.fields.push(FieldEntry { id, ty });
         }
@@ -508,6 +567,17 @@ impl Table<'_> {
             start,
             len: n as u32,
         })
+    }
+
+    /// Room for `n` more fields (record fields, variant cases, argument types) of
+    /// at least `min_bytes` each, for no more of them than the bytes left can hold:
+    /// no count a message claims reserves more than its bytes justify.
+    #[inline(always)]
+    fn reserve_fields(&mut self, n: usize, min_bytes: usize) {
+        let fields = &mut self.arena.fields;
+        if fields.capacity() - fields.len() < n {
+            fields.reserve(n.min(self.rd.remaining() / min_bytes));
+        }
     }
 
     /// A function type: arguments, results, and at most one annotation byte.
@@ -593,6 +663,7 @@ impl Table<'_> {
         let argc = self.count("argument count", "argument types")?;
         let len = u32::try_from(argc)
             .map_err(|_| Error::binary("argument count out of 32-bit range", at))?;
+        self.reserve_fields(len as usize, 1);
         let start = self.arena.fields.len() as u32;
         for id in 0..len {
             let ty = self.type_ref("argument type")?;
@@ -696,6 +767,25 @@ fn replace_empty(arena: &mut Arena, table_len: usize) {
             if let Some(n) = arena.nodes.get_mut(i) {
                 *n = Node::Prim(Prim::Empty);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-byte table holds the primitives from `null` to `empty` in the order
+    /// of `Prim`, then `principal` last; no one-byte opcode past it is one.
+    #[test]
+    fn one_byte_primitives_are_the_opcodes_primitives() {
+        for (k, p) in ONE_BYTE_PRIMS.iter().enumerate().take(17) {
+            assert_eq!(p.map(|p| p as usize), Some(k));
+        }
+        assert_eq!(ONE_BYTE_PRIMS[17..23], [None; 6]);
+        assert_eq!(ONE_BYTE_PRIMS[23], Some(Prim::Principal));
+        for opcode in -64..=-25 {
+            assert_eq!(prim_of_opcode(opcode), None);
         }
     }
 }

@@ -85,6 +85,18 @@ impl<'de> Reader<'de> {
         }
     }
 
+    /// The next byte, not read yet (`None` at the end).
+    #[inline(always)]
+    pub(crate) fn peek(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
+    }
+
+    /// Moves past the byte [`peek`](Self::peek) returned.
+    #[inline(always)]
+    pub(crate) fn bump(&mut self) {
+        self.pos += 1;
+    }
+
     /// The next byte.
     #[inline(always)]
     pub(crate) fn byte(&mut self, what: &str) -> Result<u8> {
