@@ -6,6 +6,7 @@
 //! straight into the output buffer.
 
 mod dynamic;
+mod static_merge;
 mod static_table;
 pub mod table;
 
@@ -539,6 +540,13 @@ pub trait ArgumentEncoder {
     fn _static_header() -> Option<Vec<u8>> {
         None
     }
+    /// Hidden, for tests: whether [`_static_header`](Self::_static_header) had to
+    /// compute the entries' numbering (two of its nodes might be structurally
+    /// equal); `None` when there is no static header.
+    #[doc(hidden)]
+    fn _static_header_merges() -> Option<bool> {
+        None
+    }
     /// Writes the argument values in order.
     #[doc(hidden)]
     fn write_values(&self, ser: &mut ValueSerializer) -> Result<()>;
@@ -572,6 +580,10 @@ macro_rules! encode_impl {
             }
             fn _static_header() -> Option<Vec<u8>> {
                 static_table::header(&[$(($t::id(), $t::_static_type()?)),+])
+            }
+            fn _static_header_merges() -> Option<bool> {
+                static_table::header_and_merged(&[$(($t::id(), $t::_static_type()?)),+])
+                    .map(|(_, merged)| merged)
             }
             #[inline]
             fn write_values(&self, ser: &mut ValueSerializer) -> Result<()> {

@@ -4,19 +4,23 @@
 //! The bytes must be [`TypeSerialize`](super::TypeSerialize)'s, so this runs its
 //! algorithm on the trees `ty()` would compute after the memo is cleared, without
 //! building them:
-//! * [`Shapes`] emulates the memo over the descriptions: one shape per Rust type
-//!   that builds a node (its `Rc`), a `Knot` leaf for a mention of a type still being
-//!   computed, and what a transparent type was first computed as;
-//! * [`Table`] numbers the shapes in pre-order, gives two structurally equal shapes
-//!   one entry (fields compared by id, knots by the type they name), then writes the
-//!   entries in index order, a knot as the entry of the type it names and each field
-//!   id from the LEB128 bytes its description carries.
+//! * [`Shapes`] emulates the memo over the descriptions: one node per Rust type
+//!   that builds one (its `Rc`), a knot for a mention of a type still being
+//!   computed, and what a transparent type was first computed as. Nodes are made in
+//!   pre-order, an index taken before the parts are computed;
+//! * the entries are `TypeSerialize`'s numbering of those nodes: pre-order, two
+//!   structurally equal ones sharing an entry (`static_merge.rs`). When no two nodes
+//!   could be equal, which the walk sees from a key of each node's own level, the
+//!   numbering is the nodes' own order and is not computed;
+//! * the entries are written in index order, a knot as the entry of the type it
+//!   names and each field id from the LEB128 bytes its description carries.
 //!
 //! Anything the emulation does not cover (a type without a description, a knot whose
 //! type has no entry) returns `None`, and the caller takes the `ty()` path, which
 //! also reports any error. Everything lives in a few flat vectors: this runs once per
 //! tuple type, on the first call of a method, where each allocation counts.
 
+use super::static_merge::Merged;
 use crate::fasthash::FastHasher;
 use crate::types::static_type::{StaticField, StaticKind, StaticRef};
 use crate::types::{StaticType, TypeId};
@@ -24,55 +28,104 @@ use crate::wire::{leb, opcode};
 use std::cell::Cell;
 use std::hash::Hasher;
 
-/// A reference to a type: a primitive's opcode (negative), or a shape's index.
-type Ty = i64;
+/// A reference to a type: a primitive's opcode (negative), a node's index, or
+/// [`KNOT`] plus a knot's index.
+pub(super) type Ty = i64;
 
-/// A tree node as `ty()` would build it.
+/// Knot `k` is referred to as `KNOT + k`, above every node index.
+pub(super) const KNOT: Ty = 1 << 32;
+
+/// A part not computed yet, or a type still being computed in the memo.
+const PENDING: Ty = Ty::MIN;
+
+/// An `opt`, `vec`, record or variant node as `ty()` would build it: its opcode,
+/// the description it was computed from (which holds its field ids), and its parts'
+/// types in `Shapes::parts`.
 #[derive(Clone, Copy)]
-enum Shape {
-    /// `Knot(id)`: a mention of a type whose computation had not finished.
-    Knot(TypeId),
-    /// `opt`, `vec`, record or variant: its opcode, the description it was
-    /// computed from (which holds its field ids), and its parts' types in
-    /// `Shapes::parts`.
-    Node {
-        op: i64,
-        d: &'static StaticType,
-        start: u32,
-        len: u32,
-    },
+pub(super) struct Node {
+    pub(super) op: i64,
+    pub(super) d: &'static StaticType,
+    pub(super) start: u32,
+    pub(super) len: u32,
 }
 
 /// Deeper descriptions than this are left to the `ty()` path (and its checks).
 const MAX_DEPTH: usize = 512;
 
-/// The memo's emulation: every shape, and what each Rust type computed as.
+/// The memo's emulation: every node and knot, and what each Rust type computed as.
 #[derive(Default)]
-struct Shapes {
-    shapes: Vec<Shape>,
+pub(super) struct Shapes {
+    pub(super) nodes: Vec<Node>,
     /// The type of every part of every node, each node's in one run (reserved
     /// before its parts are computed, which add their own runs after it).
-    parts: Vec<Ty>,
-    /// `None` while the type is being computed. Searched in order: a header has a
-    /// handful of Rust types, and this runs once per tuple type.
-    memo: Vec<(TypeId, Option<Ty>)>,
-    /// Entry per shape (an `Rc`'s address in `TypeSerialize`), -1 for none yet.
-    entry_of: Vec<i64>,
+    pub(super) parts: Vec<Ty>,
+    /// Per knot, the address of the type it names.
+    pub(super) knots: Vec<usize>,
+    /// Per Rust type (its address), what it computed as ([`PENDING`] while it is
+    /// being computed). Searched in order: a header has a handful of Rust types.
+    memo: Vec<(usize, Ty)>,
+    /// The level key of every node finished so far.
+    keys: Vec<u64>,
+    /// Whether two nodes have the same level key, so that they may be equal and
+    /// share an entry: the numbering must then be computed.
+    may_merge: bool,
 }
 
 /// The fields of a record or variant description (none for the other kinds).
-fn fields_of(d: &'static StaticType) -> &'static [StaticField] {
+pub(super) fn fields_of(d: &'static StaticType) -> &'static [StaticField] {
     match d.kind {
         StaticKind::Record(fs) | StaticKind::Variant(fs) => fs,
         _ => &[],
     }
 }
 
+/// A primitive's opcode, whoever names it (a link or an inline node), or
+/// [`PENDING`] for anything else (including a link without a description).
+#[inline(always)]
+fn prim_of(r: StaticRef) -> Ty {
+    let d = match r {
+        StaticRef::Link(l) => match (l.ty)() {
+            Some(d) => d,
+            None => return PENDING,
+        },
+        StaticRef::Inline(d) => d,
+    };
+    match d.kind {
+        StaticKind::Prim(p) => p.opcode(),
+        _ => PENDING,
+    }
+}
+
 impl Shapes {
-    fn add(&mut self, s: Shape) -> Ty {
-        self.entry_of.push(-1);
-        self.shapes.push(s);
-        self.shapes.len() as Ty - 1
+    /// The node `t` refers to, if it refers to one.
+    #[inline(always)]
+    pub(super) fn node(&self, t: Ty) -> Option<Node> {
+        if (0..KNOT).contains(&t) {
+            self.nodes.get(t as usize).copied()
+        } else {
+            None
+        }
+    }
+
+    /// The address of the type knot `t` names, if `t` refers to a knot.
+    #[inline(always)]
+    pub(super) fn knot(&self, t: Ty) -> Option<usize> {
+        self.knots
+            .get(usize::try_from(t.checked_sub(KNOT)?).ok()?)
+            .copied()
+    }
+
+    /// The parts of `n`.
+    #[inline(always)]
+    pub(super) fn parts(&self, n: Node) -> &[Ty] {
+        self.parts
+            .get(n.start as usize..(n.start + n.len) as usize)
+            .unwrap_or_default()
+    }
+
+    /// What the Rust type at `address` computed as.
+    fn memo_of(&self, address: usize) -> Option<Ty> {
+        self.memo.iter().find(|m| m.0 == address).map(|m| m.1)
     }
 
     /// `ty()` of the Rust type `id` described by `d`.
@@ -80,25 +133,25 @@ impl Shapes {
         if let StaticKind::Prim(p) = d.kind {
             return Some(p.opcode());
         }
-        match self.memo_of(id) {
-            Some(Some(t)) => return Some(t),
-            Some(None) => return Some(self.add(Shape::Knot(id))),
+        let address = id.address();
+        match self.memo_of(address) {
+            Some(PENDING) => {
+                self.knots.push(address);
+                return Some(KNOT + self.knots.len() as Ty - 1);
+            }
+            Some(t) => return Some(t),
             None => {}
         }
         // Entries are only ever added: the slot stays this type's.
         let slot = self.memo.len();
-        self.memo.push((id, None));
+        self.memo.push((address, PENDING));
         let t = match d.owner.map(|f| f()) {
             // A transparent type: its `_ty()` is the owner's `ty()`.
             Some(o) if o != id => self.linked(o, d, depth + 1)?,
-            _ => self.node(d, depth)?,
+            _ => self.make(d, depth)?,
         };
-        self.memo.get_mut(slot)?.1 = Some(t);
+        self.memo.get_mut(slot)?.1 = t;
         Some(t)
-    }
-
-    fn memo_of(&self, id: TypeId) -> Option<Option<Ty>> {
-        self.memo.iter().find(|m| m.0 == id).map(|m| m.1)
     }
 
     fn child(&mut self, r: StaticRef, depth: usize) -> Option<Ty> {
@@ -113,224 +166,166 @@ impl Shapes {
             }
             StaticRef::Inline(d) => match d.owner {
                 Some(o) => self.linked(o(), d, depth + 1),
-                None => self.node(d, depth + 1),
+                None => self.make(d, depth + 1),
             },
         }
     }
 
-    /// The node `d` describes, its parts computed in order.
-    fn node(&mut self, d: &'static StaticType, depth: usize) -> Option<Ty> {
+    /// The node `d` describes (its index taken first), its parts computed in order.
+    fn make(&mut self, d: &'static StaticType, depth: usize) -> Option<Ty> {
         if depth > MAX_DEPTH {
             return None;
         }
-        let op = match d.kind {
+        let (op, one, fs) = match d.kind {
             StaticKind::Prim(p) => return Some(p.opcode()),
-            StaticKind::Opt(r) => return self.one(opcode::OPT, d, r, depth),
-            StaticKind::Vec(r) => return self.one(opcode::VEC, d, r, depth),
-            StaticKind::Record(_) => opcode::RECORD,
-            StaticKind::Variant(_) => opcode::VARIANT,
+            StaticKind::Opt(r) => (opcode::OPT, Some(r), &[][..]),
+            StaticKind::Vec(r) => (opcode::VEC, Some(r), &[][..]),
+            StaticKind::Record(fs) => (opcode::RECORD, None, fs),
+            StaticKind::Variant(fs) => (opcode::VARIANT, None, fs),
         };
-        let fs = fields_of(d);
+        let n = self.nodes.len();
         let start = self.parts.len();
-        // Placeholders pushed one by one: `resize` fills with a bulk operation,
-        // whose fixed cost is far above a few stores.
-        for _ in fs {
-            self.parts.push(Ty::MIN);
-        }
-        for (i, f) in fs.iter().enumerate() {
-            let t = self.child(f.ty, depth)?;
-            *self.parts.get_mut(start + i)? = t;
-        }
-        Some(self.add(Shape::Node {
+        let len = if one.is_some() { 1 } else { fs.len() };
+        self.nodes.push(Node {
             op,
             d,
             start: start as u32,
-            len: fs.len() as u32,
-        }))
-    }
-
-    /// `opt t` or `vec t`.
-    fn one(&mut self, op: i64, d: &'static StaticType, r: StaticRef, depth: usize) -> Option<Ty> {
-        let t = self.child(r, depth)?;
-        let start = self.parts.len() as u32;
-        self.parts.push(t);
-        Some(self.add(Shape::Node {
-            op,
-            d,
-            start,
-            len: 1,
-        }))
-    }
-
-    fn shape(&self, t: Ty) -> Option<Shape> {
-        self.shapes.get(usize::try_from(t).ok()?).copied()
-    }
-
-    fn parts(&self, start: u32, len: u32) -> &[Ty] {
-        self.parts
-            .get(start as usize..(start + len) as usize)
-            .unwrap_or_default()
-    }
-}
-
-/// [`TypeSerialize`](super::TypeSerialize)'s numbering over shapes.
-#[derive(Default)]
-struct Table {
-    /// Per entry, the shape that made it and that shape's [`signature`]: a new
-    /// shape shares the entry of an equal one (`TypeSerialize`'s search of its
-    /// index by structure), found by comparing signatures, then the shapes.
-    entries: Vec<(u64, Ty)>,
-}
-
-/// How many steps the structural comparisons of one header may take: types built
-/// to make them explode (wide trees of equal shapes under distinct Rust types) are
-/// left to the `ty()` path.
-const COMPARE_BUDGET: u32 = 1 << 16;
-
-/// A digest of a shape's own level: opcode, field ids, and per part its opcode (a
-/// primitive), the type it names (a knot) or its node's opcode and size. Two equal
-/// shapes have equal signatures.
-fn signature(shapes: &Shapes, op: i64, d: &'static StaticType, parts: &[Ty]) -> u64 {
-    let mut h = FastHasher::default();
-    h.write_i64(op);
-    for f in fields_of(d) {
-        h.write_u32(f.id);
-    }
-    for &c in parts {
-        match shapes.shape(c) {
-            None => h.write_i64(c),
-            Some(Shape::Knot(k)) => h.write_usize(k.address()),
-            Some(Shape::Node { op, len, .. }) => h.write_u64((op as u64) << 32 | u64::from(len)),
+            len: len as u32,
+        });
+        if let Some(r) = one {
+            self.parts.push(PENDING);
+            let t = self.child(r, depth)?;
+            *self.parts.get_mut(start)? = t;
+        } else {
+            self.fields(fs, start, depth)?;
         }
+        self.finish(n);
+        Some(n as Ty)
     }
-    h.finish()
-}
 
-/// Whether two nodes' own levels are equal: the same opcode, and for records and
-/// variants the same field ids.
-fn same_level(a: &'static StaticType, b: &'static StaticType) -> bool {
-    if std::ptr::eq(a, b) {
-        return true;
-    }
-    let (x, y) = (fields_of(a), fields_of(b));
-    x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.id == q.id)
-}
-
-/// Whether `a` and `b` are equal as `Type`s: the same primitive, knots naming the
-/// same type, or nodes with the same opcode and equal parts under the same ids.
-/// `None` when the budget runs out.
-fn equal(shapes: &Shapes, a: Ty, b: Ty, budget: &mut u32) -> Option<bool> {
-    if a == b {
-        return Some(true);
-    }
-    *budget = budget.checked_sub(1)?;
-    Some(match (shapes.shape(a), shapes.shape(b)) {
-        (Some(Shape::Knot(x)), Some(Shape::Knot(y))) => x == y,
-        (
-            Some(Shape::Node { op, d, start, len }),
-            Some(Shape::Node {
-                op: op2,
-                d: d2,
-                start: start2,
-                len: len2,
-            }),
-        ) => {
-            if op != op2 || len != len2 || !same_level(d, d2) {
-                return Some(false);
-            }
-            for (&p, &q) in shapes
-                .parts(start, len)
-                .iter()
-                .zip(shapes.parts(start2, len2))
-            {
-                if !equal(shapes, p, q, budget)? {
-                    return Some(false);
+    /// A record's or variant's parts, from `start`: primitives in a first pass
+    /// (most fields are), then the others in order. Pushed one by one: `resize`
+    /// fills with a bulk operation, whose fixed cost is far above a few stores.
+    #[inline(always)]
+    fn fields(&mut self, fs: &'static [StaticField], start: usize, depth: usize) -> Option<()> {
+        let mut pending = false;
+        for f in fs {
+            let t = prim_of(f.ty);
+            pending |= t == PENDING;
+            self.parts.push(t);
+        }
+        if pending {
+            for (i, f) in fs.iter().enumerate() {
+                if *self.parts.get(start + i)? == PENDING {
+                    let t = self.child(f.ty, depth)?;
+                    *self.parts.get_mut(start + i)? = t;
                 }
-            }
-            true
-        }
-        _ => false,
-    })
-}
-
-impl Table {
-    /// `build_type`'s numbering: the entry of `t` and its parts', in pre-order.
-    fn number(&mut self, shapes: &mut Shapes, t: Ty, budget: &mut u32) -> Option<()> {
-        let Some(Shape::Node { op, d, start, len }) = shapes.shape(t) else {
-            return Some(());
-        };
-        let i = t as usize;
-        if *shapes.entry_of.get(i)? >= 0 {
-            return Some(());
-        }
-        let sig = signature(shapes, op, d, shapes.parts(start, len));
-        for (e, &(other_sig, other)) in self.entries.iter().enumerate() {
-            if other_sig == sig && equal(shapes, other, t, budget)? {
-                *shapes.entry_of.get_mut(i)? = e as i64;
-                return Some(());
-            }
-        }
-        *shapes.entry_of.get_mut(i)? = self.entries.len() as i64;
-        self.entries.push((sig, t));
-        for k in start..start + len {
-            let c = *shapes.parts.get(k as usize)?;
-            // A primitive has no entry: no call for it.
-            if c >= 0 {
-                self.number(shapes, c, budget)?;
             }
         }
         Some(())
     }
 
-    /// The entry of shape `t`, which [`number`](Self::number) has numbered.
-    fn write_entry(&self, shapes: &Shapes, out: &mut Vec<u8>, t: Ty) -> Option<()> {
-        let Some(Shape::Node { op, d, start, len }) = shapes.shape(t) else {
-            return None;
+    /// Records node `n`'s level key: its opcode, size, first and last field ids
+    /// and the kinds of its first and last parts. Two equal nodes have equal keys,
+    /// so when every key differs, no two nodes share an entry.
+    #[inline(always)]
+    fn finish(&mut self, n: usize) {
+        let Some(&node) = self.nodes.get(n) else {
+            return;
         };
-        let parts = shapes.parts(start, len);
-        sleb(out, op);
-        if matches!(op, opcode::RECORD | opcode::VARIANT) {
-            uleb(out, u64::from(len));
-            for (f, &c) in fields_of(d).iter().zip(parts) {
-                put_leb(out, f.leb);
-                self.part(shapes, out, c)?;
+        let mut h = FastHasher::default();
+        h.write_u64((node.op as u64) << 32 | u64::from(node.len));
+        let fs = fields_of(node.d);
+        if let (Some(a), Some(b)) = (fs.first(), fs.last()) {
+            h.write_u64(u64::from(a.id) << 32 | u64::from(b.id));
+        }
+        let parts = self.parts(node);
+        if let (Some(&a), Some(&b)) = (parts.first(), parts.last()) {
+            h.write_u64(self.kind(a));
+            h.write_u64(self.kind(b));
+        }
+        let key = h.finish();
+        self.may_merge |= self.keys.contains(&key);
+        self.keys.push(key);
+    }
+
+    /// What a part is at its own level, for comparing nodes: a primitive's opcode,
+    /// the type a knot names, or a node's opcode and size.
+    #[inline(always)]
+    pub(super) fn kind(&self, t: Ty) -> u64 {
+        if let Some(n) = self.node(t) {
+            (n.op as u64) << 32 | u64::from(n.len)
+        } else if let Some(address) = self.knot(t) {
+            address as u64
+        } else {
+            t as u64
+        }
+    }
+}
+
+/// Entry indices: the nodes' own order, or a computed numbering.
+#[derive(Clone, Copy)]
+enum Numbering<'a> {
+    Identity,
+    Merged(&'a Merged),
+}
+
+impl Numbering<'_> {
+    #[inline(always)]
+    fn entry(self, node: Ty) -> Option<i64> {
+        match self {
+            Numbering::Identity => Some(node),
+            Numbering::Merged(m) => m.entry(node),
+        }
+    }
+}
+
+/// Writes the tables' entries and argument types.
+struct Writer<'a> {
+    shapes: &'a Shapes,
+    numbering: Numbering<'a>,
+    out: Vec<u8>,
+}
+
+impl Writer<'_> {
+    /// The entry of node `t`.
+    fn write_entry(&mut self, t: Ty) -> Option<()> {
+        let node = self.shapes.node(t)?;
+        let parts = self.shapes.parts(node);
+        sleb(&mut self.out, node.op);
+        if matches!(node.op, opcode::RECORD | opcode::VARIANT) {
+            uleb(&mut self.out, u64::from(node.len));
+            for (f, &c) in fields_of(node.d).iter().zip(parts) {
+                put_leb(&mut self.out, f.leb);
+                self.part(c)?;
             }
         } else {
             let &c = parts.first()?;
-            self.part(shapes, out, c)?;
+            self.part(c)?;
         }
         Some(())
     }
 
-    /// A part's type: a primitive's opcode written in place, anything else by
-    /// [`encode`](Self::encode).
+    /// A reference to `t`: a primitive's opcode written in place, or an entry.
     #[inline(always)]
-    fn part(&self, shapes: &Shapes, out: &mut Vec<u8>, t: Ty) -> Option<()> {
+    fn part(&mut self, t: Ty) -> Option<()> {
         if t < 0 {
-            sleb(out, t);
+            sleb(&mut self.out, t);
             Some(())
         } else {
-            self.encode(shapes, out, t)
+            self.reference(t)
         }
     }
 
-    /// A reference to `t`: a primitive's opcode, or an entry.
-    fn encode(&self, shapes: &Shapes, buf: &mut Vec<u8>, t: Ty) -> Option<()> {
-        let op = match shapes.shape(t) {
+    /// The entry of a node, or of the node a knot's type computed as.
+    fn reference(&mut self, t: Ty) -> Option<()> {
+        let node = match self.shapes.knot(t) {
+            Some(address) => self.shapes.memo_of(address)?,
             None => t,
-            Some(Shape::Knot(id)) => {
-                let target = shapes.memo_of(id)??;
-                match shapes.shape(target)? {
-                    Shape::Node { .. } => *shapes.entry_of.get(target as usize)?,
-                    Shape::Knot(_) => return None,
-                }
-            }
-            Some(Shape::Node { .. }) => *shapes.entry_of.get(t as usize)?,
         };
-        if op == -1 && shapes.shape(t).is_some() {
-            return None;
-        }
-        sleb(buf, op);
+        self.shapes.node(node)?;
+        let e = self.numbering.entry(node)?;
+        sleb(&mut self.out, e);
         Some(())
     }
 }
@@ -369,7 +364,7 @@ fn put_leb(out: &mut Vec<u8>, word: u64) {
 #[derive(Default)]
 struct Spare {
     shapes: Shapes,
-    table: Table,
+    merged: Merged,
     /// The argument types' references.
     roots: Vec<Ty>,
 }
@@ -383,6 +378,12 @@ thread_local! {
 /// must write it. Written into a vector allocated once at a bound of its size: no
 /// copy, no reallocation.
 pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
+    header_and_merged(args).map(|(h, _)| h)
+}
+
+/// [`header`], and whether the numbering had to be computed (two nodes might be
+/// equal), for the tests.
+pub(crate) fn header_and_merged(args: &[(TypeId, &'static StaticType)]) -> Option<(Vec<u8>, bool)> {
     let mut spare = SPARE.with(Cell::take).unwrap_or_else(Spare::boxed);
     let out = header_with(&mut spare, args);
     if spare.clear() {
@@ -392,20 +393,20 @@ pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> 
 }
 
 impl Spare {
-    /// A canister's reply types take a few dozen shapes and parts: each vector
+    /// A canister's reply types take a few dozen nodes and parts: each vector
     /// allocated once at a size that holds them, instead of growing through several
     /// sizes on the first call.
     fn boxed() -> Box<Spare> {
         Box::new(Spare {
             shapes: Shapes {
-                shapes: Vec::with_capacity(32),
+                nodes: Vec::with_capacity(32),
                 parts: Vec::with_capacity(64),
+                knots: Vec::new(),
                 memo: Vec::with_capacity(16),
-                entry_of: Vec::with_capacity(32),
+                keys: Vec::with_capacity(32),
+                may_merge: false,
             },
-            table: Table {
-                entries: Vec::with_capacity(16),
-            },
+            merged: Merged::default(),
             roots: Vec::with_capacity(4),
         })
     }
@@ -416,51 +417,70 @@ impl Spare {
         const MAX: usize = 4096;
         let Spare {
             shapes,
-            table,
+            merged,
             roots,
         } = self;
         roots.clear();
-        shapes.entry_of.clear();
-        table.entries.clear();
-        shapes.shapes.clear();
+        merged.clear();
+        shapes.nodes.clear();
         shapes.parts.clear();
+        shapes.knots.clear();
         shapes.memo.clear();
-        shapes.shapes.capacity() <= MAX
-            && shapes.parts.capacity() <= MAX
-            && table.entries.capacity() <= MAX
+        shapes.keys.clear();
+        shapes.may_merge = false;
+        shapes.nodes.capacity() <= MAX && shapes.parts.capacity() <= MAX && merged.small(MAX)
     }
 }
 
-fn header_with(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
+fn header_with(
+    spare: &mut Spare,
+    args: &[(TypeId, &'static StaticType)],
+) -> Option<(Vec<u8>, bool)> {
     let Spare {
         shapes,
-        table,
+        merged,
         roots,
     } = spare;
     for &(id, d) in args {
         roots.push(shapes.linked(id, d, 0)?);
     }
-    let mut budget = COMPARE_BUDGET;
-    for &r in roots.iter() {
-        table.number(shapes, r, &mut budget)?;
-    }
+    let may_merge = shapes.may_merge;
+    let (numbering, entries) = if may_merge {
+        merged.number(shapes, roots)?;
+        (Numbering::Merged(merged), merged.len())
+    } else {
+        (Numbering::Identity, shapes.nodes.len())
+    };
     // Room for the magic and counts, two bytes per entry, five bytes of id and one
     // of type per part (two past the 64th entry), a type per root, and `put_leb`'s
     // 8-byte store: a bound, not the size, as the exact size would cost a pass over
     // the fields, more than the few bytes it would save a header kept per type.
-    let per_part = if table.entries.len() < 64 { 6 } else { 8 };
-    let size = 16 + 2 * table.entries.len() + per_part * (shapes.parts.len() + roots.len());
-    let mut out = Vec::with_capacity(size);
-    out.extend_from_slice(opcode::MAGIC);
-    uleb(&mut out, table.entries.len() as u64);
-    for &(_, t) in &table.entries {
-        table.write_entry(shapes, &mut out, t)?;
+    let per_part = if entries < 64 { 6 } else { 8 };
+    let size = 16 + 2 * entries + per_part * (shapes.parts.len() + roots.len());
+    let mut w = Writer {
+        shapes,
+        numbering,
+        out: Vec::with_capacity(size),
+    };
+    w.out.extend_from_slice(opcode::MAGIC);
+    uleb(&mut w.out, entries as u64);
+    match numbering {
+        Numbering::Identity => {
+            for t in 0..entries {
+                w.write_entry(t as Ty)?;
+            }
+        }
+        Numbering::Merged(m) => {
+            for t in m.order() {
+                w.write_entry(t)?;
+            }
+        }
     }
-    uleb(&mut out, roots.len() as u64);
+    uleb(&mut w.out, roots.len() as u64);
     for &r in roots.iter() {
-        table.encode(shapes, &mut out, r)?;
+        w.part(r)?;
     }
-    Some(out)
+    Some((w.out, may_merge))
 }
 
 #[cfg(test)]
