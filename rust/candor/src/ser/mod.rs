@@ -6,6 +6,7 @@
 //! straight into the output buffer.
 
 mod dynamic;
+mod static_direct;
 mod static_merge;
 mod static_table;
 pub mod table;
@@ -540,11 +541,12 @@ pub trait ArgumentEncoder {
     fn _static_header() -> Option<Vec<u8>> {
         None
     }
-    /// Hidden, for tests: whether [`_static_header`](Self::_static_header) had to
-    /// compute the entries' numbering (two of its nodes might be structurally
-    /// equal); `None` when there is no static header.
+    /// Hidden, for tests: whether [`_static_header`](Self::_static_header) took
+    /// the general path, which numbers the nodes (two of them might be
+    /// structurally equal, or the table is large), rather than writing each entry
+    /// as the walk makes it; `None` when there is no static header.
     #[doc(hidden)]
-    fn _static_header_merges() -> Option<bool> {
+    fn _static_header_general() -> Option<bool> {
         None
     }
     /// Writes the argument values in order.
@@ -581,9 +583,9 @@ macro_rules! encode_impl {
             fn _static_header() -> Option<Vec<u8>> {
                 static_table::header(&[$(($t::id(), $t::_static_type()?)),+])
             }
-            fn _static_header_merges() -> Option<bool> {
-                static_table::header_and_merged(&[$(($t::id(), $t::_static_type()?)),+])
-                    .map(|(_, merged)| merged)
+            fn _static_header_general() -> Option<bool> {
+                static_table::header_and_path(&[$(($t::id(), $t::_static_type()?)),+])
+                    .map(|(_, general)| general)
             }
             #[inline]
             fn write_values(&self, ser: &mut ValueSerializer) -> Result<()> {

@@ -20,23 +20,28 @@
 //! also reports any error. Everything lives in a few flat vectors: this runs once per
 //! tuple type, on the first call of a method, where each allocation counts.
 
+use super::static_direct::Direct;
 use super::static_merge::Merged;
-use crate::fasthash::FastHasher;
 use crate::types::static_type::{StaticField, StaticKind, StaticRef};
 use crate::types::{StaticType, TypeId};
 use crate::wire::{leb, opcode};
 use std::cell::Cell;
-use std::hash::Hasher;
 
 /// A reference to a type: a primitive's opcode (negative), a node's index, or
 /// [`KNOT`] plus a knot's index.
 pub(super) type Ty = i64;
 
+/// A node's kind as a part: its opcode and size.
+#[inline(always)]
+pub(super) fn level(op: i64, len: usize) -> u64 {
+    (op as u64) << 32 | len as u64
+}
+
 /// Knot `k` is referred to as `KNOT + k`, above every node index.
 pub(super) const KNOT: Ty = 1 << 32;
 
 /// A part not computed yet, or a type still being computed in the memo.
-const PENDING: Ty = Ty::MIN;
+pub(super) const PENDING: Ty = Ty::MIN;
 
 /// An `opt`, `vec`, record or variant node as `ty()` would build it: its opcode,
 /// the description it was computed from (which holds its field ids), and its parts'
@@ -50,7 +55,7 @@ pub(super) struct Node {
 }
 
 /// Deeper descriptions than this are left to the `ty()` path (and its checks).
-const MAX_DEPTH: usize = 512;
+pub(super) const MAX_DEPTH: usize = 512;
 
 /// The memo's emulation: every node and knot, and what each Rust type computed as.
 #[derive(Default)]
@@ -64,11 +69,6 @@ pub(super) struct Shapes {
     /// Per Rust type (its address), what it computed as ([`PENDING`] while it is
     /// being computed). Searched in order: a header has a handful of Rust types.
     memo: Vec<(usize, Ty)>,
-    /// The level key of every node finished so far.
-    keys: Vec<u64>,
-    /// Whether two nodes have the same level key, so that they may be equal and
-    /// share an entry: the numbering must then be computed.
-    may_merge: bool,
 }
 
 /// The fields of a record or variant description (none for the other kinds).
@@ -82,7 +82,7 @@ pub(super) fn fields_of(d: &'static StaticType) -> &'static [StaticField] {
 /// A primitive's opcode, whoever names it (a link or an inline node), or
 /// [`PENDING`] for anything else (including a link without a description).
 #[inline(always)]
-fn prim_of(r: StaticRef) -> Ty {
+pub(super) fn prim_of(r: StaticRef) -> Ty {
     let d = match r {
         StaticRef::Link(l) => match (l.ty)() {
             Some(d) => d,
@@ -199,7 +199,6 @@ impl Shapes {
         } else {
             self.fields(fs, start, depth)?;
         }
-        self.finish(n);
         Some(n as Ty)
     }
 
@@ -225,36 +224,12 @@ impl Shapes {
         Some(())
     }
 
-    /// Records node `n`'s level key: its opcode, size, first and last field ids
-    /// and the kinds of its first and last parts. Two equal nodes have equal keys,
-    /// so when every key differs, no two nodes share an entry.
-    #[inline(always)]
-    fn finish(&mut self, n: usize) {
-        let Some(&node) = self.nodes.get(n) else {
-            return;
-        };
-        let mut h = FastHasher::default();
-        h.write_u64((node.op as u64) << 32 | u64::from(node.len));
-        let fs = fields_of(node.d);
-        if let (Some(a), Some(b)) = (fs.first(), fs.last()) {
-            h.write_u64(u64::from(a.id) << 32 | u64::from(b.id));
-        }
-        let parts = self.parts(node);
-        if let (Some(&a), Some(&b)) = (parts.first(), parts.last()) {
-            h.write_u64(self.kind(a));
-            h.write_u64(self.kind(b));
-        }
-        let key = h.finish();
-        self.may_merge |= self.keys.contains(&key);
-        self.keys.push(key);
-    }
-
     /// What a part is at its own level, for comparing nodes: a primitive's opcode,
     /// the type a knot names, or a node's opcode and size.
     #[inline(always)]
     pub(super) fn kind(&self, t: Ty) -> u64 {
         if let Some(n) = self.node(t) {
-            (n.op as u64) << 32 | u64::from(n.len)
+            level(n.op, n.len as usize)
         } else if let Some(address) = self.knot(t) {
             address as u64
         } else {
@@ -263,27 +238,10 @@ impl Shapes {
     }
 }
 
-/// Entry indices: the nodes' own order, or a computed numbering.
-#[derive(Clone, Copy)]
-enum Numbering<'a> {
-    Identity,
-    Merged(&'a Merged),
-}
-
-impl Numbering<'_> {
-    #[inline(always)]
-    fn entry(self, node: Ty) -> Option<i64> {
-        match self {
-            Numbering::Identity => Some(node),
-            Numbering::Merged(m) => m.entry(node),
-        }
-    }
-}
-
 /// Writes the tables' entries and argument types.
 struct Writer<'a> {
     shapes: &'a Shapes,
-    numbering: Numbering<'a>,
+    merged: &'a Merged,
     out: Vec<u8>,
 }
 
@@ -324,7 +282,7 @@ impl Writer<'_> {
             None => t,
         };
         self.shapes.node(node)?;
-        let e = self.numbering.entry(node)?;
+        let e = self.merged.entry(node)?;
         sleb(&mut self.out, e);
         Some(())
     }
@@ -332,7 +290,7 @@ impl Writer<'_> {
 
 /// SLEB128 of `v`: most are opcodes and small entry indices, one byte.
 #[inline(always)]
-fn sleb(out: &mut Vec<u8>, v: i64) {
+pub(super) fn sleb(out: &mut Vec<u8>, v: i64) {
     if (-64..64).contains(&v) {
         out.push(v as u8 & 0x7f);
     } else {
@@ -342,7 +300,7 @@ fn sleb(out: &mut Vec<u8>, v: i64) {
 
 /// LEB128 of `v`: counts are most often one byte.
 #[inline(always)]
-fn uleb(out: &mut Vec<u8>, v: u64) {
+pub(super) fn uleb(out: &mut Vec<u8>, v: u64) {
     if v < 0x80 {
         out.push(v as u8);
     } else {
@@ -353,7 +311,7 @@ fn uleb(out: &mut Vec<u8>, v: u64) {
 /// A field id's LEB128 bytes, computed by the compiler (`StaticField::leb`): one
 /// 8-byte store cut back to their count.
 #[inline(always)]
-fn put_leb(out: &mut Vec<u8>, word: u64) {
+pub(super) fn put_leb(out: &mut Vec<u8>, word: u64) {
     let len = out.len();
     out.extend_from_slice(&word.to_le_bytes());
     out.truncate(len + (word >> 56) as usize);
@@ -363,6 +321,7 @@ fn put_leb(out: &mut Vec<u8>, word: u64) {
 /// capacity kept), so a fresh instance's first calls allocate them once.
 #[derive(Default)]
 struct Spare {
+    direct: Direct,
     shapes: Shapes,
     merged: Merged,
     /// The argument types' references.
@@ -375,17 +334,19 @@ thread_local! {
 
 /// The whole header (magic, table, argument count, argument types) for the
 /// argument types `args`, each its id and description; `None` when the `ty()` path
-/// must write it. Written into a vector allocated once at a bound of its size: no
-/// copy, no reallocation.
+/// must write it.
 pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
-    header_and_merged(args).map(|(h, _)| h)
+    header_and_path(args).map(|(h, _)| h)
 }
 
-/// [`header`], and whether the numbering had to be computed (two nodes might be
-/// equal), for the tests.
-pub(crate) fn header_and_merged(args: &[(TypeId, &'static StaticType)]) -> Option<(Vec<u8>, bool)> {
+/// [`header`], and whether it took the general path (its nodes numbered, as two
+/// might be structurally equal), for the tests.
+pub(crate) fn header_and_path(args: &[(TypeId, &'static StaticType)]) -> Option<(Vec<u8>, bool)> {
     let mut spare = SPARE.with(Cell::take).unwrap_or_else(Spare::boxed);
-    let out = header_with(&mut spare, args);
+    let mut out = spare.direct.header(args).map(|h| (h, false));
+    if out.is_none() {
+        out = general(&mut spare, args).map(|h| (h, true));
+    }
     if spare.clear() {
         SPARE.with(|c| c.set(Some(spare)));
     }
@@ -395,19 +356,11 @@ pub(crate) fn header_and_merged(args: &[(TypeId, &'static StaticType)]) -> Optio
 impl Spare {
     /// A canister's reply types take a few dozen nodes and parts: each vector
     /// allocated once at a size that holds them, instead of growing through several
-    /// sizes on the first call.
+    /// sizes on the first call. The general path's grow when first used.
     fn boxed() -> Box<Spare> {
         Box::new(Spare {
-            shapes: Shapes {
-                nodes: Vec::with_capacity(32),
-                parts: Vec::with_capacity(64),
-                knots: Vec::new(),
-                memo: Vec::with_capacity(16),
-                keys: Vec::with_capacity(32),
-                may_merge: false,
-            },
-            merged: Merged::default(),
-            roots: Vec::with_capacity(4),
+            direct: Direct::with_capacity(16),
+            ..Spare::default()
         })
     }
 
@@ -416,41 +369,39 @@ impl Spare {
     fn clear(&mut self) -> bool {
         const MAX: usize = 4096;
         let Spare {
+            direct,
             shapes,
             merged,
             roots,
         } = self;
+        direct.clear();
         roots.clear();
         merged.clear();
         shapes.nodes.clear();
         shapes.parts.clear();
         shapes.knots.clear();
         shapes.memo.clear();
-        shapes.keys.clear();
-        shapes.may_merge = false;
-        shapes.nodes.capacity() <= MAX && shapes.parts.capacity() <= MAX && merged.small(MAX)
+        direct.small(MAX)
+            && shapes.nodes.capacity() <= MAX
+            && shapes.parts.capacity() <= MAX
+            && merged.small(MAX)
     }
 }
 
-fn header_with(
-    spare: &mut Spare,
-    args: &[(TypeId, &'static StaticType)],
-) -> Option<(Vec<u8>, bool)> {
+/// The general path: the nodes stored, numbered as `TypeSerialize` numbers them,
+/// then written in entry order.
+fn general(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
     let Spare {
         shapes,
         merged,
         roots,
+        ..
     } = spare;
     for &(id, d) in args {
         roots.push(shapes.linked(id, d, 0)?);
     }
-    let may_merge = shapes.may_merge;
-    let (numbering, entries) = if may_merge {
-        merged.number(shapes, roots)?;
-        (Numbering::Merged(merged), merged.len())
-    } else {
-        (Numbering::Identity, shapes.nodes.len())
-    };
+    merged.number(shapes, roots)?;
+    let entries = merged.len();
     // Room for the magic and counts, two bytes per entry, five bytes of id and one
     // of type per part (two past the 64th entry), a type per root, and `put_leb`'s
     // 8-byte store: a bound, not the size, as the exact size would cost a pass over
@@ -459,28 +410,19 @@ fn header_with(
     let size = 16 + 2 * entries + per_part * (shapes.parts.len() + roots.len());
     let mut w = Writer {
         shapes,
-        numbering,
+        merged,
         out: Vec::with_capacity(size),
     };
     w.out.extend_from_slice(opcode::MAGIC);
     uleb(&mut w.out, entries as u64);
-    match numbering {
-        Numbering::Identity => {
-            for t in 0..entries {
-                w.write_entry(t as Ty)?;
-            }
-        }
-        Numbering::Merged(m) => {
-            for t in m.order() {
-                w.write_entry(t)?;
-            }
-        }
+    for t in merged.order() {
+        w.write_entry(t)?;
     }
     uleb(&mut w.out, roots.len() as u64);
     for &r in roots.iter() {
         w.part(r)?;
     }
-    Some((w.out, may_merge))
+    Some(w.out)
 }
 
 #[cfg(test)]
