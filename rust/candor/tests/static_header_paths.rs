@@ -1,12 +1,13 @@
-//! Which path writes a static header (`ser/static_direct.rs` writes each entry as the
-//! walk makes it; `ser/static_table.rs`'s general path stores the nodes and numbers
-//! them), and that both give `TypeSerialize`'s bytes from `ty()`:
+//! Which path writes a static header (`ser/static_walk.rs` writes each entry as the
+//! walk makes it; the general path numbers the stored nodes and writes the entries
+//! afresh), and that both give `TypeSerialize`'s bytes from `ty()`:
 //! * the one-pass path for types whose nodes cannot be structurally equal:
 //!   records, variants, options, recursion (knots, filled once the walk ends),
-//!   mutual recursion, transparent wrappers, the dapps' reply types;
+//!   mutual recursion, transparent wrappers, the dapps' reply types, and nodes
+//!   alike at their own level but not below (their keys cover their structure);
 //! * the general path where two nodes might share an entry (structurally equal
-//!   nodes under distinct Rust types, nodes alike at their own level but not
-//!   below) and where an entry index needs two bytes.
+//!   nodes under distinct Rust types, records alike but in a middle field) and
+//!   where an entry index needs two bytes.
 
 #![allow(dead_code)]
 
@@ -110,7 +111,13 @@ fn headers_of_distinct_nodes_take_the_one_pass_path() {
         (Odd, Even),
         (Wrapped,),
         (Vec<Account>, Vec<u8>),
-        (Option<Option<u8>>,),
+        // Alike at their own level, not below: an entry each.
+        (Outer8, Outer16),
+        (Option<Option<Option<u8>>>,),
+        (Vec<u8>, Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>),
+        // Equal but for the types their knots name, which `Type`'s order compares.
+        (List, List2),
+        (Option<Box<List>>, Option<Box<List2>>),
     );
 }
 
@@ -131,7 +138,7 @@ struct Three {
     c: u8,
 }
 
-/// `Three`'s level key: only its middle field differs.
+/// `Three` but for its middle field.
 #[derive(CandidType, Deserialize)]
 struct ThreeOther {
     a: u8,
@@ -149,7 +156,7 @@ struct Outer16 {
     x: Option<u16>,
 }
 
-/// Two structurally equal recursive types.
+/// `List` under another name: its knot names `List2`.
 #[derive(CandidType, Deserialize)]
 struct List2 {
     head: Int,
@@ -159,17 +166,12 @@ struct List2 {
 #[test]
 fn headers_where_nodes_might_share_an_entry_take_the_general_path() {
     general!(
+        // Alike but in a middle field: an entry each, from the general path.
+        (Three, ThreeOther),
         // Equal under distinct Rust types: one entry.
         (A, B),
         (Vec<A>, Vec<B>),
         (Result<A, B>,),
-        (List, List2),
-        (Option<Box<List>>, Option<Box<List2>>),
-        // Alike at their own level, not below: an entry each.
-        (Three, ThreeOther),
-        (Outer8, Outer16),
-        (Option<Option<Option<u8>>>,),
-        (Vec<u8>, Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>),
     );
 }
 

@@ -6,9 +6,9 @@
 //! straight into the output buffer.
 
 mod dynamic;
-mod static_direct;
 mod static_merge;
 mod static_table;
+mod static_walk;
 pub mod table;
 
 use crate::error::{Error, Result};

@@ -4,7 +4,8 @@
 //! equal one (fields compared by id, knots by the type they name, as `Type`'s order
 //! compares them).
 
-use super::static_table::{fields_of, Shapes, Ty};
+use super::static_table::{fields_of, Ty};
+use super::static_walk::Shapes;
 use crate::fasthash::FastHasher;
 use crate::types::StaticType;
 use std::hash::Hasher;

@@ -4,24 +4,22 @@
 //! The bytes must be [`TypeSerialize`](super::TypeSerialize)'s, so this runs its
 //! algorithm on the trees `ty()` would compute after the memo is cleared, without
 //! building them:
-//! * [`Shapes`] emulates the memo over the descriptions: one node per Rust type
-//!   that builds one (its `Rc`), a knot for a mention of a type still being
-//!   computed, and what a transparent type was first computed as. Nodes are made in
-//!   pre-order, an index taken before the parts are computed;
-//! * the entries are `TypeSerialize`'s numbering of those nodes: pre-order, two
-//!   structurally equal ones sharing an entry (`static_merge.rs`). When no two nodes
-//!   could be equal, which the walk sees from a key of each node's own level, the
-//!   numbering is the nodes' own order and is not computed;
-//! * the entries are written in index order, a knot as the entry of the type it
-//!   names and each field id from the LEB128 bytes its description carries.
+//! * [`Shapes`] (`static_walk.rs`) emulates the memo over the descriptions, making
+//!   one node per Rust type that builds one, in pre-order, and writes the header on
+//!   the way while every node is its own entry, which is the common case;
+//! * otherwise (two nodes might be structurally equal and share an entry, or an
+//!   entry index needs two bytes) the header is general: the stored nodes are
+//!   numbered as `TypeSerialize` numbers them (`static_merge.rs`) and the entries
+//!   written here in index order, a knot as the entry of the type it names and each
+//!   field id from the LEB128 bytes its description carries.
 //!
 //! Anything the emulation does not cover (a type without a description, a knot whose
 //! type has no entry) returns `None`, and the caller takes the `ty()` path, which
 //! also reports any error. Everything lives in a few flat vectors: this runs once per
 //! tuple type, on the first call of a method, where each allocation counts.
 
-use super::static_direct::Direct;
 use super::static_merge::Merged;
+use super::static_walk::Shapes;
 use crate::types::static_type::{StaticField, StaticKind, StaticRef};
 use crate::types::{StaticType, TypeId};
 use crate::wire::{leb, opcode};
@@ -31,7 +29,7 @@ use std::cell::Cell;
 /// [`KNOT`] plus a knot's index.
 pub(super) type Ty = i64;
 
-/// A node's kind as a part: its opcode and size.
+/// A node's own level: its opcode and size.
 #[inline(always)]
 pub(super) fn level(op: i64, len: usize) -> u64 {
     (op as u64) << 32 | len as u64
@@ -57,20 +55,6 @@ pub(super) struct Node {
 /// Deeper descriptions than this are left to the `ty()` path (and its checks).
 pub(super) const MAX_DEPTH: usize = 512;
 
-/// The memo's emulation: every node and knot, and what each Rust type computed as.
-#[derive(Default)]
-pub(super) struct Shapes {
-    pub(super) nodes: Vec<Node>,
-    /// The type of every part of every node, each node's in one run (reserved
-    /// before its parts are computed, which add their own runs after it).
-    pub(super) parts: Vec<Ty>,
-    /// Per knot, the address of the type it names.
-    pub(super) knots: Vec<usize>,
-    /// Per Rust type (its address), what it computed as ([`PENDING`] while it is
-    /// being computed). Searched in order: a header has a handful of Rust types.
-    memo: Vec<(usize, Ty)>,
-}
-
 /// The fields of a record or variant description (none for the other kinds).
 pub(super) fn fields_of(d: &'static StaticType) -> &'static [StaticField] {
     match d.kind {
@@ -93,148 +77,6 @@ pub(super) fn prim_of(r: StaticRef) -> Ty {
     match d.kind {
         StaticKind::Prim(p) => p.opcode(),
         _ => PENDING,
-    }
-}
-
-impl Shapes {
-    /// The node `t` refers to, if it refers to one.
-    #[inline(always)]
-    pub(super) fn node(&self, t: Ty) -> Option<Node> {
-        if (0..KNOT).contains(&t) {
-            self.nodes.get(t as usize).copied()
-        } else {
-            None
-        }
-    }
-
-    /// The address of the type knot `t` names, if `t` refers to a knot.
-    #[inline(always)]
-    pub(super) fn knot(&self, t: Ty) -> Option<usize> {
-        self.knots
-            .get(usize::try_from(t.checked_sub(KNOT)?).ok()?)
-            .copied()
-    }
-
-    /// The parts of `n`.
-    #[inline(always)]
-    pub(super) fn parts(&self, n: Node) -> &[Ty] {
-        self.parts
-            .get(n.start as usize..(n.start + n.len) as usize)
-            .unwrap_or_default()
-    }
-
-    /// What the Rust type at `address` computed as.
-    fn memo_of(&self, address: usize) -> Option<Ty> {
-        self.memo.iter().find(|m| m.0 == address).map(|m| m.1)
-    }
-
-    /// `ty()` of the Rust type `id` described by `d`.
-    fn linked(&mut self, id: TypeId, d: &'static StaticType, depth: usize) -> Option<Ty> {
-        if let StaticKind::Prim(p) = d.kind {
-            return Some(p.opcode());
-        }
-        let address = id.address();
-        match self.memo_of(address) {
-            Some(PENDING) => {
-                self.knots.push(address);
-                return Some(KNOT + self.knots.len() as Ty - 1);
-            }
-            Some(t) => return Some(t),
-            None => {}
-        }
-        // Entries are only ever added: the slot stays this type's.
-        let slot = self.memo.len();
-        self.memo.push((address, PENDING));
-        let t = match d.owner.map(|f| f()) {
-            // A transparent type: its `_ty()` is the owner's `ty()`.
-            Some(o) if o != id => self.linked(o, d, depth + 1)?,
-            _ => self.make(d, depth)?,
-        };
-        self.memo.get_mut(slot)?.1 = t;
-        Some(t)
-    }
-
-    fn child(&mut self, r: StaticRef, depth: usize) -> Option<Ty> {
-        match r {
-            StaticRef::Link(l) => {
-                let d = (l.ty)()?;
-                // A primitive is its opcode, whoever names it.
-                if let StaticKind::Prim(p) = d.kind {
-                    return Some(p.opcode());
-                }
-                self.linked((l.id)(), d, depth + 1)
-            }
-            StaticRef::Inline(d) => match d.owner {
-                Some(o) => self.linked(o(), d, depth + 1),
-                None => self.make(d, depth + 1),
-            },
-        }
-    }
-
-    /// The node `d` describes (its index taken first), its parts computed in order.
-    fn make(&mut self, d: &'static StaticType, depth: usize) -> Option<Ty> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        let (op, one, fs) = match d.kind {
-            StaticKind::Prim(p) => return Some(p.opcode()),
-            StaticKind::Opt(r) => (opcode::OPT, Some(r), &[][..]),
-            StaticKind::Vec(r) => (opcode::VEC, Some(r), &[][..]),
-            StaticKind::Record(fs) => (opcode::RECORD, None, fs),
-            StaticKind::Variant(fs) => (opcode::VARIANT, None, fs),
-        };
-        let n = self.nodes.len();
-        let start = self.parts.len();
-        let len = if one.is_some() { 1 } else { fs.len() };
-        self.nodes.push(Node {
-            op,
-            d,
-            start: start as u32,
-            len: len as u32,
-        });
-        if let Some(r) = one {
-            self.parts.push(PENDING);
-            let t = self.child(r, depth)?;
-            *self.parts.get_mut(start)? = t;
-        } else {
-            self.fields(fs, start, depth)?;
-        }
-        Some(n as Ty)
-    }
-
-    /// A record's or variant's parts, from `start`: primitives in a first pass
-    /// (most fields are), then the others in order. Pushed one by one: `resize`
-    /// fills with a bulk operation, whose fixed cost is far above a few stores.
-    #[inline(always)]
-    fn fields(&mut self, fs: &'static [StaticField], start: usize, depth: usize) -> Option<()> {
-        let mut pending = false;
-        for f in fs {
-            let t = prim_of(f.ty);
-            pending |= t == PENDING;
-            self.parts.push(t);
-        }
-        if pending {
-            for (i, f) in fs.iter().enumerate() {
-                if *self.parts.get(start + i)? == PENDING {
-                    let t = self.child(f.ty, depth)?;
-                    *self.parts.get_mut(start + i)? = t;
-                }
-            }
-        }
-        Some(())
-    }
-
-    /// What a part is at its own level, for comparing nodes: a primitive's opcode,
-    /// the type a knot names, or a node's opcode and size.
-    #[inline(always)]
-    pub(super) fn kind(&self, t: Ty) -> u64 {
-        if let Some(n) = self.node(t) {
-            level(n.op, n.len as usize)
-        } else if let Some(address) = self.knot(t) {
-            address as u64
-        } else {
-            t as u64
-        }
     }
 }
 
@@ -277,10 +119,7 @@ impl Writer<'_> {
 
     /// The entry of a node, or of the node a knot's type computed as.
     fn reference(&mut self, t: Ty) -> Option<()> {
-        let node = match self.shapes.knot(t) {
-            Some(address) => self.shapes.memo_of(address)?,
-            None => t,
-        };
+        let node = self.shapes.resolve(t)?;
         self.shapes.node(node)?;
         let e = self.merged.entry(node)?;
         sleb(&mut self.out, e);
@@ -321,7 +160,6 @@ pub(super) fn put_leb(out: &mut Vec<u8>, word: u64) {
 /// capacity kept), so a fresh instance's first calls allocate them once.
 #[derive(Default)]
 struct Spare {
-    direct: Direct,
     shapes: Shapes,
     merged: Merged,
     /// The argument types' references.
@@ -339,14 +177,20 @@ pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> 
     header_and_path(args).map(|(h, _)| h)
 }
 
-/// [`header`], and whether it took the general path (its nodes numbered, as two
-/// might be structurally equal), for the tests.
+/// [`header`], and whether it was [`general`](Shapes::general) (its nodes numbered
+/// and its entries written afresh), for the tests.
 pub(crate) fn header_and_path(args: &[(TypeId, &'static StaticType)]) -> Option<(Vec<u8>, bool)> {
-    let mut spare = SPARE.with(Cell::take).unwrap_or_else(Spare::boxed);
-    let mut out = spare.direct.header(args).map(|h| (h, false));
-    if out.is_none() {
-        out = general(&mut spare, args).map(|h| (h, true));
-    }
+    let mut spare = SPARE.with(Cell::take).unwrap_or_else(|| {
+        // A canister's reply types take a few dozen nodes and parts: each vector
+        // allocated once at a size that holds them, instead of growing through
+        // several sizes on the first call.
+        Box::new(Spare {
+            shapes: Shapes::with_capacity(16),
+            merged: Merged::default(),
+            roots: Vec::with_capacity(4),
+        })
+    });
+    let out = build(&mut spare, args);
     if spare.clear() {
         SPARE.with(|c| c.set(Some(spare)));
     }
@@ -354,52 +198,34 @@ pub(crate) fn header_and_path(args: &[(TypeId, &'static StaticType)]) -> Option<
 }
 
 impl Spare {
-    /// A canister's reply types take a few dozen nodes and parts: each vector
-    /// allocated once at a size that holds them, instead of growing through several
-    /// sizes on the first call. The general path's grow when first used.
-    fn boxed() -> Box<Spare> {
-        Box::new(Spare {
-            direct: Direct::with_capacity(16),
-            ..Spare::default()
-        })
-    }
-
-    /// Empties the vectors; false if one grew past what is worth keeping (one huge
-    /// type should not pin its memory for the life of the canister).
+    /// Empties the vectors; false if one grew past what is worth keeping.
     fn clear(&mut self) -> bool {
         const MAX: usize = 4096;
-        let Spare {
-            direct,
-            shapes,
-            merged,
-            roots,
-        } = self;
-        direct.clear();
-        roots.clear();
-        merged.clear();
-        shapes.nodes.clear();
-        shapes.parts.clear();
-        shapes.knots.clear();
-        shapes.memo.clear();
-        direct.small(MAX)
-            && shapes.nodes.capacity() <= MAX
-            && shapes.parts.capacity() <= MAX
-            && merged.small(MAX)
+        self.roots.clear();
+        self.merged.clear();
+        self.shapes.clear(MAX) && self.merged.small(MAX)
     }
 }
 
-/// The general path: the nodes stored, numbered as `TypeSerialize` numbers them,
-/// then written in entry order.
-fn general(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
+fn build(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<(Vec<u8>, bool)> {
     let Spare {
         shapes,
         merged,
         roots,
-        ..
     } = spare;
+    shapes.begin();
     for &(id, d) in args {
         roots.push(shapes.linked(id, d, 0)?);
     }
+    if !shapes.general {
+        return shapes.finish_header(roots).map(|h| (h, false));
+    }
+    general(shapes, merged, roots).map(|h| (h, true))
+}
+
+/// A general header: the stored nodes numbered as `TypeSerialize` numbers them,
+/// then the entries written in index order.
+fn general(shapes: &Shapes, merged: &mut Merged, roots: &[Ty]) -> Option<Vec<u8>> {
     merged.number(shapes, roots)?;
     let entries = merged.len();
     // Room for the magic and counts, two bytes per entry, five bytes of id and one
@@ -419,7 +245,7 @@ fn general(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<
         w.write_entry(t)?;
     }
     uleb(&mut w.out, roots.len() as u64);
-    for &r in roots.iter() {
+    for &r in roots {
         w.part(r)?;
     }
     Some(w.out)
