@@ -20,9 +20,7 @@
 //! make the header [`general`](Shapes::general): the caller then numbers the stored
 //! nodes as `TypeSerialize` does and writes the entries afresh.
 
-use super::static_table::{
-    level, prim_of, put_leb, sleb, uleb, Node, Ty, KNOT, MAX_DEPTH, PENDING,
-};
+use super::static_table::{level, prim_of, sleb, uleb, Node, Ty, KNOT, MAX_DEPTH, PENDING};
 use crate::fasthash::FastHasher;
 use crate::types::static_type::{StaticField, StaticKind, StaticRef};
 use crate::types::{StaticType, TypeId};
@@ -34,6 +32,17 @@ const HOLE: u8 = 0;
 
 /// A node's key while its parts are computed.
 const UNFINISHED: u64 = 0;
+
+/// A field: its id's LEB128 bytes (`StaticField::leb`) and the byte of its type,
+/// in one 8-byte store cut back to their count.
+#[inline(always)]
+fn put_field(out: &mut Vec<u8>, leb: u64, byte: u8) {
+    let n = (leb >> 56) as usize;
+    let word = (leb & ((1 << 56) - 1)) | u64::from(byte) << (8 * n);
+    let len = out.len();
+    out.extend_from_slice(&word.to_le_bytes());
+    out.truncate(len + n + 1);
+}
 
 /// The memo's emulation and the header written on the way.
 #[derive(Default)]
@@ -192,6 +201,18 @@ impl Shapes {
         d: &'static StaticType,
         depth: usize,
     ) -> Option<Ty> {
+        self.linked_as(id, d, false, depth)
+    }
+
+    /// [`linked`](Self::linked), `own` when `d` is known to be `id`'s own
+    /// description (not a transparent type's), so its owner need not be asked.
+    fn linked_as(
+        &mut self,
+        id: TypeId,
+        d: &'static StaticType,
+        own: bool,
+        depth: usize,
+    ) -> Option<Ty> {
         if let StaticKind::Prim(p) = d.kind {
             return Some(p.opcode());
         }
@@ -207,7 +228,7 @@ impl Shapes {
         // Entries are only ever added: the slot stays this type's.
         let slot = self.memo.len();
         self.memo.push((address, PENDING));
-        let t = match d.owner.map(|f| f()) {
+        let t = match d.owner.filter(|_| !own).map(|f| f()) {
             // A transparent type: its `_ty()` is the owner's `ty()`.
             Some(o) if o != id => self.linked(o, d, depth + 1)?,
             _ => self.make(d, depth)?,
@@ -224,7 +245,11 @@ impl Shapes {
                 if let StaticKind::Prim(p) = d.kind {
                     return Some(p.opcode());
                 }
-                self.linked((l.id)(), d, depth + 1)
+                // The link's own identity function owning the description: not a
+                // transparent type (a different function may still name the same
+                // type, and then the owner is asked).
+                let own = d.owner.is_some_and(|o| o as usize == l.id as usize);
+                self.linked_as((l.id)(), d, own, depth + 1)
             }
             StaticRef::Inline(d) => match d.owner {
                 Some(o) => self.linked(o(), d, depth + 1),
@@ -297,12 +322,11 @@ impl Shapes {
         let mut pending = false;
         let (mut first, mut last) = (PENDING, PENDING);
         for (i, f) in fs.iter().enumerate() {
-            put_leb(&mut self.out, f.leb);
             let t = prim_of(f.ty);
             pending |= t == PENDING;
             self.parts.push(t);
-            self.out
-                .push(if t == PENDING { HOLE } else { t as u8 & 0x7f });
+            let byte = if t == PENDING { HOLE } else { t as u8 & 0x7f };
+            put_field(&mut self.out, f.leb, byte);
             if i == 0 {
                 first = t;
             }
