@@ -32,6 +32,7 @@ use lib::{Decode, DecoderConfig, Encode, IDLArgs, IDLValue, Int, Nat, Principal,
 use std::collections::BTreeMap;
 
 mod dapps;
+mod first_replies;
 mod serde_floor;
 mod storable;
 mod traffic;
