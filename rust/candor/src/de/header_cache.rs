@@ -290,26 +290,16 @@ pub(crate) fn park_expected(placeholder: &Rc<Arena>) {
     });
 }
 
-/// `a == b`, thirty-two bytes at a time, the last thirty-two bytes (overlapping the
+/// `a == b`, sixteen bytes at a time, the last sixteen bytes (overlapping the
 /// ones before them) standing for the tail: on wasm, `memcmp` compares byte by
 /// byte, and every hit compares a whole header. A header is mostly equal to the
-/// key it is compared with, so each step folds its four words into one test, and
-/// the loop's own bookkeeping is paid once per four words.
+/// key it is compared with, so each step tests its two words with one branch.
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
     let word = |c: Option<&[u8; 8]>| c.map_or(0, |c| u64::from_le_bytes(*c));
-    let pair = |c: Option<&[u8; 16]>| c.map_or(0, |c| u128::from_le_bytes(*c));
-    // The first and last sixteen bytes differ from `b`'s (zero when equal).
-    let ends = |a: &[u8], b: &[u8]| {
-        (pair(a.first_chunk()) ^ pair(b.first_chunk()))
-            | (pair(a.last_chunk()) ^ pair(b.last_chunk()))
-    };
-    if a.len() < 32 {
-        if a.len() >= 16 {
-            return ends(a, b) == 0;
-        }
+    if a.len() < 16 {
         if a.len() < 8 {
             return a == b;
         }
@@ -317,12 +307,12 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
             | (word(a.last_chunk()) ^ word(b.last_chunk()))
             == 0;
     }
-    a.chunks_exact(32)
-        .zip(b.chunks_exact(32))
-        .all(|(x, y)| ends(x, y) == 0)
-        && a.last_chunk::<32>()
-            .zip(b.last_chunk::<32>())
-            .is_some_and(|(x, y)| ends(x, y) == 0)
+    let pair = |c: &[u8]| <[u8; 16]>::try_from(c).map_or(0, u128::from_le_bytes);
+    a.chunks_exact(16)
+        .zip(b.chunks_exact(16))
+        .all(|(x, y)| pair(x) == pair(y))
+        && a.last_chunk::<16>().map(|c| u128::from_le_bytes(*c))
+            == b.last_chunk::<16>().map(|c| u128::from_le_bytes(*c))
 }
 
 impl Cache {
@@ -467,7 +457,7 @@ mod tests {
 
     #[test]
     fn same_bytes_is_slice_equality() {
-        let base: Vec<u8> = (0..80u8).collect();
+        let base: Vec<u8> = (0..40u8).collect();
         for len in 0..base.len() {
             let a = &base[..len];
             assert!(same_bytes(a, a));
