@@ -310,8 +310,9 @@ impl<'de> IDLDeserialize<'de> {
                 .max_header_len
                 .unwrap_or(header::DEFAULT_MAX_HEADER_LEN),
         };
-        // A header with an empty type table (primitive arguments only) parses in
-        // less than a cache lookup costs, so only the others go through the cache.
+        // A header with an empty type table (primitive arguments only) is not kept:
+        // keeping one costs its first decode (the key's copy, a state of its own)
+        // about what each later decode saves (spec/first_call.md).
         let cacheable = bytes
             .get(crate::wire::opcode::MAGIC.len())
             .is_some_and(|&n| n != 0);
