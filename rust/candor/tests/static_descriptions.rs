@@ -13,6 +13,8 @@
 #![allow(dead_code)]
 
 use candor::de::expected_arena_dump;
+mod common;
+
 use candor::ser::headers_both_ways;
 use candor::CandidType;
 use candor::{Deserialize, Int, Nat, Principal};
@@ -41,10 +43,7 @@ fn same<T: CandidType + ?Sized>() {
 
 /// Both headers of a message of `Tuple`.
 fn same_header<Tuple: candor::utils::ArgumentEncoder>() {
-    let name = std::any::type_name::<Tuple>();
-    let (from_static, from_ty) = headers_both_ways::<Tuple>();
-    let from_static = from_static.unwrap_or_else(|| panic!("{name}: no static header"));
-    assert_eq!(from_static, from_ty.expect("ty() encodes"), "{name}");
+    common::static_header::<Tuple>();
 }
 
 /// Arenas for each type; headers for each sized type alone and for all of them in

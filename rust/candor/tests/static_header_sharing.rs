@@ -4,17 +4,15 @@
 //! not, nor do recursive types whose knots name different Rust types. Types whose
 //! comparison would explode are left to the `ty()` path, with the same bytes.
 
+mod common;
+
 use candor::ser::headers_both_ways;
 use candor::utils::ArgumentEncoder;
 use candor::{CandidType, Deserialize};
 
 /// The static header (which must exist) equals `ty()`'s; its number of table entries.
 fn entries<Tuple: ArgumentEncoder>() -> u8 {
-    let name = std::any::type_name::<Tuple>();
-    let (from_static, from_ty) = headers_both_ways::<Tuple>();
-    let from_static = from_static.unwrap_or_else(|| panic!("{name}: no static header"));
-    assert_eq!(from_static, from_ty.expect("ty() encodes"), "{name}");
-    from_static[0]
+    common::static_header::<Tuple>()[0]
 }
 
 #[derive(CandidType, Deserialize)]

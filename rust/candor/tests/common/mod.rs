@@ -2,7 +2,8 @@
 //! `mod common;`): the recursive list that the round-trip, stack and golden-bytes
 //! tests all use, the hostile nested-`opt` message, a thread with a chosen stack, the
 //! conversion of candor's types and values to candid's for the differential tests,
-//! and one decode by both crates under the same quota.
+//! one decode by both crates under the same quota, and the header of a message
+//! written from the static descriptions, checked against `ty()`'s.
 //!
 //! Every binary compiles this whole file but uses only part of it.
 #![allow(dead_code)]
@@ -85,4 +86,14 @@ where
             theirs.map(|_| ())
         ),
     }
+}
+
+/// The header (after the magic) of a message of `Tuple`, written from the static
+/// descriptions, which must give one, and the same bytes as written from `ty()`.
+pub fn static_header<Tuple: candor::utils::ArgumentEncoder>() -> Vec<u8> {
+    let name = std::any::type_name::<Tuple>();
+    let (from_static, from_ty) = candor::ser::headers_both_ways::<Tuple>();
+    let from_static = from_static.unwrap_or_else(|| panic!("{name}: no static header"));
+    assert_eq!(from_static, from_ty.expect("ty() encodes"), "{name}");
+    from_static
 }
