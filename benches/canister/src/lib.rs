@@ -556,6 +556,14 @@ fn icrc1_transfer_memo() -> BenchResult {
     calls(each(|i| traffic::transfer(i, true)), |b| b.transfer())
 }
 
+/// A single `text` argument, the commonest argument list of a small canister (a
+/// key-value store's or a counter's `get`): a header with no type table, which the
+/// decoder reads afresh for each message.
+#[bench(raw)]
+fn text_key() -> BenchResult {
+    calls(each(traffic::key), |b| b.key())
+}
+
 /// The `icrc1_transfer` reply, `variant { Ok : nat; Err : TransferError }`.
 #[bench(raw)]
 fn icrc1_transfer_reply() -> BenchResult {

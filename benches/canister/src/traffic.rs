@@ -215,6 +215,11 @@ pub fn transfer(i: u64, full: bool) -> TransferArg {
     }
 }
 
+/// A short text key, as a key-value store's `get : (text) -> (opt nat) query` takes.
+pub fn key(i: u64) -> String {
+    format!("user-{i}")
+}
+
 pub fn transfer_reply(i: u64) -> Result<Nat, TransferError> {
     match i % 4 {
         0 => Err(TransferError::InsufficientFunds {
@@ -466,6 +471,10 @@ impl<'a> Bytes<'a> {
     /// `variant { Ok : nat; Err : TransferError }`: Ok is case 0, Err case 1; of
     /// TransferError's cases (sorted by id) the workload sends InsufficientFunds, the
     /// last (7).
+    pub fn key(&mut self) -> String {
+        self.text()
+    }
+
     pub fn transfer_reply(&mut self) -> Result<Nat, TransferError> {
         match self.leb() {
             0 => Ok(self.nat()),
