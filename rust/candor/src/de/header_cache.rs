@@ -19,10 +19,10 @@
 //! parsed it holds its state as if it had been lent, and gives it to the entry when
 //! it is dropped (see [`Lease`]); only the header's bytes are copied, as the key. So
 //! the second identical message already skips the parse. A one-off header costs that
-//! key copy, and its arena stays in the cache instead of going back to the spare
-//! vectors the next parse reuses; when the cache is full, the entry it replaces
-//! gives its vectors back there instead, so a stream of distinct headers keeps
-//! rotating the same memory.
+//! key copy, and its state stays in the cache instead of going back to the spare
+//! the next parse takes; when the cache is full, the entry it replaces gives its
+//! state to the spare instead, so a stream of distinct headers keeps rotating the
+//! same memory.
 //!
 //! The kept state is lent, not shared: a hit moves it out of its entry into the
 //! decoder, which gives it back when it is dropped (see [`Lease`]). The header's
@@ -31,9 +31,10 @@
 //! lent, another decode of the same header (a nested one) misses and parses as
 //! usual.
 //!
-//! Decodes of headers that are not kept take the thread's spare state (one,
-//! allocated on first need), given the parsed arena, and give it back when dropped
-//! with everything about that header forgotten.
+//! A header is parsed into the wire arena of the state that will decode it: the
+//! thread's spare (one, allocated on first need), whose arena keeps the memory its
+//! last header used. Decodes of headers that are not kept give it back when
+//! dropped, with everything about that header forgotten.
 //!
 //! Bounds, so a stream of distinct (hostile) headers cannot grow memory: at most
 //! [`ENTRIES`] headers of at most [`MAX_KEY`] bytes each; a full cache replaces the
@@ -42,7 +43,7 @@
 
 use super::lent::LentState;
 use super::state::Idle;
-use crate::wire::header::{Arena, Header, Shape};
+use crate::wire::header::{Arena, Shape};
 use std::cell::{Cell, RefCell};
 use std::num::NonZeroU64;
 use std::rc::Rc;
@@ -181,32 +182,47 @@ pub(crate) fn take(
         .flatten()
 }
 
-/// A state for a header just parsed (its arena `wire`), lent to the decoder that
-/// parsed it: kept for the header when `cacheable` and the cache admits it (the
-/// lease moves the state into the entry when that decoder is dropped), else the
-/// thread's spare, given back there. `exp` is the expected arena a state made
-/// here starts with.
+/// A state to parse a new header into: the thread's spare (its last header
+/// forgotten, its wire arena empty with its memory kept), or a new one when there is
+/// none. `exp` is the expected arena a new state starts with. The parse fills the
+/// state's own arena, so a header that is not kept costs no arena of its own.
+#[inline(always)]
+pub(crate) fn parse_state(exp: impl FnOnce() -> Rc<Arena>) -> Box<Idle> {
+    match SPARE.try_with(Cell::take).ok().flatten() {
+        Some(state) => state,
+        None => new_state(exp),
+    }
+}
+
 #[inline(never)]
+fn new_state(exp: impl FnOnce() -> Rc<Arena>) -> Box<Idle> {
+    Box::new(Idle::blank(Arena::new(), exp()))
+}
+
+/// Lends `state`, which has just parsed the header of `bytes` (`shape`), to the
+/// decoder that parsed it: kept for the header when `cacheable` and the cache
+/// admits it (the lease moves the state into the entry when that decoder is
+/// dropped), else given back to the thread's spare.
+#[inline(always)]
 pub(crate) fn lend_parsed(
     bytes: &[u8],
     limits: Limits,
-    header: Header,
+    shape: &Shape,
     cacheable: bool,
-    exp: impl FnOnce() -> Rc<Arena>,
+    state: Box<Idle>,
 ) -> LentState {
     let lease = if cacheable {
-        admit(bytes, limits, &header.shape)
+        admit(bytes, limits, shape)
     } else {
         None
     };
-    let state = match SPARE.try_with(Cell::take).ok().flatten() {
-        Some(mut state) => {
-            state.hold(header.arena);
-            state
-        }
-        None => Box::new(Idle::blank(header.arena, exp())),
-    };
     LentState::new(state, lease)
+}
+
+/// A state whose header failed to parse, back to the thread's spare.
+#[inline(never)]
+pub(crate) fn parse_failed(state: Box<Idle>) {
+    to_spare(state);
 }
 
 /// Keeps a header that just parsed from `bytes` under `limits`, lent at once to the
@@ -414,10 +430,7 @@ mod tests {
     /// A state for the decoder that parsed `msg`'s header (`len` bytes), kept for
     /// it when the cache admits it: dropping it gives it back.
     fn lend(msg: &[u8], len: usize) -> (LentState, bool) {
-        let header = Header {
-            arena: Arena::new(),
-            shape: shape(len),
-        };
+        let state = parse_state(|| Rc::new(Arena::new()));
         let admitted = CACHE.with(|c| {
             c.borrow()
                 .entries
@@ -425,7 +438,7 @@ mod tests {
                 .filter(|e| e.state.is_none())
                 .count()
         });
-        let state = lend_parsed(msg, LIMITS, header, true, || Rc::new(Arena::new()));
+        let state = lend_parsed(msg, LIMITS, &shape(len), true, state);
         let lent_now = CACHE.with(|c| {
             c.borrow()
                 .entries

@@ -346,9 +346,21 @@ impl<'de> IDLDeserialize<'de> {
         cacheable: bool,
         (quota, size_bound): (Option<usize>, bool),
     ) -> Result<Self> {
-        let h = header::parse(bytes, limits.max_type_len, limits.max_header_len)?;
-        let shape = h.shape;
-        let state = header_cache::lend_parsed(bytes, limits, h, cacheable, expect::shared_arena);
+        let mut state = header_cache::parse_state(expect::shared_arena);
+        let parsed = header::parse_into(
+            bytes,
+            limits.max_type_len,
+            limits.max_header_len,
+            state.wire.arena_mut(),
+        );
+        let shape = match parsed {
+            Ok(shape) => shape,
+            Err(e) => {
+                header_cache::parse_failed(state);
+                return Err(e);
+            }
+        };
+        let state = header_cache::lend_parsed(bytes, limits, &shape, cacheable, state);
         // On an error the lent state goes back (kept with the header when admitted).
         let decoding_quota = pay_header(shape.len, quota)?;
         Ok(Self::build(

@@ -131,6 +131,12 @@ impl WireTypes {
         }
     }
 
+    /// The arena, for a header to be parsed into: empty while the state waits
+    /// (see [`Idle::forget_header`]).
+    pub(crate) fn arena_mut(&mut self) -> &mut Arena {
+        &mut self.arena
+    }
+
     /// The arena and the memo, borrowed apart, for a subtype check.
     #[inline(always)]
     pub(crate) fn with_memo(&mut self) -> (&Arena, &mut LentMemo) {
@@ -200,8 +206,9 @@ impl Idle {
         }
     }
 
-    /// Takes the wire types of a header just parsed, in place of the (forgotten,
-    /// see [`forget_header`](Self::forget_header)) ones this state held.
+    /// Takes the wire types of a header parsed elsewhere, in place of the
+    /// (forgotten, see [`forget_header`](Self::forget_header)) ones this state held.
+    #[cfg(test)]
     pub(super) fn hold(&mut self, wire: Arena) {
         self.wire.arena = wire;
     }
@@ -251,11 +258,12 @@ impl Idle {
         }
     }
 
-    /// Forgets the header: its wire types go back to the spares the next parse
-    /// reuses, and everything known about them (subtype answers, checked pairs,
-    /// the wire types as expected ones) is dropped, so the state can hold another.
+    /// Forgets the header: its wire types are emptied for the next header parsed
+    /// into this state (their memory kept), and everything known about them
+    /// (subtype answers, checked pairs, the wire types as expected ones) is
+    /// dropped, so the state can hold another.
     pub(super) fn forget_header(&mut self) {
-        self.wire.arena.recycle();
+        self.wire.arena.clear_for_reuse();
         self.wire.memo.clear();
         self.wire.answers_kept = false;
         self.forget_checked();
@@ -725,18 +733,19 @@ mod tests {
     /// a record, gets its own answer.
     #[test]
     fn elem_min_size_keeps_the_last_record_only() {
-        use crate::wire::header::{parse, Node};
+        use crate::wire::header::{parse_into, Node};
         let bytes = crate::Encode!(&vec![(1u64, 2u64)], &vec![(1u8,)], &vec![3u16]).unwrap();
-        let h = parse(&bytes, usize::MAX, usize::MAX).unwrap();
+        let mut arena = Arena::new();
+        let shape = parse_into(&bytes, usize::MAX, usize::MAX, &mut arena).unwrap();
         let el = |arena: &Arena, r: crate::wire::header::Ref| match arena.node(r.resolved()) {
             Node::Vec(el) => el.resolved(),
             _ => panic!("not a vector"),
         };
         let els: Vec<_> = (0..3)
-            .map(|i| el(&h.arena, h.shape.arg(&h.arena, i).unwrap()))
+            .map(|i| el(&arena, shape.arg(&arena, i).unwrap()))
             .collect();
         let mut c = state(None, None);
-        c.hold(h.arena);
+        c.hold(arena);
         assert_eq!(c.elem_min_size(els[0]), 16);
         assert_eq!(c.min_memo, (els[0], 16));
         assert_eq!(c.elem_min_size(els[0]), 16);

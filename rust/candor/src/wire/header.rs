@@ -15,7 +15,6 @@ use super::opcode;
 use super::reader::Reader;
 use crate::error::fault;
 use crate::error::{Error, Result};
-use std::cell::Cell;
 
 /// A reference to a node. The low 31 bits index the arena; the top bit marks a
 /// reference that candid would see as a type *variable* (a wire table entry, or a
@@ -205,12 +204,6 @@ const PRIMS: [Prim; PRIM_COUNT as usize] = [
     Prim::Principal,
 ];
 
-// Spare vectors for the next wire arena: emptied, capacity kept.
-thread_local! {
-    static SPARE_NODES: Cell<Vec<Node>> = const { Cell::new(Vec::new()) };
-    static SPARE_FIELDS: Cell<Vec<FieldEntry>> = const { Cell::new(Vec::new()) };
-}
-
 /// Vectors longer than this are not kept for reuse, so one message with a huge type
 /// table does not pin its memory for the life of the canister.
 const MAX_SPARE: usize = 4096;
@@ -221,30 +214,23 @@ impl Arena {
         Self::default()
     }
 
-    /// An empty arena on the vectors a previous arena gave back, if any.
-    pub(crate) fn recycled() -> Self {
-        let mut nodes = SPARE_NODES.with(Cell::take);
-        let mut fields = SPARE_FIELDS.with(Cell::take);
-        nodes.clear();
-        fields.clear();
-        Arena {
-            nodes,
-            fields,
-            ..Arena::default()
+    /// Empties the arena for the next header parsed into it, keeping its vectors'
+    /// memory unless one grew past [`MAX_SPARE`].
+    pub(crate) fn clear_for_reuse(&mut self) {
+        fn clear<T>(v: &mut Vec<T>) {
+            if v.capacity() > MAX_SPARE {
+                *v = Vec::new();
+            } else {
+                v.clear();
+            }
         }
+        clear(&mut self.nodes);
+        clear(&mut self.fields);
+        clear(&mut self.labels);
+        clear(&mut self.funcs);
+        clear(&mut self.methods);
     }
 
-    /// Gives this arena's vectors back for the next [`Arena::recycled`].
-    pub(crate) fn recycle(&mut self) {
-        let nodes = std::mem::take(&mut self.nodes);
-        if nodes.capacity() <= MAX_SPARE {
-            SPARE_NODES.with(|c| c.set(nodes));
-        }
-        let fields = std::mem::take(&mut self.fields);
-        if fields.capacity() <= MAX_SPARE {
-            SPARE_FIELDS.with(|c| c.set(fields));
-        }
-    }
     /// The node a reference points to. References are only created by the parser
     /// and the expected-type builder, which check every index, so the lookup cannot
     /// fail for a reference of this arena; a foreign one reads as `empty`.
@@ -348,13 +334,6 @@ pub(crate) const DEFAULT_MAX_TYPE_LEN: usize = 10_000;
 /// Default bound on header bytes (candid 0.10.39).
 pub(crate) const DEFAULT_MAX_HEADER_LEN: usize = 64 * 1024;
 
-/// The parsed header: its arena and where the rest of it is.
-#[derive(Debug)]
-pub(crate) struct Header {
-    pub arena: Arena,
-    pub shape: Shape,
-}
-
 /// What a header holds besides its arena, in a few words: a decoder copies it
 /// from a kept header (`de::header_cache`) for every message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -380,8 +359,25 @@ impl Shape {
     }
 }
 
-/// Parses the header of `bytes`: the magic, the type table, the argument types.
-pub(crate) fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) -> Result<Header> {
+/// Parses the header of `bytes` (the magic, the type table, the argument types)
+/// into `arena`, which must be empty: a decode state parses into the arena it holds
+/// ([`Arena::clear_for_reuse`]), so a header reuses the vectors the state's last
+/// header left and nothing is moved afterwards. On an error the arena holds part of
+/// the table, and is cleared before its next use.
+pub(crate) fn parse_into(
+    bytes: &[u8],
+    max_type_len: usize,
+    max_header_len: usize,
+    arena: &mut Arena,
+) -> Result<Shape> {
+    debug_assert!(
+        arena.nodes.is_empty()
+            && arena.fields.is_empty()
+            && arena.labels.is_empty()
+            && arena.funcs.is_empty()
+            && arena.methods.is_empty(),
+        "a header is parsed into an empty arena"
+    );
     let mut rd = Reader::bounded(bytes, max_header_len);
     magic(&mut rd, bytes)?;
     let at = rd.offset();
@@ -396,38 +392,39 @@ pub(crate) fn parse(bytes: &[u8], max_type_len: usize, max_header_len: usize) ->
     }
     let mut table = Table {
         rd,
-        arena: Arena::recycled(),
+        arena,
         len: table_len,
     };
-    // New vectors (no earlier arena gave any back) are allocated at their size
-    // directly, which costs less than reserving in an empty one.
-    let arena = &mut table.arena;
-    if arena.nodes.capacity() == 0 {
-        arena.nodes = Vec::with_capacity(table_len as usize);
-    } else {
-        arena.nodes.reserve(table_len as usize);
-    }
-    if arena.fields.capacity() == 0 {
-        // The fields and argument types of a typical header in one allocation,
-        // instead of growing through several; no more than one per byte left,
-        // which each takes at least.
-        arena.fields = Vec::with_capacity(FIRST_FIELDS.min(table.rd.remaining()));
-    }
-    for _ in 0..table_len {
-        let node = table.entry()?;
-        table.arena.push_node(node);
+    if table_len > 0 {
+        // New vectors (no earlier header left any) are allocated at their size
+        // directly, which costs less than reserving in an empty one.
+        let arena = &mut *table.arena;
+        if arena.nodes.capacity() == 0 {
+            arena.nodes = Vec::with_capacity(table_len as usize);
+        } else {
+            arena.nodes.reserve(table_len as usize);
+        }
+        if arena.fields.capacity() == 0 {
+            // The fields and argument types of a typical header in one allocation,
+            // instead of growing through several; no more than one per byte left,
+            // which each takes at least.
+            arena.fields = Vec::with_capacity(FIRST_FIELDS.min(table.rd.remaining()));
+        }
+        for _ in 0..table_len {
+            let node = table.entry()?;
+            table.arena.push_node(node);
+        }
     }
     let args = table.arguments()?;
-    let Table { rd, mut arena, .. } = table;
-    methods_are_functions(&arena)?;
-    replace_empty(&mut arena, table_len as usize);
-    Ok(Header {
-        arena,
-        shape: Shape {
-            args,
-            table_len: table_len as usize,
-            len: rd.offset(),
-        },
+    let Table { rd, arena, .. } = table;
+    if table_len > 0 {
+        methods_are_functions(arena)?;
+        replace_empty(arena, table_len as usize);
+    }
+    Ok(Shape {
+        args,
+        table_len: table_len as usize,
+        len: rd.offset(),
     })
 }
 
@@ -459,7 +456,7 @@ fn methods_are_functions(arena: &Arena) -> Result<()> {
 /// The type table being read into its arena.
 struct Table<'a> {
     rd: Reader<'a>,
-    arena: Arena,
+    arena: &'a mut Arena,
     /// Entries the table declares (the bound on type indices).
     len: u64,
 }
