@@ -5,9 +5,10 @@
 //!   records, variants, options, recursion (knots, filled once the walk ends),
 //!   mutual recursion, transparent wrappers, the dapps' reply types, and nodes
 //!   alike at their own level but not below (their keys cover their structure);
-//! * the general path where two nodes might share an entry (structurally equal
-//!   nodes under distinct Rust types, records alike but in a middle field) and
-//!   where an entry index needs two bytes.
+//! * the one-pass path too where a node is equal to an earlier one under another
+//!   Rust type (it takes the earlier entry and is cut back), as in ICRC's types;
+//! * the general path where two nodes alike in their keys are not equal (records
+//!   alike but in a middle field) and where an entry index needs two bytes.
 
 #![allow(dead_code)]
 
@@ -163,15 +164,87 @@ struct List2 {
     tail: Option<Box<List2>>,
 }
 
+/// Holds an `A`.
+#[derive(CandidType, Deserialize)]
+struct HoldsA {
+    x: A,
+}
+
+/// `HoldsA`'s shape, holding a `B`: equal to `HoldsA`, so its `B` is not visited.
+#[derive(CandidType, Deserialize)]
+struct HoldsB {
+    x: B,
+}
+
+/// Two cases' payloads of one shape, each naming the enclosing type (a knot).
+#[derive(CandidType, Deserialize)]
+struct Top {
+    a: UpA,
+    b: UpB,
+}
+
+#[derive(CandidType, Deserialize)]
+struct UpA {
+    up: Option<Box<Top>>,
+}
+
+#[derive(CandidType, Deserialize)]
+struct UpB {
+    up: Option<Box<Top>>,
+}
+
+/// An ICRC-2 error: `Expired` and `CreatedInFuture` are one record.
+#[derive(CandidType, Deserialize)]
+enum ApproveError {
+    BadFee { expected_fee: Int },
+    Expired { ledger_time: u64 },
+    TooOld,
+    CreatedInFuture { ledger_time: u64 },
+    GenericError { error_code: Int, message: String },
+}
+
+/// An ICRC-1 transfer's argument: `opt blob` from two Rust types.
+#[derive(CandidType, Deserialize)]
+struct Memo(serde_bytes::ByteBuf);
+
+#[derive(CandidType, Deserialize)]
+struct TransferArg {
+    from_subaccount: Option<[u8; 32]>,
+    to: Account,
+    memo: Option<Memo>,
+    created_at_time: Option<u64>,
+}
+
 #[test]
-fn headers_where_nodes_might_share_an_entry_take_the_general_path() {
-    general!(
-        // Alike but in a middle field: an entry each, from the general path.
-        (Three, ThreeOther),
-        // Equal under distinct Rust types: one entry.
+fn equal_nodes_take_the_one_pass_path_and_share_an_entry() {
+    one_pass!(
+        // Equal under distinct Rust types: one entry, the later node cut back.
         (A, B),
         (Vec<A>, Vec<B>),
         (Result<A, B>,),
+        (Result<Int, ApproveError>,),
+        (TransferArg,),
+        (TransferArg, Account, Option<Memo>),
+        // A transparent type first met below a cut-back node, then met again.
+        (Option<Vec<u8>>, Option<Memo>, Memo),
+        (TransferArg, Memo, [u8; 32], Option<Memo>),
+        // `B` not visited below `HoldsB`, then met again: made again, and equal
+        // to `A`.
+        (HoldsA, HoldsB, B),
+        (HoldsA, HoldsB, Vec<B>, HoldsB),
+        // The cut-back node's knot is not filled.
+        (Top,),
+        (Top, UpB, UpA),
+        (Option<Box<Top>>, Top),
+    );
+}
+
+#[test]
+fn headers_where_nodes_alike_differ_take_the_general_path() {
+    general!(
+        // Alike but in a middle field: an entry each, from the general path.
+        (Three, ThreeOther),
+        (Three, ThreeOther, A, B),
     );
 }
 

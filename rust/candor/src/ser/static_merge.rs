@@ -24,7 +24,7 @@ pub(super) struct Merged {
 /// How many steps the structural comparisons of one header may take: types built
 /// to make them explode (wide trees of equal nodes under distinct Rust types) are
 /// left to the `ty()` path.
-const COMPARE_BUDGET: u32 = 1 << 16;
+pub(super) const COMPARE_BUDGET: u32 = 1 << 16;
 
 /// A digest of a node's own level: opcode, field ids, and per part its opcode (a
 /// primitive), the type it names (a knot) or its node's opcode and size. Two equal
@@ -55,7 +55,7 @@ fn same_level(a: &'static StaticType, b: &'static StaticType) -> bool {
 /// Whether `a` and `b` are equal as `Type`s: the same primitive, knots naming the
 /// same type, or nodes with the same opcode and equal parts under the same ids.
 /// `None` when the budget runs out.
-fn equal(shapes: &Shapes, a: Ty, b: Ty, budget: &mut u32) -> Option<bool> {
+pub(super) fn equal(shapes: &Shapes, a: Ty, b: Ty, budget: &mut u32) -> Option<bool> {
     if a == b {
         return Some(true);
     }

@@ -180,6 +180,9 @@ pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> 
 /// [`header`], and whether it was [`general`](Shapes::general) (its nodes numbered
 /// and its entries written afresh), for the tests.
 pub(crate) fn header_and_path(args: &[(TypeId, &'static StaticType)]) -> Option<(Vec<u8>, bool)> {
+    if let Some(h) = primitives(args) {
+        return Some((h, false));
+    }
     let mut spare = SPARE.with(Cell::take).unwrap_or_else(|| {
         // A canister's reply types take a few dozen nodes and parts: each vector
         // allocated once at a size that holds them, instead of growing through
@@ -195,6 +198,27 @@ pub(crate) fn header_and_path(args: &[(TypeId, &'static StaticType)]) -> Option<
         SPARE.with(|c| c.set(Some(spare)));
     }
     out
+}
+
+/// The header of primitive argument types alone (a reply of one `nat`, say): no
+/// table, so none of the walk's vectors. `None` if a type is not a primitive.
+fn primitives(args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
+    if !args
+        .iter()
+        .all(|(_, d)| matches!(d.kind, StaticKind::Prim(_)))
+    {
+        return None;
+    }
+    let mut out = Vec::with_capacity(opcode::MAGIC.len() + 2 + args.len());
+    out.extend_from_slice(opcode::MAGIC);
+    out.push(0);
+    uleb(&mut out, args.len() as u64);
+    for (_, d) in args {
+        if let StaticKind::Prim(p) = d.kind {
+            sleb(&mut out, p.opcode());
+        }
+    }
+    Some(out)
 }
 
 impl Spare {

@@ -1,6 +1,6 @@
 //! The walk of `static_table.rs`: `ty()`'s memo emulated over the descriptions,
 //! and in the same pass the header written, for the common case where every node
-//! is its own entry.
+//! is its own entry or equal to an earlier one.
 //!
 //! * One node per Rust type that builds one (its `Rc` in `ty()`), a knot for a
 //!   mention of a type still being computed, and for a transparent type whatever it
@@ -15,11 +15,17 @@
 //!   with one byte kept for each part that is not a primitive, filled in once that
 //!   part is computed (a knot's once the walk ends, when the type it names has its
 //!   entry).
+//! * A node whose key an earlier node has is compared with it: equal (two Rust
+//!   types of one shape, such as two variant cases' equal records), it is
+//!   `TypeSerialize`'s node that takes an earlier entry and whose parts are not
+//!   visited, so it and all made since it opened are cut back, bytes included, and
+//!   its parent names the earlier node.
 //!
-//! Two nodes with one key (they may share an entry) or an entry index past one byte
-//! make the header [`general`](Shapes::general): the caller then numbers the stored
+//! Two nodes with one key that are not equal, or an entry index past one byte, make
+//! the header [`general`](Shapes::general): the caller then numbers the stored
 //! nodes as `TypeSerialize` does and writes the entries afresh.
 
+use super::static_merge::{equal, COMPARE_BUDGET};
 use super::static_table::{level, prim_of, sleb, uleb, Node, Ty, KNOT, MAX_DEPTH, PENDING};
 use crate::fasthash::FastHasher;
 use crate::types::static_type::{StaticField, StaticKind, StaticRef};
@@ -64,6 +70,19 @@ pub(super) struct Shapes {
     knot_holes: Vec<(usize, usize)>,
     /// Whether the entries must be numbered (see the module docs).
     pub(super) general: bool,
+    /// Steps left for comparing nodes whose keys are equal.
+    budget: u32,
+}
+
+/// How far each vector of [`Shapes`] had come when a node was opened: what is
+/// cut back when the node turns out equal to an earlier one.
+#[derive(Clone, Copy)]
+struct Mark {
+    out: usize,
+    parts: usize,
+    memo: usize,
+    knots: usize,
+    knot_holes: usize,
 }
 
 impl Shapes {
@@ -98,6 +117,17 @@ impl Shapes {
         self.out = Vec::with_capacity(64);
         self.out.extend_from_slice(opcode::MAGIC);
         self.out.push(HOLE);
+        self.budget = COMPARE_BUDGET;
+    }
+
+    fn mark(&self) -> Mark {
+        Mark {
+            out: self.out.len(),
+            parts: self.parts.len(),
+            memo: self.memo.len(),
+            knots: self.knots.len(),
+            knot_holes: self.knot_holes.len(),
+        }
     }
 
     /// The header written on the way, with the argument types `roots`, if every
@@ -271,10 +301,11 @@ impl Shapes {
             StaticKind::Record(fs) => (opcode::RECORD, fs),
             StaticKind::Variant(fs) => (opcode::VARIANT, fs),
         };
+        let mark = self.mark();
         let n = self.open(op, d, fs.len());
         uleb(&mut self.out, fs.len() as u64);
         let (a, b) = self.fields(fs, depth)?;
-        self.close(n, op, fs.len(), fs, a, b)
+        self.close(n, mark, op, fs.len(), fs, a, b)
     }
 
     /// Takes the next node index for `d` and writes its opcode.
@@ -294,6 +325,7 @@ impl Shapes {
 
     /// `opt t` or `vec t`.
     fn one(&mut self, op: i64, d: &'static StaticType, r: StaticRef, depth: usize) -> Option<Ty> {
+        let mark = self.mark();
         let n = self.open(op, d, 1);
         let start = self.parts.len();
         let t = prim_of(r);
@@ -309,7 +341,7 @@ impl Shapes {
             self.out.push(t as u8 & 0x7f);
             t
         };
-        self.close(n, op, 1, &[], t, t)
+        self.close(n, mark, op, 1, &[], t, t)
     }
 
     /// A record's or variant's fields: each id and part written, primitives in a
@@ -354,18 +386,22 @@ impl Shapes {
         Some((first, last))
     }
 
-    /// Gives node `n` (opcode `op`, `len` parts, fields `fs`, first and last parts
-    /// `a` and `b`) its key; a key another node has makes the header general.
+    /// Gives node `n` (opened at `mark`; opcode `op`, `len` parts, fields `fs`,
+    /// first and last parts `a` and `b`) its key, and gives what `n` is: `n`, or
+    /// an earlier node equal to it.
     ///
     /// The key hashes the opcode and size, the first and last field ids, and the
     /// first and last parts' kinds (a node's being its key, so the key follows the
-    /// node's first and last paths down). Two equal nodes have equal keys; two
-    /// nodes that differ only in their middle fields have one key too, and take the
-    /// general path.
+    /// node's first and last paths down). Two equal nodes have equal keys. When an
+    /// earlier node has `n`'s key, the two are compared: equal, `n` is
+    /// [`dropped`](Self::drop_since) for it; not (they differ in a middle field, or
+    /// the keys collide), the header is general.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn close(
         &mut self,
         n: usize,
+        mark: Mark,
         op: i64,
         len: usize,
         fs: &[StaticField],
@@ -381,8 +417,35 @@ impl Shapes {
         h.write_u64(self.kind(b));
         // Never `UNFINISHED`, so that an unfinished node matches no key.
         let key = h.finish() | 1;
-        self.general |= self.keys.contains(&key);
         *self.keys.get_mut(n)? = key;
+        if let Some(m) = self.keys.iter().position(|&k| k == key).filter(|&m| m != n) {
+            // An earlier node is closed (an open one is `n`'s ancestor, whose key
+            // is unfinished); a later one is `n`'s part, never equal to it.
+            let mut budget = self.budget;
+            let same = m < n && equal(self, m as Ty, n as Ty, &mut budget) == Some(true);
+            self.budget = budget;
+            if same {
+                self.drop_since(n, mark);
+                return Some(m as Ty);
+            }
+            self.general = true;
+        }
         Some(n as Ty)
+    }
+
+    /// Forgets node `n`, opened at `mark`, and everything made since (its parts'
+    /// nodes and entries, the Rust types first met below it, its knots), as
+    /// `TypeSerialize` gives a node equal to an earlier entry that entry and does
+    /// not visit its parts. A Rust type first met below `n` and met again later
+    /// is made again then, a new node compared like any other, as `TypeSerialize`
+    /// compares it by structure the first time it numbers it.
+    fn drop_since(&mut self, n: usize, mark: Mark) {
+        self.nodes.truncate(n);
+        self.keys.truncate(n);
+        self.parts.truncate(mark.parts);
+        self.out.truncate(mark.out);
+        self.memo.truncate(mark.memo);
+        self.knots.truncate(mark.knots);
+        self.knot_holes.truncate(mark.knot_holes);
     }
 }
