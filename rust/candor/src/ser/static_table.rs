@@ -50,6 +50,8 @@ pub(super) struct Node {
     pub(super) d: &'static StaticType,
     pub(super) start: u32,
     pub(super) len: u32,
+    /// Its structural key (`static_walk.rs`), unfinished until its parts are done.
+    pub(super) key: u64,
 }
 
 /// Deeper descriptions than this are left to the `ty()` path (and its checks).

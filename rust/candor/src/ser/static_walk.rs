@@ -57,8 +57,6 @@ pub(super) struct Shapes {
     /// The type of every part of every node, each node's in one run (reserved
     /// before its parts are computed, which add their own runs after it).
     pub(super) parts: Vec<Ty>,
-    /// Per node, its structural key ([`UNFINISHED`] until its parts are done).
-    keys: Vec<u64>,
     /// Per knot, the address of the type it names.
     knots: Vec<usize>,
     /// Per Rust type (its address), what it computed as ([`PENDING`] while it is
@@ -91,7 +89,6 @@ impl Shapes {
         Shapes {
             nodes: Vec::with_capacity(2 * n),
             parts: Vec::with_capacity(4 * n),
-            keys: Vec::with_capacity(2 * n),
             memo: Vec::with_capacity(n),
             ..Shapes::default()
         }
@@ -103,7 +100,6 @@ impl Shapes {
         self.out = Vec::new();
         self.nodes.clear();
         self.parts.clear();
-        self.keys.clear();
         self.knots.clear();
         self.memo.clear();
         self.knot_holes.clear();
@@ -114,7 +110,7 @@ impl Shapes {
     /// Starts a header: the magic and a byte kept for the entry count.
     pub(super) fn begin(&mut self) {
         // Room for the reply types of most canisters; a larger header grows it.
-        self.out = Vec::with_capacity(64);
+        self.out = Vec::with_capacity(128);
         self.out.extend_from_slice(opcode::MAGIC);
         self.out.push(HOLE);
         self.budget = COMPARE_BUDGET;
@@ -193,8 +189,8 @@ impl Shapes {
     /// names, or a node's key (its structure).
     #[inline(always)]
     pub(super) fn kind(&self, t: Ty) -> u64 {
-        if let Some(&key) = usize::try_from(t).ok().and_then(|i| self.keys.get(i)) {
-            key
+        if let Some(n) = usize::try_from(t).ok().and_then(|i| self.nodes.get(i)) {
+            n.key
         } else if let Some(address) = self.knot(t) {
             address as u64
         } else {
@@ -317,8 +313,8 @@ impl Shapes {
             d,
             start: self.parts.len() as u32,
             len: len as u32,
+            key: UNFINISHED,
         });
-        self.keys.push(UNFINISHED);
         self.out.push(op as u8 & 0x7f);
         n
     }
@@ -417,8 +413,13 @@ impl Shapes {
         h.write_u64(self.kind(b));
         // Never `UNFINISHED`, so that an unfinished node matches no key.
         let key = h.finish() | 1;
-        *self.keys.get_mut(n)? = key;
-        if let Some(m) = self.keys.iter().position(|&k| k == key).filter(|&m| m != n) {
+        self.nodes.get_mut(n)?.key = key;
+        if let Some(m) = self
+            .nodes
+            .iter()
+            .position(|x| x.key == key)
+            .filter(|&m| m != n)
+        {
             // An earlier node is closed (an open one is `n`'s ancestor, whose key
             // is unfinished); a later one is `n`'s part, never equal to it.
             let mut budget = self.budget;
@@ -441,7 +442,6 @@ impl Shapes {
     /// compares it by structure the first time it numbers it.
     fn drop_since(&mut self, n: usize, mark: Mark) {
         self.nodes.truncate(n);
-        self.keys.truncate(n);
         self.parts.truncate(mark.parts);
         self.out.truncate(mark.out);
         self.memo.truncate(mark.memo);
