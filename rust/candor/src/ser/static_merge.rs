@@ -21,9 +21,10 @@ pub(super) struct Merged {
     entry_of: Vec<i64>,
 }
 
-/// How many steps the structural comparisons of one header may take: types built
-/// to make them explode (wide trees of equal nodes under distinct Rust types) are
-/// left to the `ty()` path.
+/// How many steps the structural comparisons of one header may take (in the walk
+/// and here, each with its own): a header whose comparisons would take more is
+/// left to the `ty()` path. The walk compares a node once its parts are shared, so
+/// equal trees cost a level each; what is left are nodes alike in their keys.
 pub(super) const COMPARE_BUDGET: u32 = 1 << 16;
 
 /// A digest of a node's own level: opcode, field ids, and per part its opcode (a
