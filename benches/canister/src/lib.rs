@@ -33,6 +33,7 @@ use std::collections::BTreeMap;
 
 mod dapps;
 mod first_replies;
+mod icrc_first_calls;
 mod serde_floor;
 mod storable;
 mod traffic;

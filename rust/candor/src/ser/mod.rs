@@ -6,7 +6,9 @@
 //! straight into the output buffer.
 
 mod dynamic;
+mod static_merge;
 mod static_table;
+mod static_walk;
 pub mod table;
 
 use crate::error::{Error, Result};
@@ -539,6 +541,14 @@ pub trait ArgumentEncoder {
     fn _static_header() -> Option<Vec<u8>> {
         None
     }
+    /// Hidden, for tests: whether [`_static_header`](Self::_static_header) took
+    /// the general path, which numbers the nodes (two of them might be
+    /// structurally equal, or the table is large), rather than writing each entry
+    /// as the walk makes it; `None` when there is no static header.
+    #[doc(hidden)]
+    fn _static_header_general() -> Option<bool> {
+        None
+    }
     /// Writes the argument values in order.
     #[doc(hidden)]
     fn write_values(&self, ser: &mut ValueSerializer) -> Result<()>;
@@ -572,6 +582,10 @@ macro_rules! encode_impl {
             }
             fn _static_header() -> Option<Vec<u8>> {
                 static_table::header(&[$(($t::id(), $t::_static_type()?)),+])
+            }
+            fn _static_header_general() -> Option<bool> {
+                static_table::header_and_path(&[$(($t::id(), $t::_static_type()?)),+])
+                    .map(|(_, general)| general)
             }
             #[inline]
             fn write_values(&self, ser: &mut ValueSerializer) -> Result<()> {

@@ -1,0 +1,285 @@
+//! Which path writes a static header (`ser/static_walk.rs` writes each entry as the
+//! walk makes it; the general path numbers the stored nodes and writes the entries
+//! afresh), and that both give `TypeSerialize`'s bytes from `ty()`:
+//! * the one-pass path for types whose nodes cannot be structurally equal:
+//!   records, variants, options, recursion (knots, filled once the walk ends),
+//!   mutual recursion, transparent wrappers, the dapps' reply types, and nodes
+//!   alike at their own level but not below (their keys cover their structure);
+//! * the one-pass path too where a node is equal to an earlier one under another
+//!   Rust type (it takes the earlier entry and is cut back), as in ICRC's types;
+//! * the general path where two nodes alike in their keys are not equal (records
+//!   alike but in a middle field) and where an entry index needs two bytes.
+
+#![allow(dead_code)]
+
+use candor::ser::headers_both_ways;
+use candor::utils::ArgumentEncoder;
+use candor::{CandidType, Deserialize, Int, Principal};
+
+/// The header of a message of `Tuple`, both ways; whether the static one took
+/// the general path.
+fn header_path<Tuple: ArgumentEncoder>() -> bool {
+    let name = std::any::type_name::<Tuple>();
+    let (from_static, from_ty) = headers_both_ways::<Tuple>();
+    let from_static = from_static.unwrap_or_else(|| panic!("{name}: no static header"));
+    assert_eq!(from_static, from_ty.expect("ty() encodes"), "{name}");
+    Tuple::_static_header_general().expect("a static header")
+}
+
+macro_rules! one_pass {
+    ($($t:ty),* $(,)?) => {$(
+        assert!(!header_path::<$t>(), "{} took the general path", stringify!($t));
+    )*};
+}
+
+macro_rules! general {
+    ($($t:ty),* $(,)?) => {$(
+        assert!(header_path::<$t>(), "{} took the one-pass path", stringify!($t));
+    )*};
+}
+
+#[derive(CandidType, Deserialize)]
+struct Minted {
+    token_id: u64,
+    id: u128,
+}
+
+#[derive(CandidType, Deserialize)]
+enum ApiError {
+    Unauthorized,
+    InvalidTokenId,
+    ZeroAddress,
+    Other,
+}
+
+#[derive(CandidType, Deserialize)]
+enum State {
+    Open,
+    Accepted,
+    Failed(String),
+}
+
+#[derive(CandidType, Deserialize)]
+struct Account {
+    owner: Principal,
+    subaccount: Option<Vec<u8>>,
+    tags: Vec<String>,
+}
+
+#[derive(CandidType, Deserialize)]
+struct List {
+    head: Int,
+    tail: Option<Box<List>>,
+}
+
+#[derive(CandidType, Deserialize)]
+enum Tree {
+    Leaf(u8),
+    Node { left: Box<Tree>, right: Box<Tree> },
+}
+
+#[derive(CandidType, Deserialize)]
+struct Even {
+    next: Option<Box<Odd>>,
+}
+
+#[derive(CandidType, Deserialize)]
+struct Odd {
+    next: Box<Even>,
+}
+
+/// A newtype inside its own recursion.
+#[derive(CandidType, Deserialize)]
+struct Wrapped(Option<Box<Wrapped>>);
+
+#[test]
+fn headers_of_distinct_nodes_take_the_one_pass_path() {
+    one_pass!(
+        (u8,),
+        (u8, String, Principal),
+        (Minted,),
+        (Result<Minted, ApiError>,),
+        (Result<u128, ApiError>,),
+        (Result<(), String>,),
+        (Result<u64, String>,),
+        (Result<State, String>,),
+        (Account, Minted, Option<Account>),
+        (List,),
+        (Box<List>, List),
+        (List, Box<List>, Option<Box<List>>),
+        (Tree,),
+        (Even,),
+        (Odd, Even),
+        (Wrapped,),
+        (Vec<Account>, Vec<u8>),
+        // Alike at their own level, not below: an entry each.
+        (Outer8, Outer16),
+        (Option<Option<Option<u8>>>,),
+        (Vec<u8>, Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>),
+        // Equal but for the types their knots name, which `Type`'s order compares.
+        (List, List2),
+        (Option<Box<List>>, Option<Box<List2>>),
+    );
+}
+
+#[derive(CandidType, Deserialize)]
+struct A {
+    x: u8,
+}
+
+#[derive(CandidType, Deserialize)]
+struct B {
+    x: u8,
+}
+
+#[derive(CandidType, Deserialize)]
+struct Three {
+    a: u8,
+    b: u8,
+    c: u8,
+}
+
+/// `Three` but for its middle field.
+#[derive(CandidType, Deserialize)]
+struct ThreeOther {
+    a: u8,
+    b: u16,
+    c: u8,
+}
+
+#[derive(CandidType, Deserialize)]
+struct Outer8 {
+    x: Option<u8>,
+}
+
+#[derive(CandidType, Deserialize)]
+struct Outer16 {
+    x: Option<u16>,
+}
+
+/// `List` under another name: its knot names `List2`.
+#[derive(CandidType, Deserialize)]
+struct List2 {
+    head: Int,
+    tail: Option<Box<List2>>,
+}
+
+/// Holds an `A`.
+#[derive(CandidType, Deserialize)]
+struct HoldsA {
+    x: A,
+}
+
+/// `HoldsA`'s shape, holding a `B`: equal to `HoldsA`, so its `B` is not visited.
+#[derive(CandidType, Deserialize)]
+struct HoldsB {
+    x: B,
+}
+
+/// Two cases' payloads of one shape, each naming the enclosing type (a knot).
+#[derive(CandidType, Deserialize)]
+struct Top {
+    a: UpA,
+    b: UpB,
+}
+
+#[derive(CandidType, Deserialize)]
+struct UpA {
+    up: Option<Box<Top>>,
+}
+
+#[derive(CandidType, Deserialize)]
+struct UpB {
+    up: Option<Box<Top>>,
+}
+
+/// An ICRC-2 error: `Expired` and `CreatedInFuture` are one record.
+#[derive(CandidType, Deserialize)]
+enum ApproveError {
+    BadFee { expected_fee: Int },
+    Expired { ledger_time: u64 },
+    TooOld,
+    CreatedInFuture { ledger_time: u64 },
+    GenericError { error_code: Int, message: String },
+}
+
+/// An ICRC-1 transfer's argument: `opt blob` from two Rust types.
+#[derive(CandidType, Deserialize)]
+struct Memo(serde_bytes::ByteBuf);
+
+#[derive(CandidType, Deserialize)]
+struct TransferArg {
+    from_subaccount: Option<[u8; 32]>,
+    to: Account,
+    memo: Option<Memo>,
+    created_at_time: Option<u64>,
+}
+
+#[test]
+fn equal_nodes_take_the_one_pass_path_and_share_an_entry() {
+    one_pass!(
+        // Equal under distinct Rust types: one entry, the later node cut back.
+        (A, B),
+        (Vec<A>, Vec<B>),
+        (Result<A, B>,),
+        (Result<Int, ApproveError>,),
+        (TransferArg,),
+        (TransferArg, Account, Option<Memo>),
+        // A transparent type first met below a cut-back node, then met again.
+        (Option<Vec<u8>>, Option<Memo>, Memo),
+        (TransferArg, Memo, [u8; 32], Option<Memo>),
+        // `B` not visited below `HoldsB`, then met again: made again, and equal
+        // to `A`.
+        (HoldsA, HoldsB, B),
+        (HoldsA, HoldsB, Vec<B>, HoldsB),
+        // The cut-back node's knot is not filled.
+        (Top,),
+        (Top, UpB, UpA),
+        (Option<Box<Top>>, Top),
+    );
+}
+
+#[test]
+fn headers_where_nodes_alike_differ_take_the_general_path() {
+    general!(
+        // Alike but in a middle field: an entry each, from the general path.
+        (Three, ThreeOther),
+        (Three, ThreeOther, A, B),
+    );
+}
+
+/// A chain of records, each holding the next: 100 entries from `C0`.
+macro_rules! chain {
+    ($($name:ident $field:ident $next:ty;)*) => {$(
+        #[derive(CandidType)]
+        struct $name {
+            $field: Box<$next>,
+        }
+    )*};
+}
+
+chain! {
+    C0 f0 C1; C1 f1 C2; C2 f2 C3; C3 f3 C4; C4 f4 C5; C5 f5 C6; C6 f6 C7; C7 f7 C8; C8
+    f8 C9; C9 f9 C10; C10 f10 C11; C11 f11 C12; C12 f12 C13; C13 f13 C14; C14 f14 C15;
+    C15 f15 C16; C16 f16 C17; C17 f17 C18; C18 f18 C19; C19 f19 C20; C20 f20 C21; C21
+    f21 C22; C22 f22 C23; C23 f23 C24; C24 f24 C25; C25 f25 C26; C26 f26 C27; C27 f27
+    C28; C28 f28 C29; C29 f29 C30; C30 f30 C31; C31 f31 C32; C32 f32 C33; C33 f33 C34;
+    C34 f34 C35; C35 f35 C36; C36 f36 C37; C37 f37 C38; C38 f38 C39; C39 f39 C40; C40
+    f40 C41; C41 f41 C42; C42 f42 C43; C43 f43 C44; C44 f44 C45; C45 f45 C46; C46 f46
+    C47; C47 f47 C48; C48 f48 C49; C49 f49 C50; C50 f50 C51; C51 f51 C52; C52 f52 C53;
+    C53 f53 C54; C54 f54 C55; C55 f55 C56; C56 f56 C57; C57 f57 C58; C58 f58 C59; C59
+    f59 C60; C60 f60 C61; C61 f61 C62; C62 f62 C63; C63 f63 C64; C64 f64 C65; C65 f65
+    C66; C66 f66 C67; C67 f67 C68; C68 f68 C69; C69 f69 C70; C70 f70 C71; C71 f71 C72;
+    C72 f72 C73; C73 f73 C74; C74 f74 C75; C75 f75 C76; C76 f76 C77; C77 f77 C78; C78
+    f78 C79; C79 f79 C80; C80 f80 C81; C81 f81 C82; C82 f82 C83; C83 f83 C84; C84 f84
+    C85; C85 f85 C86; C86 f86 C87; C87 f87 C88; C88 f88 C89; C89 f89 C90; C90 f90 C91;
+    C91 f91 C92; C92 f92 C93; C93 f93 C94; C94 f94 C95; C95 f95 C96; C96 f96 C97; C97
+    f97 C98; C98 f98 C99; C99 f99 u8;
+}
+
+#[test]
+fn headers_with_entry_indices_past_one_byte_take_the_general_path() {
+    // 64 entries, the last numbered 63.
+    one_pass!((C36,), (C37, C80));
+    general!((C35,), (C0,), (C1, C2), (C99, C0));
+}
