@@ -7,10 +7,10 @@
 //!   was first computed as. Nodes are made in pre-order, an index taken before the
 //!   parts are computed, and stored with their parts.
 //! * Each node gets a key ([`close`](Shapes::close)) when its parts are done,
-//!   from its opcode, size, first and last field ids and first and last parts (a primitive's opcode, the type a
-//!   knot names, a node's key). Two equal nodes have equal keys, so when every key
-//!   differs no two nodes share an entry, and `TypeSerialize`'s numbering is the
-//!   nodes' own order.
+//!   from its opcode, size, first and last field ids and first and last parts (a
+//!   primitive's opcode, the type a knot names, a node's key). Two equal nodes have
+//!   equal keys, so when every key differs no two nodes share an entry, and
+//!   `TypeSerialize`'s numbering is the nodes' own order.
 //! * An entry's bytes are written when its node is made, before its parts' entries,
 //!   with one byte kept for each part that is not a primitive, filled in once that
 //!   part is computed (a knot's once the walk ends, when the type it names has its
