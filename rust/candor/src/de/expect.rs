@@ -47,11 +47,6 @@ struct Interner {
     /// memo). A type that owns a description maps to its node, which is still being
     /// placed while it holds the placeholder: a mention then is a knot.
     placed: memo::Memo,
-    /// The shared arena's nodes, fields and labels (all a placing writes) while
-    /// descriptions are placed into them, swapped out of `arena` for the placing
-    /// (which then writes plain vectors, with no `Rc::make_mut` per node and per
-    /// record) and back when it ends; empty otherwise.
-    work: Arena,
 }
 
 /// The depths at which flattening tests its bounds: one in every
@@ -395,35 +390,45 @@ impl Interner {
             // A primitive is its fixed reference: the arena is not touched.
             return Some(Ref::prim(p));
         }
-        self.stack = StackMark::here();
-        // Swapped, not taken: `work` is empty between placings, and neither side
-        // is built or dropped. The arena is copied here if another holder still
-        // has it (a nested decode).
-        swap_placed(Rc::make_mut(&mut self.arena), &mut self.work);
-        if self.work.nodes.capacity() == 0 {
+        // One `Rc::make_mut` for the whole placing, which then writes the arena's
+        // vectors through a plain borrow (no reference-count test per node or
+        // record). The arena is copied here if another holder still has it (a
+        // nested decode).
+        let arena = Rc::make_mut(&mut self.arena);
+        if arena.nodes.capacity() == 0 {
             // A canister's argument types take a few dozen nodes: one allocation,
             // instead of growing through several on the first call. Fields are
             // reserved at the first record or variant.
-            self.work.nodes = Vec::with_capacity(32);
+            arena.nodes = Vec::with_capacity(32);
         }
-        let marks = (
-            self.work.nodes.len(),
-            self.work.fields.len(),
-            self.work.labels.len(),
-        );
-        let placed = self.place_linked(id, d, 0);
+        let marks = (arena.nodes.len(), arena.fields.len(), arena.labels.len());
+        let mut placer = Placer {
+            arena,
+            placed: &mut self.placed,
+            stack: StackMark::here(),
+        };
+        let placed = placer.place_linked(id, d, 0);
         if placed.is_none() {
-            self.roll_back(marks);
+            placer.roll_back(marks);
         }
-        // The interner holds `arena` alone now: no copy.
-        swap_placed(Rc::make_mut(&mut self.arena), &mut self.work);
         placed
     }
+}
 
+/// One placing's view of the interner: the shared arena, borrowed mutably for the
+/// whole placing, and the placing memo.
+struct Placer<'a> {
+    arena: &'a mut Arena,
+    placed: &'a mut memo::Memo,
+    /// Where the stack was when the placing began.
+    stack: StackMark,
+}
+
+impl Placer<'_> {
     /// Forgets what a failed placing added.
     #[cold]
     fn roll_back(&mut self, (nodes, fields, labels): (usize, usize, usize)) {
-        let arena = &mut self.work;
+        let arena = &mut *self.arena;
         arena.nodes.truncate(nodes);
         arena.fields.truncate(fields);
         arena.labels.truncate(labels);
@@ -468,7 +473,7 @@ impl Interner {
     /// A memoised reference: a node still being placed (it holds the placeholder)
     /// is reached through a knot, which has the var bit.
     fn memoised(&self, r: Ref) -> Ref {
-        if r.idx() >= PRIM_COUNT && self.work.node(r) == Node::Prim(Prim::Empty) {
+        if r.idx() >= PRIM_COUNT && self.arena.node(r) == Node::Prim(Prim::Empty) {
             Ref::new(r.idx(), true)
         } else {
             r
@@ -501,7 +506,7 @@ impl Interner {
         }
         let idx = match d.kind {
             StaticKind::Prim(p) => return Some(Ref::prim(p)),
-            _ => self.work.push_node(Node::Prim(Prim::Empty)),
+            _ => self.arena.push_node(Node::Prim(Prim::Empty)),
         };
         if let Some(o) = owner {
             self.placed.insert(o, Ref::new(idx, false));
@@ -513,7 +518,7 @@ impl Interner {
             StaticKind::Variant(fs) => Node::Variant(self.place_fields(fs, depth)?),
             StaticKind::Prim(_) => Node::Prim(Prim::Empty),
         };
-        self.work.set_node(idx, node);
+        self.arena.set_node(idx, node);
         Some(Ref::new(idx, false))
     }
 
@@ -522,15 +527,15 @@ impl Interner {
     /// and the span sorted by id if the description lists it otherwise (a collision
     /// fails the placing, and `ty()` reports it).
     fn place_fields(&mut self, fs: &'static [StaticField], depth: usize) -> Option<Span> {
-        if self.work.fields.capacity() == 0 && self.work.labels.capacity() == 0 {
+        if self.arena.fields.capacity() == 0 && self.arena.labels.capacity() == 0 {
             // The first record or variant: room for a few dozen fields at once
             // (types without any, as vectors of primitives, allocate none).
-            let arena = &mut self.work;
+            let arena = &mut *self.arena;
             arena.fields = Vec::with_capacity(64);
             arena.labels = Vec::with_capacity(64);
         }
         let (start, sorted) = reserve_fields(
-            &mut self.work,
+            self.arena,
             fs.iter().map(|f| {
                 let label = match f.label {
                     // The description's name, not a copy of it.
@@ -543,7 +548,7 @@ impl Interner {
         );
         for (i, f) in fs.iter().enumerate() {
             let ty = self.place_ref(f.ty, depth + 1)?;
-            set_field_type(&mut self.work, start + i, ty);
+            set_field_type(self.arena, start + i, ty);
         }
         let span = Span {
             start: start as u32,
@@ -552,17 +557,9 @@ impl Interner {
         if sorted {
             Some(span)
         } else {
-            sort_fields(&mut self.work, span)
+            sort_fields(self.arena, span)
         }
     }
-}
-
-/// Swaps what a placing writes (nodes, fields, labels) between two arenas.
-#[inline(always)]
-fn swap_placed(a: &mut Arena, b: &mut Arena) {
-    std::mem::swap(&mut a.nodes, &mut b.nodes);
-    std::mem::swap(&mut a.fields, &mut b.fields);
-    std::mem::swap(&mut a.labels, &mut b.labels);
 }
 
 /// The primitive a type is, if it is one.
