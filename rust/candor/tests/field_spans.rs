@@ -91,7 +91,8 @@ impl CandidType for Inner {
 
 /// `record { ok : record { nat8; text }; deep : variant { x : nat8; x : bool } }`:
 /// the collision is below a record reserved before it.
-#[derive(Deserialize, Debug)]
+#[derive(Deserialize)]
+#[allow(dead_code)] // decoded only to see it refused
 struct DeepCollision {
     ok: (u8, String),
 }
