@@ -7,6 +7,7 @@
 //! Interning a type nobody has seen yet, while a decode holds the arena, copies it
 //! (`Rc::make_mut`): that happens once per new type, never on the steady path.
 
+mod fields;
 mod memo;
 
 use super::quota;
@@ -16,10 +17,9 @@ use crate::types::static_type::{StaticField, StaticKind, StaticLabel, StaticRef}
 use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
 use crate::types::StaticType;
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
-use crate::wire::header::{
-    Arena, FieldEntry, FieldLabel, FuncEntry, Node, Prim, Ref, Span, PRIM_COUNT,
-};
+use crate::wire::header::{Arena, FieldLabel, FuncEntry, Node, Prim, Ref, Span, PRIM_COUNT};
 use crate::wire::inline_vec::InlineVec;
+use fields::{reserve_fields, set_field_type, sort_fields};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -36,10 +36,6 @@ struct Interner {
     /// Node per `Rc<TypeInner>` address, with the `Rc` itself, so an address is
     /// never reused for another type while it is in this map.
     by_ptr: FastMap<usize, (u32, Type)>,
-    /// Fields of the records being interned, innermost last: (entry, position in
-    /// the Rust type). One buffer for every record, reused, so interning a type
-    /// allocates no temporary per record.
-    scratch: Vec<(FieldEntry, u32)>,
     /// An empty arena a decoder holds while a new type is interned, so its clone of
     /// `arena` does not force `Rc::make_mut` to copy the whole arena. Made on first
     /// need.
@@ -51,11 +47,6 @@ struct Interner {
     /// memo). A type that owns a description maps to its node, which is still being
     /// placed while it holds the placeholder: a mention then is a knot.
     placed: memo::Memo,
-    /// The shared arena's nodes, fields and labels (all a placing writes) while
-    /// descriptions are placed into them, swapped out of `arena` for the placing
-    /// (which then writes plain vectors, with no `Rc::make_mut` per node and per
-    /// record) and back when it ends; empty otherwise.
-    work: Arena,
 }
 
 /// The depths at which flattening tests its bounds: one in every
@@ -189,8 +180,6 @@ impl Interner {
     fn intern(&mut self, t: &Type, env: Option<&TypeEnv>) -> Result<Ref> {
         self.stack = StackMark::here();
         let mut vars: HashMap<String, u32> = HashMap::new();
-        // A failed interning may have left fields behind.
-        self.scratch.clear();
         self.flatten(t, env, &mut vars, 0)
     }
 
@@ -294,7 +283,8 @@ impl Interner {
     }
 
     /// The fields of record or variant `t`, sorted by id (a collision is an error),
-    /// with how each was labelled in Rust beside them.
+    /// with how each was labelled in Rust beside them. Their span is reserved before
+    /// their types are flattened, as the placing reserves it (see `place_fields`).
     fn fields(
         &mut self,
         t: &Type,
@@ -303,21 +293,31 @@ impl Interner {
         vars: &mut HashMap<String, u32>,
         depth: usize,
     ) -> Result<Span> {
-        let base = self.scratch.len();
+        let (start, sorted) = reserve_fields(
+            Rc::make_mut(&mut self.arena),
+            fs.iter().map(|f| {
+                let label = match f.id.as_ref() {
+                    Label::Named(n) => FieldLabel::Named(n.clone().into()),
+                    Label::Unnamed(_) => FieldLabel::Unnamed,
+                    Label::Id(_) => FieldLabel::Id,
+                };
+                (f.id.get_id(), label)
+            }),
+        );
         for (i, f) in fs.iter().enumerate() {
             let ty = self.flatten(&f.ty, env, vars, depth + 1)?;
-            let id = f.id.get_id();
-            self.scratch.push((FieldEntry { id, ty }, i as u32));
+            set_field_type(Rc::make_mut(&mut self.arena), start + i, ty);
         }
-        let arena = Rc::make_mut(&mut self.arena);
-        store_fields(&mut self.scratch, base, arena, |i| {
-            match fs.get(i).map(|f| f.id.as_ref()) {
-                Some(Label::Named(n)) => FieldLabel::Named(n.clone().into()),
-                Some(Label::Unnamed(_)) => FieldLabel::Unnamed,
-                Some(Label::Id(_)) | None => FieldLabel::Id,
-            }
-        })
-        .ok_or_else(|| Error::msg(format!("field id collision in {t}")))
+        let span = Span {
+            start: start as u32,
+            len: fs.len() as u32,
+        };
+        let sorted = if sorted {
+            Some(span)
+        } else {
+            sort_fields(Rc::make_mut(&mut self.arena), span)
+        };
+        sorted.ok_or_else(|| Error::msg(format!("field id collision in {t}")))
     }
 
     fn func(
@@ -390,42 +390,50 @@ impl Interner {
             // A primitive is its fixed reference: the arena is not touched.
             return Some(Ref::prim(p));
         }
-        self.stack = StackMark::here();
-        self.scratch.clear();
-        // Swapped, not taken: `work` is empty between placings, and neither side
-        // is built or dropped. The arena is copied here if another holder still
-        // has it (a nested decode).
-        swap_placed(Rc::make_mut(&mut self.arena), &mut self.work);
-        if self.work.nodes.capacity() == 0 {
+        // One `Rc::make_mut` for the whole placing, which then writes the arena's
+        // vectors through a plain borrow (no reference-count test per node or
+        // record). The arena is copied here if another holder still has it (a
+        // nested decode).
+        let arena = Rc::make_mut(&mut self.arena);
+        if arena.nodes.capacity() == 0 {
             // A canister's argument types take a few dozen nodes: one allocation,
             // instead of growing through several on the first call. Fields are
             // reserved at the first record or variant.
-            self.work.nodes = Vec::with_capacity(32);
+            arena.nodes = Vec::with_capacity(32);
         }
-        let marks = (
-            self.work.nodes.len(),
-            self.work.fields.len(),
-            self.work.labels.len(),
-        );
-        let placed = self.place_linked(id, d, 0);
+        let marks = (arena.nodes.len(), arena.fields.len(), arena.labels.len());
+        let mut placer = Placer {
+            arena,
+            placed: &mut self.placed,
+            stack: StackMark::here(),
+        };
+        let placed = placer.place_linked(id, d, 0);
         if placed.is_none() {
-            self.roll_back(marks);
+            placer.roll_back(marks);
         }
-        // The interner holds `arena` alone now: no copy.
-        swap_placed(Rc::make_mut(&mut self.arena), &mut self.work);
         placed
     }
+}
 
+/// One placing's view of the interner: the shared arena, borrowed mutably for the
+/// whole placing, and the placing memo.
+struct Placer<'a> {
+    arena: &'a mut Arena,
+    placed: &'a mut memo::Memo,
+    /// Where the stack was when the placing began.
+    stack: StackMark,
+}
+
+impl Placer<'_> {
     /// Forgets what a failed placing added.
     #[cold]
     fn roll_back(&mut self, (nodes, fields, labels): (usize, usize, usize)) {
-        let arena = &mut self.work;
+        let arena = &mut *self.arena;
         arena.nodes.truncate(nodes);
         arena.fields.truncate(fields);
         arena.labels.truncate(labels);
         let end = PRIM_COUNT + nodes as u32;
         self.placed.retain(|r| r.idx() < end);
-        self.scratch.clear();
     }
 
     fn place_ref(&mut self, r: StaticRef, depth: usize) -> Option<Ref> {
@@ -465,7 +473,7 @@ impl Interner {
     /// A memoised reference: a node still being placed (it holds the placeholder)
     /// is reached through a knot, which has the var bit.
     fn memoised(&self, r: Ref) -> Ref {
-        if r.idx() >= PRIM_COUNT && self.work.node(r) == Node::Prim(Prim::Empty) {
+        if r.idx() >= PRIM_COUNT && self.arena.node(r) == Node::Prim(Prim::Empty) {
             Ref::new(r.idx(), true)
         } else {
             r
@@ -498,14 +506,9 @@ impl Interner {
         }
         let idx = match d.kind {
             StaticKind::Prim(p) => return Some(Ref::prim(p)),
-            _ => self.work.push_node(Node::Prim(Prim::Empty)),
+            _ => self.arena.push_node(Node::Prim(Prim::Empty)),
         };
         if let Some(o) = owner {
-            if self.scratch.capacity() == 0 {
-                // The fields of the records being placed: one small allocation
-                // instead of growing through several.
-                self.scratch = Vec::with_capacity(32);
-            }
             self.placed.insert(o, Ref::new(idx, false));
         }
         let node = match d.kind {
@@ -515,83 +518,48 @@ impl Interner {
             StaticKind::Variant(fs) => Node::Variant(self.place_fields(fs, depth)?),
             StaticKind::Prim(_) => Node::Prim(Prim::Empty),
         };
-        self.work.set_node(idx, node);
+        self.arena.set_node(idx, node);
         Some(Ref::new(idx, false))
     }
 
-    /// The fields of a description, placed in the order given, then stored sorted
-    /// by id (a collision fails the placing, and `ty()` reports it).
+    /// The fields of a description: their span reserved first, with the ids and
+    /// labels the description gives, then each field's type placed into its slot,
+    /// and the span sorted by id if the description lists it otherwise (a collision
+    /// fails the placing, and `ty()` reports it).
     fn place_fields(&mut self, fs: &'static [StaticField], depth: usize) -> Option<Span> {
-        if self.work.fields.capacity() == 0 && self.work.labels.capacity() == 0 {
+        if self.arena.fields.capacity() == 0 && self.arena.labels.capacity() == 0 {
             // The first record or variant: room for a few dozen fields at once
             // (types without any, as vectors of primitives, allocate none).
-            let arena = &mut self.work;
+            let arena = &mut *self.arena;
             arena.fields = Vec::with_capacity(64);
             arena.labels = Vec::with_capacity(64);
         }
-        let base = self.scratch.len();
+        let (start, sorted) = reserve_fields(
+            self.arena,
+            fs.iter().map(|f| {
+                let label = match f.label {
+                    // The description's name, not a copy of it.
+                    StaticLabel::Named(n) => FieldLabel::Named(n.into()),
+                    StaticLabel::Unnamed => FieldLabel::Unnamed,
+                    StaticLabel::Id => FieldLabel::Id,
+                };
+                (f.id, label)
+            }),
+        );
         for (i, f) in fs.iter().enumerate() {
             let ty = self.place_ref(f.ty, depth + 1)?;
-            self.scratch.push((FieldEntry { id: f.id, ty }, i as u32));
+            set_field_type(self.arena, start + i, ty);
         }
-        store_fields(&mut self.scratch, base, &mut self.work, |i| {
-            match fs.get(i).map(|f| f.label) {
-                // The description's name, not a copy of it.
-                Some(StaticLabel::Named(n)) => FieldLabel::Named(n.into()),
-                Some(StaticLabel::Unnamed) => FieldLabel::Unnamed,
-                Some(StaticLabel::Id) | None => FieldLabel::Id,
-            }
-        })
-    }
-}
-
-/// The fields pushed on `scratch` since `base`, sorted by id and stored in `arena`,
-/// each with the label `label` gives for its position in the Rust type; `None` if
-/// two have the same id. Either way `scratch` is back at `base`.
-fn store_fields(
-    scratch: &mut Vec<(FieldEntry, u32)>,
-    base: usize,
-    arena: &mut Arena,
-    label: impl Fn(usize) -> FieldLabel,
-) -> Option<Span> {
-    let entries = scratch.get_mut(base..).unwrap_or_default();
-    // Derived types and static descriptions list their fields in id order
-    // already: one pass finds them sorted and unique.
-    let sorted = entries
-        .windows(2)
-        .all(|w| w.first().map(|a| a.0.id) < w.get(1).map(|b| b.0.id));
-    let unique = sorted || {
-        entries.sort_by_key(|e| e.0.id);
-        !entries
-            .windows(2)
-            .any(|w| w.first().map(|a| a.0.id) == w.get(1).map(|b| b.0.id))
-    };
-    let span = unique.then(|| {
         let span = Span {
-            start: arena.fields.len() as u32,
-            len: entries.len() as u32,
+            start: start as u32,
+            len: fs.len() as u32,
         };
-        // Labels run parallel to fields; wire-only fields before them read as ids.
-        if arena.labels.len() != arena.fields.len() {
-            arena.labels.resize(arena.fields.len(), FieldLabel::Id);
+        if sorted {
+            Some(span)
+        } else {
+            sort_fields(self.arena, span)
         }
-        // Extended from slices: one capacity test per record, not per field.
-        arena.fields.extend(entries.iter().map(|e| e.0));
-        arena
-            .labels
-            .extend(entries.iter().map(|e| label(e.1 as usize)));
-        span
-    });
-    scratch.truncate(base);
-    span
-}
-
-/// Swaps what a placing writes (nodes, fields, labels) between two arenas.
-#[inline(always)]
-fn swap_placed(a: &mut Arena, b: &mut Arena) {
-    std::mem::swap(&mut a.nodes, &mut b.nodes);
-    std::mem::swap(&mut a.fields, &mut b.fields);
-    std::mem::swap(&mut a.labels, &mut b.labels);
+    }
 }
 
 /// The primitive a type is, if it is one.
