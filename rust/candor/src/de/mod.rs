@@ -37,12 +37,9 @@ use self::state::DecodeState;
 use crate::error::Result;
 use crate::error::{Error, PathSegment};
 use crate::types::{CandidType, Type, TypeEnv};
-use crate::wire::header::{self, Arena, Node, Prim, Ref};
+use crate::wire::header::{self, Node, Prim, Ref};
 use serde::de::Deserialize;
 use std::rc::Rc;
-
-/// The shortest header: the magic, an empty type table and no arguments.
-const MIN_HEADER: usize = crate::wire::opcode::MAGIC.len() + 2;
 
 pub use crate::limits::DEFAULT_MAX_DEPTH;
 
@@ -349,12 +346,6 @@ impl<'de> IDLDeserialize<'de> {
         cacheable: bool,
         (quota, size_bound): (Option<usize>, bool),
     ) -> Result<Self> {
-        // Too short for a header, or no magic: fails before any state is taken (a
-        // state may be a new allocation), with the error a parse gives.
-        if bytes.len() < MIN_HEADER || !bytes.starts_with(crate::wire::opcode::MAGIC) {
-            let mut none = Arena::new();
-            header::parse_into(bytes, limits.max_type_len, limits.max_header_len, &mut none)?;
-        }
         let mut state = header_cache::parse_state(expect::shared_arena);
         let parsed = header::parse_into(
             bytes,
