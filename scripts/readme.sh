@@ -23,12 +23,14 @@ cd "$root"
 # Generators that blocks call as `bash scripts/readme.sh gen NAME`, for tables whose
 # command would not fit on one readable line.
 compare="cargo run -q --release -p canbench_runner --bin canbench -- compare benches/candid_results.yml canbench_results.yml --labels candid,candor --markdown"
-# The real-traffic workloads (benches/canister/src/traffic.rs); the others are synthetic.
-traffic=canister_status,get_blocks,http_request,http_response,icrc1_balance_of,icrc1_transfer,icrc1_transfer_memo,icrc1_transfer_reply,icrc2_approve
+# The real-traffic workloads (benches/canister/src/traffic.rs, and text_key: a key-value
+# store's get); the others are synthetic.
+traffic=canister_status,get_blocks,http_request,http_response,icrc1_balance_of,icrc1_transfer,icrc1_transfer_memo,icrc1_transfer_reply,icrc2_approve,text_key
 # The stable-structures workloads (benches/canister/src/storable.rs), shown in a table of their own,
-# and the dapps' first calls (benches/canister/src/dapps.rs), shown beside the whole calls.
+# and the first calls' Candid work (benches/canister/src/dapps.rs, first_replies.rs,
+# icrc_first_calls.rs), shown beside the whole calls.
 storable=storable_small,storable_10k
-dapps=dapp_calls
+dapps=dapp_calls,first_replies,icrc_first_calls
 if [ "${1:-}" = gen ]; then
   case "${2:-}" in
     summary)
@@ -41,7 +43,7 @@ if [ "${1:-}" = gen ]; then
       echo "| messages | decoding: candid ÷ candor (workloads) | encoding: candid ÷ candor (workloads) |"
       echo "|---|---:|---:|"
       echo "| large synthetic messages, after candid's own benchmarks | $(mean "$synthetic" decode) | $(mean "$synthetic" encode) |"
-      echo "| real canister traffic: ICRC-1/2, HTTP, management canister | $(mean "$real" decode) | $(mean "$real" encode) |"
+      echo "| real canister traffic: ICRC-1/2, HTTP, management canister, a key-value get | $(mean "$real" decode) | $(mean "$real" encode) |"
       ;;
     synthetic) $compare --except "$traffic,icrc1_transfer_repeat,$storable,$dapps" ;;
     traffic) $compare --only "$traffic" ;;
