@@ -10,7 +10,7 @@
 //! header computed), "4. Second calls" the same messages again (the header kept).
 
 use crate::lib::{CandidType, Deserialize, Encode, Nat, Principal};
-use canbench_rs::{bench, bench_fn, bench_scope, BenchResult};
+use canbench_rs::{bench, BenchResult};
 use serde_bytes::ByteBuf;
 
 type Subaccount = [u8; 32];
@@ -70,12 +70,5 @@ fn encode_messages() {
 /// The first messages, then the same again (see the module docs).
 #[bench(raw)]
 fn icrc_first_calls() -> BenchResult {
-    bench_fn(|| {
-        {
-            let _p = bench_scope("1. Encoding");
-            encode_messages();
-        }
-        let _p = bench_scope("4. Second calls");
-        encode_messages();
-    })
+    crate::first_replies::first_then_again(encode_messages)
 }
