@@ -9,6 +9,7 @@
 //! Scopes: "1. Encoding" the first message of each type in a fresh instance (its
 //! header computed), "4. Second calls" the same messages again (the header kept).
 
+use crate::first_replies::ApproveError;
 use crate::lib::{CandidType, Deserialize, Encode, Nat, Principal};
 use canbench_rs::{bench, BenchResult};
 use serde_bytes::ByteBuf;
@@ -32,19 +33,6 @@ pub struct TransferArg {
     pub created_at_time: Option<u64>,
     pub memo: Option<Memo>,
     pub amount: Nat,
-}
-
-#[derive(CandidType, Deserialize, Clone, Debug)]
-pub enum ApproveError {
-    BadFee { expected_fee: Nat },
-    InsufficientFunds { balance: Nat },
-    AllowanceChanged { current_allowance: Nat },
-    Expired { ledger_time: u64 },
-    TooOld,
-    CreatedInFuture { ledger_time: u64 },
-    Duplicate { duplicate_of: Nat },
-    TemporarilyUnavailable,
-    GenericError { error_code: Nat, message: String },
 }
 
 /// `icrc2_approve`'s reply, then a transfer's argument as a canister encodes it to
