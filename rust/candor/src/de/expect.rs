@@ -19,7 +19,7 @@ use crate::types::StaticType;
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::header::{Arena, FieldLabel, FuncEntry, Node, Prim, Ref, Span, PRIM_COUNT};
 use crate::wire::inline_vec::InlineVec;
-use fields::{reserve_fields, set_field_type, sort_fields};
+use fields::{finish_fields, reserve_fields, set_field_type};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -308,16 +308,8 @@ impl Interner {
             let ty = self.flatten(&f.ty, env, vars, depth + 1)?;
             set_field_type(Rc::make_mut(&mut self.arena), start + i, ty);
         }
-        let span = Span {
-            start: start as u32,
-            len: fs.len() as u32,
-        };
-        let sorted = if sorted {
-            Some(span)
-        } else {
-            sort_fields(Rc::make_mut(&mut self.arena), span)
-        };
-        sorted.ok_or_else(|| Error::msg(format!("field id collision in {t}")))
+        finish_fields(Rc::make_mut(&mut self.arena), start, fs.len(), sorted)
+            .ok_or_else(|| Error::msg(format!("field id collision in {t}")))
     }
 
     fn func(
@@ -550,15 +542,7 @@ impl Placer<'_> {
             let ty = self.place_ref(f.ty, depth + 1)?;
             set_field_type(self.arena, start + i, ty);
         }
-        let span = Span {
-            start: start as u32,
-            len: fs.len() as u32,
-        };
-        if sorted {
-            Some(span)
-        } else {
-            sort_fields(self.arena, span)
-        }
+        finish_fields(self.arena, start, fs.len(), sorted)
     }
 }
 

@@ -49,10 +49,30 @@ pub(super) fn set_field_type(arena: &mut Arena, at: usize, ty: Ref) {
     }
 }
 
+/// The span of `len` fields reserved at `start`, sorted by id when `reserve_fields`
+/// found them out of order; `None` if two have the same id.
+#[inline(always)]
+pub(super) fn finish_fields(
+    arena: &mut Arena,
+    start: usize,
+    len: usize,
+    sorted: bool,
+) -> Option<Span> {
+    let span = Span {
+        start: start as u32,
+        len: len as u32,
+    };
+    if sorted {
+        Some(span)
+    } else {
+        sort_fields(arena, span)
+    }
+}
+
 /// `span`, whose fields came out of id order, sorted by id (each label moving
 /// with its field); `None` if two have the same id.
 #[cold]
-pub(super) fn sort_fields(arena: &mut Arena, span: Span) -> Option<Span> {
+fn sort_fields(arena: &mut Arena, span: Span) -> Option<Span> {
     let range = span.start as usize..span.start as usize + span.len as usize;
     let fields = arena.fields.get_mut(range.clone())?;
     let labels = arena.labels.get_mut(range)?;
