@@ -219,12 +219,6 @@ pub(crate) fn lend_parsed(
     LentState::new(state, lease)
 }
 
-/// A state whose header failed to parse, back to the thread's spare.
-#[inline(never)]
-pub(crate) fn parse_failed(state: Box<Idle>) {
-    to_spare(state);
-}
-
 /// Keeps a header that just parsed from `bytes` under `limits`, lent at once to the
 /// decoder that parsed it: the returned lease moves its state into the entry when
 /// that decoder is dropped. `None` (the decoder gives its state to the spare) when
@@ -271,10 +265,11 @@ pub(crate) fn give_back(lease: Option<Lease>, mut state: Box<Idle>) {
     to_spare(state);
 }
 
-/// A state no entry takes, to the thread's spare with its header forgotten (a
-/// spare there already, from a nested decode, stays and this one is dropped).
+/// A state no entry takes (or one whose header failed to parse), to the thread's
+/// spare with its header forgotten (a spare there already, from a nested decode,
+/// stays and this one is dropped).
 #[inline(never)]
-fn to_spare(mut state: Box<Idle>) {
+pub(crate) fn to_spare(mut state: Box<Idle>) {
     state.forget_header();
     let _ = SPARE.try_with(|s| {
         let held = s.take();

@@ -356,7 +356,7 @@ impl<'de> IDLDeserialize<'de> {
         let shape = match parsed {
             Ok(shape) => shape,
             Err(e) => {
-                header_cache::parse_failed(state);
+                header_cache::to_spare(state);
                 return Err(e);
             }
         };
