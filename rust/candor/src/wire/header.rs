@@ -315,7 +315,7 @@ const fn prim_of_opcode(op: i64) -> Option<Prim> {
 
 /// The primitive whose opcode is the one SLEB128 byte `b`, at `0x7f - b` (the
 /// opcodes -1 to -24: `null` to `empty`, six composite types, `principal`).
-const ONE_BYTE_PRIMS: [Option<Prim>; 24] = {
+pub(super) const ONE_BYTE_PRIMS: [Option<Prim>; 24] = {
     let mut table = [None; 24];
     let mut k = 0;
     while k < table.len() {
@@ -378,6 +378,9 @@ pub(crate) fn parse_into(
             && arena.methods.is_empty(),
         "a header is parsed into an empty arena"
     );
+    if let Some(shape) = super::plain_header::parse(bytes, max_header_len, arena) {
+        return Ok(shape);
+    }
     let mut rd = Reader::bounded(bytes, max_header_len);
     magic(&mut rd, bytes)?;
     let at = rd.offset();
