@@ -38,6 +38,7 @@ use crate::error::Result;
 use crate::error::{Error, PathSegment};
 use crate::types::{CandidType, Type, TypeEnv};
 use crate::wire::header::{self, Node, Prim, Ref};
+use crate::wire::plain_header;
 use serde::de::Deserialize;
 use std::rc::Rc;
 
@@ -347,12 +348,17 @@ impl<'de> IDLDeserialize<'de> {
         (quota, size_bound): (Option<usize>, bool),
     ) -> Result<Self> {
         let mut state = header_cache::parse_state(expect::shared_arena);
-        let parsed = header::parse_into(
-            bytes,
-            limits.max_type_len,
-            limits.max_header_len,
-            state.wire.arena_mut(),
-        );
+        let arena = state.wire.arena_mut();
+        // A header of primitive arguments (no table: not `cacheable`) first, fast
+        // path 28; a header with a table goes straight to the general parse.
+        let plain = match cacheable {
+            false => plain_header::parse(bytes, limits.max_header_len, arena),
+            true => None,
+        };
+        let parsed = match plain {
+            Some(shape) => Ok(shape),
+            None => header::parse_into(bytes, limits.max_type_len, limits.max_header_len, arena),
+        };
         let shape = match parsed {
             Ok(shape) => shape,
             Err(e) => {

@@ -378,9 +378,6 @@ pub(crate) fn parse_into(
             && arena.methods.is_empty(),
         "a header is parsed into an empty arena"
     );
-    if let Some(shape) = super::plain_header::parse(bytes, max_header_len, arena) {
-        return Ok(shape);
-    }
     let mut rd = Reader::bounded(bytes, max_header_len);
     magic(&mut rd, bytes)?;
     let at = rd.offset();

@@ -6,5 +6,5 @@ pub(crate) mod inline_vec;
 pub(crate) mod leb;
 mod min_size;
 pub(crate) mod opcode;
-mod plain_header;
+pub(crate) mod plain_header;
 pub(crate) mod reader;

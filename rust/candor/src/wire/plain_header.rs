@@ -11,7 +11,7 @@ use super::opcode;
 /// `None` for any other header, and for one the general path would refuse, which it
 /// then reads and reports.
 #[inline(always)]
-pub(super) fn parse(bytes: &[u8], max_header_len: usize, arena: &mut Arena) -> Option<Shape> {
+pub(crate) fn parse(bytes: &[u8], max_header_len: usize, arena: &mut Arena) -> Option<Shape> {
     let (head, rest) = bytes.split_first_chunk::<6>()?;
     let [d, i, d2, l, table_len, argc] = *head;
     if [d, i, d2, l] != *opcode::MAGIC || table_len != 0 || argc >= 0x80 {
