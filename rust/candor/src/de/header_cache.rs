@@ -369,8 +369,10 @@ impl Cache {
             to_spare(old);
         }
         if e.key.capacity() == 0 {
-            // A new entry: its key at its exact size, in one allocation.
-            e.key = key.to_vec();
+            // A new entry: its key at its exact size, in one allocation, copied by
+            // words when short (most argument headers): a `memory.copy` has a
+            // fixed price above that whole copy.
+            e.key = super::copy::owned_bytes(key);
         } else {
             e.key.clear();
             e.key.extend_from_slice(key);
