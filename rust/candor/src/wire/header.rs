@@ -10,7 +10,6 @@
 //! byte, future types (opcode < -24) carry a length-prefixed blob, and records that
 //! can only be inhabited by infinite values become `empty`.
 
-use super::inline_vec::InlineVec;
 use super::opcode;
 use super::reader::Reader;
 use crate::error::fault;
@@ -419,7 +418,7 @@ pub(crate) fn parse_into(
     let Table { rd, arena, .. } = table;
     if table_len > 0 {
         methods_are_functions(arena)?;
-        replace_empty(arena, table_len as usize);
+        super::empty_records::replace_empty(arena, table_len as usize);
     }
     Ok(Shape {
         args,
@@ -667,104 +666,6 @@ impl Table<'_> {
             self.arena.fields.push(FieldEntry { id, ty });
         }
         Ok(Span { start, len })
-    }
-}
-
-/// Records whose every value would be infinite (`type t = record { t }`) have no
-/// values: they become `empty`, so a message cannot claim to carry one (candid's
-/// `replace_empty`). Only record-to-entry edges are followed, as in candid.
-fn replace_empty(arena: &mut Arena, table_len: usize) {
-    #[derive(Clone, Copy, PartialEq, Default)]
-    enum State {
-        #[default]
-        Unvisited,
-        InProgress,
-        Done(bool),
-    }
-    // Only a record field that names another record can make a type empty.
-    let any_edge = arena.nodes.as_slice().iter().any(|n| match n {
-        Node::Record(s) => arena
-            .fields(*s)
-            .iter()
-            .any(|f| matches!(arena.node(f.ty), Node::Record(_))),
-        _ => false,
-    });
-    if !any_edge {
-        return;
-    }
-    let mut state: InlineVec<State, 16> = InlineVec::new();
-    for _ in 0..table_len {
-        state.push(State::Unvisited);
-    }
-    // Iterative DFS so a deep chain cannot overflow the stack.
-    for root in 0..table_len {
-        if state.get(root) != Some(&State::Unvisited) {
-            continue;
-        }
-        // Stack of (entry, next field position).
-        let mut stack: InlineVec<(usize, usize), 16> = InlineVec::new();
-        stack.push((root, 0));
-        if let Some(s) = state.get_mut(root) {
-            *s = State::InProgress;
-        }
-        while let Some(&mut (entry, ref mut next)) = stack.as_mut_slice().last_mut() {
-            let node = arena.nodes.get(entry).copied();
-            let fields: &[FieldEntry] = match node {
-                Some(Node::Record(span)) => arena.fields(span),
-                _ => &[],
-            };
-            let mut result: Option<bool> = None;
-            let mut descend: Option<usize> = None;
-            while *next < fields.len() {
-                let f = fields.get(*next).map(|f| f.ty);
-                *next += 1;
-                let Some(fty) = f else { break };
-                if !fty.is_var() {
-                    continue;
-                }
-                let child = (fty.idx() - PRIM_COUNT) as usize;
-                match state.get(child) {
-                    Some(State::Done(true)) | Some(State::InProgress) => {
-                        result = Some(true);
-                        break;
-                    }
-                    Some(State::Unvisited) => {
-                        descend = Some(child);
-                        break;
-                    }
-                    _ => {}
-                }
-            }
-            if let Some(child) = descend {
-                if let Some(s) = state.get_mut(child) {
-                    *s = State::InProgress;
-                }
-                stack.push((child, 0));
-                continue;
-            }
-            let empty = result.unwrap_or(false);
-            if let Some(s) = state.get_mut(entry) {
-                *s = State::Done(empty);
-            }
-            stack.truncate(stack.len() - 1);
-            if empty {
-                // Every entry still on the stack descended here through record
-                // fields: all of them are empty too.
-                for &(e, _) in stack.as_slice() {
-                    if let Some(s) = state.get_mut(e) {
-                        *s = State::Done(true);
-                    }
-                }
-                stack.truncate(0);
-            }
-        }
-    }
-    for (i, s) in state.as_slice().iter().enumerate() {
-        if *s == State::Done(true) {
-            if let Some(n) = arena.nodes.get_mut(i) {
-                *n = Node::Prim(Prim::Empty);
-            }
-        }
     }
 }
 

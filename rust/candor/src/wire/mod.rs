@@ -1,6 +1,7 @@
 //! The wire format itself, free of serde: LEB128, opcodes, the one reader over a
 //! message's bytes and the type table.
 
+mod empty_records;
 pub(crate) mod header;
 pub(crate) mod inline_vec;
 pub(crate) mod leb;
