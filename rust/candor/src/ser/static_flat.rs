@@ -24,6 +24,9 @@ const MAX_ARGS: usize = 16;
 /// The most entries this path writes (a larger table takes the walk).
 const MAX_ENTRIES: usize = 16;
 
+/// The most fields a node on this path has: one bit each in a word.
+const MAX_FIELDS: usize = 64;
+
 /// The byte kept for a part whose entry is not known yet.
 const HOLE: u8 = 0;
 
@@ -107,7 +110,7 @@ fn node_size(d: &'static StaticType, nested: bool) -> Option<usize> {
     if let Some(r) = one {
         return Some(2 + part(r)?);
     }
-    if fs.len() >= 0x80 {
+    if fs.len() > MAX_FIELDS {
         return None;
     }
     let mut size = 2;
@@ -140,16 +143,16 @@ impl Table {
         let start = self.out.len();
         sleb(&mut self.out, op);
         // Which parts are nodes (their bytes kept as holes, filled below).
-        let mut holes = 0u128;
+        let mut holes = 0u64;
         if let Some(r) = one {
             let t = prim_of(r);
-            holes = u128::from(t == PENDING);
+            holes = u64::from(t == PENDING);
             self.out.push(byte(t));
         } else {
             uleb(&mut self.out, fs.len() as u64);
             for (i, f) in fs.iter().enumerate() {
                 let t = prim_of(f.ty);
-                holes |= u128::from(t == PENDING) << i;
+                holes |= u64::from(t == PENDING) << i;
                 put_field(&mut self.out, f.leb, byte(t));
             }
         }
@@ -174,11 +177,11 @@ impl Table {
             }
         }
         let new = self.out.get(start..end)?;
-        let known = self
-            .spans
-            .get(..idx)?
-            .iter()
-            .position(|&(s, e)| self.out.get(usize::from(s)..usize::from(e)) == Some(new));
+        let known = self.spans.get(..idx)?.iter().position(|&(s, e)| {
+            self.out
+                .get(usize::from(s)..usize::from(e))
+                .is_some_and(|old| same(old, new))
+        });
         if let Some(k) = known {
             // Equal to an earlier entry, its parts are too: they added no entry,
             // and `TypeSerialize` would not have visited them.
@@ -199,4 +202,32 @@ fn byte(t: i64) -> u8 {
     } else {
         t as u8 & 0x7f
     }
+}
+
+/// Whether two entries' bytes are equal, eight at a time: entries are short, and
+/// a `memcmp` call costs more than comparing them here.
+#[inline(always)]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
+    let load = |c: &[u8]| <[u8; 8]>::try_from(c).map_or(0, u64::from_le_bytes);
+    for (p, q) in (&mut x).zip(&mut y) {
+        if load(p) != load(q) {
+            return false;
+        }
+    }
+    let (p, q) = (x.remainder(), y.remainder());
+    word(p) == word(q)
+}
+
+/// Up to eight bytes as a word (the missing ones zero).
+#[inline(always)]
+fn word(bytes: &[u8]) -> u64 {
+    let mut w = 0u64;
+    for (i, &b) in bytes.iter().enumerate().take(8) {
+        w |= u64::from(b) << (8 * i);
+    }
+    w
 }
