@@ -408,3 +408,43 @@ fn primitives_and_nodes_of_primitives_are_written_flat() {
         (Result<Result<Minted, String>, String>,)
     );
 }
+
+type O2<T> = Option<Option<T>>;
+
+#[test]
+fn flat_tables_past_sixteen_entries_take_the_walk() {
+    // Two entries each: sixteen in all, then eighteen.
+    flat!((
+        O2<u8>,
+        O2<u16>,
+        O2<u32>,
+        O2<u64>,
+        O2<i8>,
+        O2<i16>,
+        O2<i32>,
+        O2<i64>
+    ));
+    one_pass!((
+        O2<u8>,
+        O2<u16>,
+        O2<u32>,
+        O2<u64>,
+        O2<i8>,
+        O2<i16>,
+        O2<i32>,
+        O2<i64>,
+        O2<bool>
+    ));
+    // Repeated, the entries are shared: still flat.
+    flat!((
+        O2<u8>,
+        O2<u16>,
+        O2<u32>,
+        O2<u64>,
+        O2<i8>,
+        O2<i16>,
+        O2<i32>,
+        O2<i64>,
+        O2<u8>
+    ));
+}

@@ -33,13 +33,7 @@ const HOLE: u8 = 0;
 /// The header of `args`, or `None` if a type is deeper than two levels (or a
 /// count would need two bytes), and the walk must write it.
 pub(super) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> {
-    if args.len() > MAX_ARGS {
-        return None;
-    }
-    let mut size = opcode::MAGIC.len() + 2 + args.len();
-    for (_, d) in args {
-        size += node_size(d, false)?;
-    }
+    let size = size(args)?;
     // `put_field` stores eight bytes before cutting back to the field's.
     let mut t = Table {
         out: Vec::with_capacity(size + 8),
@@ -67,6 +61,19 @@ pub(super) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> 
         out.push(r);
     }
     Some(out)
+}
+
+/// The size of the header of `args`, or `None` if this path does not write it.
+#[inline(always)]
+fn size(args: &[(TypeId, &'static StaticType)]) -> Option<usize> {
+    if args.len() > MAX_ARGS {
+        return None;
+    }
+    let mut size = opcode::MAGIC.len() + 2 + args.len();
+    for (_, d) in args {
+        size += node_size(d, false)?;
+    }
+    Some(size)
 }
 
 /// The description a part refers to.
@@ -98,13 +105,16 @@ fn node_size(d: &'static StaticType, nested: bool) -> Option<usize> {
     let Some((_, fs, one)) = level(d) else {
         return Some(0);
     };
+    // Each link followed once: a primitive's description says so, and a node's is
+    // what is sized next.
     let part = |r: StaticRef| -> Option<usize> {
-        if prim_of(r) != PENDING {
+        let d = target(r)?;
+        if matches!(d.kind, StaticKind::Prim(_)) {
             Some(0)
         } else if nested {
             None
         } else {
-            node_size(target(r)?, true)
+            node_size(d, true)
         }
     };
     if let Some(r) = one {
@@ -135,10 +145,9 @@ impl Table {
     /// an earlier equal entry's.
     fn node(&mut self, d: &'static StaticType, nested: bool) -> Option<u8> {
         let (op, fs, one) = level(d)?;
+        // Past `MAX_ENTRIES`, only a node equal to an earlier one is kept (its
+        // span is not stored).
         let idx = self.count;
-        if idx >= MAX_ENTRIES {
-            return None;
-        }
         self.count += 1;
         let start = self.out.len();
         sleb(&mut self.out, op);
@@ -177,7 +186,8 @@ impl Table {
             }
         }
         let new = self.out.get(start..end)?;
-        let known = self.spans.get(..idx)?.iter().position(|&(s, e)| {
+        let earlier = self.spans.get(..idx.min(MAX_ENTRIES))?;
+        let known = earlier.iter().position(|&(s, e)| {
             self.out
                 .get(usize::from(s)..usize::from(e))
                 .is_some_and(|old| same(old, new))
