@@ -376,7 +376,6 @@ fn primitives_and_nodes_of_primitives_are_written_flat() {
     );
     // Two levels: parts that are primitives or flat nodes.
     flat!(
-        (WideIds,),
         (Option<Option<u8>>,),
         (Result<Minted, String>,),
         (Option<A>,),
@@ -402,8 +401,9 @@ fn primitives_and_nodes_of_primitives_are_written_flat() {
         (Result<A, B>, Result<B, A>, Result<A, A>, Result<Three, B>),
         (Option<u8>, Option<Option<u8>>, Option<Option<u8>>),
     );
-    // Three levels: the walk.
+    // Three levels, or more than four fields in an argument's own node: the walk.
     one_pass!(
+        (WideIds,),
         (Option<Option<Option<u8>>>,),
         (Result<Result<Minted, String>, String>,)
     );

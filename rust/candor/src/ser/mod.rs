@@ -17,7 +17,6 @@ use crate::types::{self, CandidType, TypeId};
 use crate::wire::inline_vec::InlineVec;
 use crate::wire::leb;
 pub use static_table::StaticPath;
-use table::TupleHeaderFound;
 pub use table::TypeSerialize;
 
 /// Writes values (no types) into a byte buffer.
@@ -469,6 +468,7 @@ impl IDLBuilder {
             let bytes = d.header(self.types.as_slice())?;
             return Ok(std::rc::Rc::new(table::CachedHeader {
                 bytes: bytes.to_vec(),
+                size_hint: std::cell::Cell::new(0),
             }));
         }
         table::cached_header(
@@ -665,38 +665,29 @@ pub(crate) fn append_message<Tuple: ArgumentEncoder>(
     args: &Tuple,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let key = TypeId::of::<ArgsOf<Tuple>>();
+    let header = table::cached_tuple_header(
+        TypeId::of::<ArgsOf<Tuple>>(),
+        Tuple::_static_header,
+        Tuple::push_types,
+    )?;
     let start = out.len();
-    let found =
-        table::append_tuple_header(key, out, SLACK, Tuple::_static_header, Tuple::push_types)?;
     // The hint is the header alone until a message of these types has been written.
-    let (first, hint) = match &found {
-        TupleHeaderFound::Cached { len, size_hint } => (size_hint == len, *size_hint),
-        TupleHeaderFound::New(bytes) => (true, bytes.len()),
-    };
+    let first = header.size_hint.get() == header.bytes.len();
+    out.reserve(header.size_hint.get() + SLACK);
+    out.extend_from_slice(&header.bytes);
     let mut ser = ValueSerializer::with_buffer(std::mem::take(out), first);
     let written = args.write_values(&mut ser);
     *out = ser.into_inner();
-    // Half way from the last hint to this size, but never below it: messages that
-    // alternate between two sizes (an optional field set every other time) reserve
-    // about the larger one, instead of growing the buffer every other message.
-    let len = out.len() - start;
-    let next = if written.is_ok() {
-        len.max(hint / 2 + len / 2)
-    } else {
-        hint
-    };
-    match found {
-        TupleHeaderFound::New(bytes) => table::keep_tuple_header(key, bytes, next),
-        // Set only when it changes: a message the size of the last one (the
-        // steady state of a reply) costs no second lookup.
-        TupleHeaderFound::Cached { .. } if next != hint => table::set_tuple_size_hint(key, next),
-        TupleHeaderFound::Cached { .. } => {}
-    }
     if let Err(e) = written {
         out.truncate(start);
         return Err(e);
     }
+    // Half way from the last hint to this size, but never below it: messages that
+    // alternate between two sizes (an optional field set every other time) reserve
+    // about the larger one, instead of growing the buffer every other message.
+    let len = out.len() - start;
+    let hint = header.size_hint.get();
+    header.size_hint.set(len.max(hint / 2 + len / 2));
     Ok(())
 }
 

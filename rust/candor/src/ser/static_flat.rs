@@ -27,6 +27,12 @@ const MAX_ENTRIES: usize = 16;
 /// The most fields a node on this path has: one bit each in a word.
 const MAX_FIELDS: usize = 64;
 
+/// The most fields an argument's own node has on this path. A reply is most often
+/// a `Result` or an `opt`; a wide record is more often deep (an ICRC transfer's
+/// argument), and the walk is cheaper for it than this path's check and then the
+/// walk.
+const MAX_ARG_FIELDS: usize = 4;
+
 /// The byte kept for a part whose entry is not known yet.
 const HOLE: u8 = 0;
 
@@ -105,6 +111,9 @@ fn node_size(d: &'static StaticType, nested: bool) -> Option<usize> {
     let Some((_, fs, one)) = level(d) else {
         return Some(0);
     };
+    if !nested && fs.len() > MAX_ARG_FIELDS {
+        return None;
+    }
     // Each link followed once: a primitive's description says so, and a node's is
     // what is sized next.
     let part = |r: StaticRef| -> Option<usize> {

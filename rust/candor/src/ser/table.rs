@@ -261,9 +261,12 @@ impl TypeSerialize {
     }
 }
 
-/// A header cached for `IDLBuilder`'s messages.
+/// A cached header and the size of the last message written with it: the next
+/// message of the same types reserves that much output up front instead of growing
+/// its buffer by doubling.
 pub(crate) struct CachedHeader {
     pub bytes: Vec<u8>,
+    pub size_hint: std::cell::Cell<usize>,
 }
 
 /// The headers a cache holds before it grows: a canister encodes a few reply and
@@ -275,81 +278,23 @@ thread_local! {
     static HEADERS: RefCell<FastMap<Vec<TypeId>, Rc<CachedHeader>>> =
         RefCell::new(FastMap::with_capacity_and_hasher(FIRST_CAPACITY, Default::default()));
     /// Headers of whole argument tuples (`Encode!`, `encode_args`, ic-cdk's replies),
-    /// keyed by the tuple's one id: a lookup hashes and compares one word. Held in
-    /// the map itself, not behind an `Rc`: the header is copied into the message
-    /// while the map is borrowed, so a first call allocates no `Rc` and later ones
-    /// count no references.
-    static TUPLE_HEADERS: RefCell<FastMap<TypeId, TupleHeader>> =
+    /// keyed by the tuple's one id: a lookup hashes and compares one word.
+    static TUPLE_HEADERS: RefCell<FastMap<TypeId, Rc<CachedHeader>>> =
         RefCell::new(FastMap::with_capacity_and_hasher(FIRST_CAPACITY, Default::default()));
 }
 
-/// A tuple type's cached header and the size of the last message written with it:
-/// the next message of these types reserves that much output up front instead of
-/// growing its buffer by doubling.
-struct TupleHeader {
-    bytes: Vec<u8>,
-    size_hint: usize,
-}
-
-/// Where [`append_tuple_header`] found the header it appended.
-pub(crate) enum TupleHeaderFound {
-    /// In the cache: the header's length and its size hint.
-    Cached { len: usize, size_hint: usize },
-    /// Computed for this first message: to be kept with
-    /// [`keep_tuple_header`] once the message's size is known, so that the
-    /// first message costs one insert and no second lookup.
-    New(Vec<u8>),
-}
-
-/// Appends the header for the argument tuple `key` to `out`, after reserving room
-/// for the header's last message and `slack` bytes. The header is computed as
-/// [`cached_header`] computes it, on the first message.
-pub(crate) fn append_tuple_header(
+/// [`cached_header`] for a whole argument tuple, keyed by its one id.
+pub(crate) fn cached_tuple_header(
     key: TypeId,
-    out: &mut Vec<u8>,
-    slack: usize,
     from_static: impl FnOnce() -> Option<Vec<u8>>,
     types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
-) -> Result<TupleHeaderFound> {
-    let found = TUPLE_HEADERS.with(|c| {
-        c.borrow().get(&key).map(|h| {
-            out.reserve(h.size_hint + slack);
-            out.extend_from_slice(&h.bytes);
-            TupleHeaderFound::Cached {
-                len: h.bytes.len(),
-                size_hint: h.size_hint,
-            }
-        })
-    });
-    if let Some(found) = found {
-        return Ok(found);
+) -> Result<Rc<CachedHeader>> {
+    if let Some(h) = TUPLE_HEADERS.with(|c| c.borrow().get(&key).cloned()) {
+        return Ok(h);
     }
-    let bytes = new_header_bytes(from_static, types)?;
-    out.reserve(bytes.len() + slack);
-    out.extend_from_slice(&bytes);
-    Ok(TupleHeaderFound::New(bytes))
-}
-
-/// Caches the header of the argument tuple `key`, with the size hint `hint`.
-pub(crate) fn keep_tuple_header(key: TypeId, bytes: Vec<u8>, hint: usize) {
-    TUPLE_HEADERS.with(|c| {
-        c.borrow_mut().insert(
-            key,
-            TupleHeader {
-                bytes,
-                size_hint: hint,
-            },
-        )
-    });
-}
-
-/// Sets the size hint of the argument tuple `key`'s header.
-pub(crate) fn set_tuple_size_hint(key: TypeId, hint: usize) {
-    TUPLE_HEADERS.with(|c| {
-        if let Some(h) = c.borrow_mut().get_mut(&key) {
-            h.size_hint = hint;
-        }
-    });
+    let header = new_header(from_static, types)?;
+    TUPLE_HEADERS.with(|c| keep_header(&mut c.borrow_mut(), key, header.clone()));
+    Ok(header)
 }
 
 /// Adds a header to a cache.
@@ -386,16 +331,7 @@ fn new_header(
     from_static: impl FnOnce() -> Option<Vec<u8>>,
     types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
 ) -> Result<Rc<CachedHeader>> {
-    let bytes = new_header_bytes(from_static, types)?;
-    Ok(Rc::new(CachedHeader { bytes }))
-}
-
-/// The bytes of a header computed afresh (see [`cached_header`]).
-fn new_header_bytes(
-    from_static: impl FnOnce() -> Option<Vec<u8>>,
-    types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
-) -> Result<Vec<u8>> {
-    Ok(match from_static() {
+    let bytes = match from_static() {
         Some(bytes) => bytes,
         None => {
             env_clear();
@@ -406,5 +342,9 @@ fn new_header_bytes(
             bytes.extend_from_slice(&ts.finish()?);
             bytes
         }
-    })
+    };
+    Ok(Rc::new(CachedHeader {
+        size_hint: std::cell::Cell::new(bytes.len()),
+        bytes,
+    }))
 }
