@@ -12,31 +12,40 @@
 
 #![allow(dead_code)]
 
-use candor::ser::headers_both_ways;
+use candor::ser::{headers_both_ways, StaticPath};
 use candor::utils::ArgumentEncoder;
 use candor::{CandidType, Deserialize, Int, Principal};
 
-/// The header of a message of `Tuple`, both ways; whether the static one took
-/// the general path.
-fn header_path<Tuple: ArgumentEncoder>() -> bool {
+/// The header of a message of `Tuple`, both ways; which way the static one was
+/// written.
+fn header_path<Tuple: ArgumentEncoder>() -> StaticPath {
     let name = std::any::type_name::<Tuple>();
     let (from_static, from_ty) = headers_both_ways::<Tuple>();
     let from_static = from_static.unwrap_or_else(|| panic!("{name}: no static header"));
     assert_eq!(from_static, from_ty.expect("ty() encodes"), "{name}");
-    Tuple::_static_header_general().expect("a static header")
+    Tuple::_static_header_path().expect("a static header")
+}
+
+macro_rules! path {
+    ($path:ident: $($t:ty),* $(,)?) => {$(
+        assert_eq!(header_path::<$t>(), StaticPath::$path, "{}", stringify!($t));
+    )*};
+}
+
+macro_rules! flat {
+    ($($t:ty),* $(,)?) => { path!(Flat: $($t),*) };
 }
 
 macro_rules! one_pass {
-    ($($t:ty),* $(,)?) => {$(
-        assert!(!header_path::<$t>(), "{} took the general path", stringify!($t));
-    )*};
+    ($($t:ty),* $(,)?) => { path!(OnePass: $($t),*) };
 }
 
 macro_rules! general {
-    ($($t:ty),* $(,)?) => {$(
-        assert!(header_path::<$t>(), "{} took the one-pass path", stringify!($t));
-    )*};
+    ($($t:ty),* $(,)?) => { path!(General: $($t),*) };
 }
+
+/// Three levels: a tuple with it takes the walk.
+type Deep = Option<Option<Option<u8>>>;
 
 #[derive(CandidType, Deserialize)]
 struct Minted {
@@ -95,14 +104,13 @@ struct Wrapped(Option<Box<Wrapped>>);
 #[test]
 fn headers_of_distinct_nodes_take_the_one_pass_path() {
     one_pass!(
-        (u8,),
-        (u8, String, Principal),
-        (Minted,),
-        (Result<Minted, ApiError>,),
-        (Result<u128, ApiError>,),
-        (Result<(), String>,),
-        (Result<u64, String>,),
-        (Result<State, String>,),
+        (Result<Minted, ApiError>, Deep),
+        (Result<u128, ApiError>, Deep),
+        (Result<State, String>, Deep),
+        // Flat types beside one that is not: the walk writes them all.
+        (Minted, Vec<Minted>, Deep),
+        (Result<u64, String>, Option<Minted>, Deep),
+        (Vec<u8>, Result<(), String>, Vec<Vec<u8>>, Deep),
         (Account, Minted, Option<Account>),
         (List,),
         (Box<List>, List),
@@ -113,7 +121,7 @@ fn headers_of_distinct_nodes_take_the_one_pass_path() {
         (Wrapped,),
         (Vec<Account>, Vec<u8>),
         // Alike at their own level, not below: an entry each.
-        (Outer8, Outer16),
+        (Outer8, Outer16, Deep),
         (Option<Option<Option<u8>>>,),
         (Vec<u8>, Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>),
         // Equal but for the types their knots name, which `Type`'s order compares.
@@ -219,19 +227,19 @@ struct TransferArg {
 fn equal_nodes_take_the_one_pass_path_and_share_an_entry() {
     one_pass!(
         // Equal under distinct Rust types: one entry, the later node cut back.
-        (A, B),
-        (Vec<A>, Vec<B>),
-        (Result<A, B>,),
+        (A, B, Vec<u8>, Option<A>, Deep),
+        (Vec<A>, Vec<B>, Deep),
+        (Result<A, B>, Deep),
         (Result<Int, ApproveError>,),
         (TransferArg,),
         (TransferArg, Account, Option<Memo>),
         // A transparent type first met below a cut-back node, then met again.
-        (Option<Vec<u8>>, Option<Memo>, Memo),
+        (Option<Vec<u8>>, Option<Memo>, Memo, Deep),
         (TransferArg, Memo, [u8; 32], Option<Memo>),
         // `B` not visited below `HoldsB`, then met again: made again, and equal
         // to `A`.
-        (HoldsA, HoldsB, B),
-        (HoldsA, HoldsB, Vec<B>, HoldsB),
+        (HoldsA, HoldsB, B, Deep),
+        (HoldsA, HoldsB, Vec<B>, HoldsB, Deep),
         // The cut-back node's knot is not filled.
         (Top,),
         (Top, UpB, UpA),
@@ -243,8 +251,8 @@ fn equal_nodes_take_the_one_pass_path_and_share_an_entry() {
 fn headers_where_nodes_alike_differ_take_the_general_path() {
     general!(
         // Alike but in a middle field: an entry each, from the general path.
-        (Three, ThreeOther),
-        (Three, ThreeOther, A, B),
+        (Vec<Three>, Vec<ThreeOther>, Deep),
+        (Option<Three>, ThreeOther, A, B, Deep),
     );
 }
 
@@ -280,4 +288,163 @@ fn headers_with_entry_indices_past_one_byte_take_the_general_path() {
     // encoder takes within its stack bound in every build (AddressSanitizer's
     // frames included).
     general!((C35,), (C35, C36), (C99, C35));
+}
+
+/// A record of primitives whose field ids take one to five LEB128 bytes.
+#[derive(CandidType, Deserialize)]
+struct WideIds {
+    #[serde(rename = "0")]
+    zero: u8,
+    #[serde(rename = "127")]
+    one_byte: u16,
+    #[serde(rename = "128")]
+    two_bytes: Option<u8>,
+    amount_e8s: u64,
+    #[serde(rename = "4294967295")]
+    five_bytes: String,
+}
+
+/// A record of primitives but for one field.
+#[derive(CandidType, Deserialize)]
+struct WideIdsFlat {
+    #[serde(rename = "0")]
+    zero: u8,
+    #[serde(rename = "127")]
+    one_byte: u16,
+    amount_e8s: u64,
+    #[serde(rename = "4294967295")]
+    five_bytes: String,
+}
+
+#[derive(CandidType, Deserialize)]
+struct NoFields {}
+
+#[derive(CandidType, Deserialize)]
+enum Unit {
+    Only,
+}
+
+#[derive(CandidType, Deserialize)]
+struct Pair(u8, String);
+
+#[test]
+fn primitives_and_nodes_of_primitives_are_written_flat() {
+    flat!(
+        (u8,),
+        (u8, String, Principal),
+        (candor::Nat,),
+        (Minted,),
+        (Result<(), String>,),
+        (Result<u64, String>,),
+        (Result<candor::Nat, String>,),
+        (Option<u64>,),
+        (Option<candor::Nat>,),
+        (Vec<u8>,),
+        (serde_bytes::ByteBuf,),
+        (Vec<Principal>, Option<String>),
+        (WideIdsFlat,),
+        (NoFields,),
+        (Unit,),
+        (ApiError,),
+        (Pair,),
+        // Equal entries, from one Rust type or two: one entry.
+        (Option<u64>, u8, Option<u64>),
+        (A, B),
+        (A, B, Three, A, ThreeOther, B),
+        (Three, ThreeOther),
+        (Option<u8>, Vec<u8>, Option<u8>, Vec<u8>),
+        (Result<u64, String>, Result<u64, String>),
+        (u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8),
+        (
+            A,
+            B,
+            Minted,
+            Three,
+            A,
+            NoFields,
+            Unit,
+            ApiError,
+            Pair,
+            Option<u8>,
+            Vec<u8>,
+            Option<u16>,
+            Vec<u16>,
+            Result<u8, String>,
+            WideIdsFlat,
+            Option<u64>
+        ),
+    );
+    // Two levels: parts that are primitives or flat nodes.
+    flat!(
+        (Option<Option<u8>>,),
+        (Result<Minted, String>,),
+        (Option<A>,),
+        (Result<u8, Unit>,),
+        (Result<Minted, ApiError>,),
+        (Result<u128, ApiError>,),
+        (Result<State, String>,),
+        (Minted, Vec<Minted>),
+        (Result<u64, String>, Option<Minted>),
+        (Vec<u8>, Result<(), String>, Vec<Vec<u8>>),
+        (Outer8, Outer16),
+        (Vec<Three>, Vec<ThreeOther>),
+        (Option<Three>, ThreeOther, A, B),
+        // Equal entries: flat ones under distinct Rust types, a two-level one
+        // equal to an earlier one (its parts then not visited), a flat one equal
+        // to an earlier one's part.
+        (A, B, Vec<u8>, Option<A>),
+        (Vec<A>, Vec<B>),
+        (Result<A, B>,),
+        (Option<Vec<u8>>, Option<Memo>, Memo),
+        (HoldsA, HoldsB, B),
+        (HoldsA, HoldsB, Vec<B>, HoldsB),
+        (Result<A, B>, Result<B, A>, Result<A, A>, Result<Three, B>),
+        (Option<u8>, Option<Option<u8>>, Option<Option<u8>>),
+    );
+    // Three levels, or more than four fields in an argument's own node: the walk.
+    one_pass!(
+        (WideIds,),
+        (Option<Option<Option<u8>>>,),
+        (Result<Result<Minted, String>, String>,)
+    );
+}
+
+type O2<T> = Option<Option<T>>;
+
+#[test]
+fn flat_tables_past_sixteen_entries_take_the_walk() {
+    // Two entries each: sixteen in all, then eighteen.
+    flat!((
+        O2<u8>,
+        O2<u16>,
+        O2<u32>,
+        O2<u64>,
+        O2<i8>,
+        O2<i16>,
+        O2<i32>,
+        O2<i64>
+    ));
+    one_pass!((
+        O2<u8>,
+        O2<u16>,
+        O2<u32>,
+        O2<u64>,
+        O2<i8>,
+        O2<i16>,
+        O2<i32>,
+        O2<i64>,
+        O2<bool>
+    ));
+    // Repeated, the entries are shared: still flat.
+    flat!((
+        O2<u8>,
+        O2<u16>,
+        O2<u32>,
+        O2<u64>,
+        O2<i8>,
+        O2<i16>,
+        O2<i32>,
+        O2<i64>,
+        O2<u8>
+    ));
 }

@@ -6,8 +6,9 @@
 //! straight into the output buffer.
 
 mod dynamic;
+mod static_flat;
 mod static_merge;
-mod static_table;
+pub(crate) mod static_table;
 mod static_walk;
 pub mod table;
 
@@ -15,6 +16,7 @@ use crate::error::{Error, Result};
 use crate::types::{self, CandidType, TypeId};
 use crate::wire::inline_vec::InlineVec;
 use crate::wire::leb;
+pub use static_table::StaticPath;
 pub use table::TypeSerialize;
 
 /// Writes values (no types) into a byte buffer.
@@ -541,12 +543,13 @@ pub trait ArgumentEncoder {
     fn _static_header() -> Option<Vec<u8>> {
         None
     }
-    /// Hidden, for tests: whether [`_static_header`](Self::_static_header) took
-    /// the general path, which numbers the nodes (two of them might be
-    /// structurally equal, or the table is large), rather than writing each entry
-    /// as the walk makes it; `None` when there is no static header.
+    /// Hidden, for tests: which way [`_static_header`](Self::_static_header)
+    /// wrote the header: straight from flat descriptions, in the walk's one pass,
+    /// or on the general path, which numbers the nodes (two of them might be
+    /// structurally equal, or the table is large); `None` when there is no static
+    /// header.
     #[doc(hidden)]
-    fn _static_header_general() -> Option<bool> {
+    fn _static_header_path() -> Option<StaticPath> {
         None
     }
     /// Writes the argument values in order.
@@ -583,9 +586,9 @@ macro_rules! encode_impl {
             fn _static_header() -> Option<Vec<u8>> {
                 static_table::header(&[$(($t::id(), $t::_static_type()?)),+])
             }
-            fn _static_header_general() -> Option<bool> {
+            fn _static_header_path() -> Option<StaticPath> {
                 static_table::header_and_path(&[$(($t::id(), $t::_static_type()?)),+])
-                    .map(|(_, general)| general)
+                    .map(|(_, path)| path)
             }
             #[inline]
             fn write_values(&self, ser: &mut ValueSerializer) -> Result<()> {

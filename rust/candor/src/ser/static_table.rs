@@ -179,11 +179,27 @@ pub(crate) fn header(args: &[(TypeId, &'static StaticType)]) -> Option<Vec<u8>> 
     header_and_path(args).map(|(h, _)| h)
 }
 
-/// [`header`], and whether it was [`general`](Shapes::general) (its nodes numbered
-/// and its entries written afresh), for the tests.
-pub(crate) fn header_and_path(args: &[(TypeId, &'static StaticType)]) -> Option<(Vec<u8>, bool)> {
+/// Which way a static header was written (for the tests).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StaticPath {
+    /// Primitives, or nodes of primitives (`static_flat.rs`): no walk.
+    Flat,
+    /// The walk, each entry written as its node is made.
+    OnePass,
+    /// The walk, then the nodes numbered and the entries written afresh.
+    General,
+}
+
+/// [`header`], and which way it was written.
+pub(crate) fn header_and_path(
+    args: &[(TypeId, &'static StaticType)],
+) -> Option<(Vec<u8>, StaticPath)> {
     if let Some(h) = primitives(args) {
-        return Some((h, false));
+        return Some((h, StaticPath::Flat));
+    }
+    if let Some(h) = super::static_flat::header(args) {
+        return Some((h, StaticPath::Flat));
     }
     let mut spare = SPARE.with(Cell::take).unwrap_or_else(|| {
         // A canister's reply types take a few dozen nodes and parts: each vector
@@ -233,7 +249,10 @@ impl Spare {
     }
 }
 
-fn build(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<(Vec<u8>, bool)> {
+fn build(
+    spare: &mut Spare,
+    args: &[(TypeId, &'static StaticType)],
+) -> Option<(Vec<u8>, StaticPath)> {
     let Spare {
         shapes,
         merged,
@@ -244,9 +263,11 @@ fn build(spare: &mut Spare, args: &[(TypeId, &'static StaticType)]) -> Option<(V
         roots.push(shapes.linked(id, d, 0)?);
     }
     if !shapes.general {
-        return shapes.finish_header(roots).map(|h| (h, false));
+        return shapes
+            .finish_header(roots)
+            .map(|h| (h, StaticPath::OnePass));
     }
-    general(shapes, merged, roots).map(|h| (h, true))
+    general(shapes, merged, roots).map(|h| (h, StaticPath::General))
 }
 
 /// A general header: the stored nodes numbered as `TypeSerialize` numbers them,

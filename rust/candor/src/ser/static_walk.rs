@@ -42,7 +42,7 @@ const UNFINISHED: u64 = 0;
 /// A field: its id's LEB128 bytes (`StaticField::leb`) and the byte of its type,
 /// in one 8-byte store cut back to their count.
 #[inline(always)]
-fn put_field(out: &mut Vec<u8>, leb: u64, byte: u8) {
+pub(super) fn put_field(out: &mut Vec<u8>, leb: u64, byte: u8) {
     let n = (leb >> 56) as usize;
     let word = (leb & ((1 << 56) - 1)) | u64::from(byte) << (8 * n);
     let len = out.len();

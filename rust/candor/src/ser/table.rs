@@ -269,11 +269,18 @@ pub(crate) struct CachedHeader {
     pub size_hint: std::cell::Cell<usize>,
 }
 
+/// The headers a cache holds before it grows: a canister encodes a few reply and
+/// call types, and a table made at this size on first use costs less than growing
+/// an empty one (which rehashes) on the first insert.
+const FIRST_CAPACITY: usize = 16;
+
 thread_local! {
-    static HEADERS: RefCell<FastMap<Vec<TypeId>, Rc<CachedHeader>>> = RefCell::new(FastMap::default());
+    static HEADERS: RefCell<FastMap<Vec<TypeId>, Rc<CachedHeader>>> =
+        RefCell::new(FastMap::with_capacity_and_hasher(FIRST_CAPACITY, Default::default()));
     /// Headers of whole argument tuples (`Encode!`, `encode_args`, ic-cdk's replies),
     /// keyed by the tuple's one id: a lookup hashes and compares one word.
-    static TUPLE_HEADERS: RefCell<FastMap<TypeId, Rc<CachedHeader>>> = RefCell::new(FastMap::default());
+    static TUPLE_HEADERS: RefCell<FastMap<TypeId, Rc<CachedHeader>>> =
+        RefCell::new(FastMap::with_capacity_and_hasher(FIRST_CAPACITY, Default::default()));
 }
 
 /// [`cached_header`] for a whole argument tuple, keyed by its one id.
@@ -296,11 +303,6 @@ fn keep_header<K: std::hash::Hash + Eq>(
     key: K,
     header: Rc<CachedHeader>,
 ) {
-    if map.capacity() == 0 {
-        // A canister encodes a few reply and call types: one table that holds
-        // them, instead of growing through several on the first calls.
-        map.reserve(16);
-    }
     map.insert(key, header);
 }
 
