@@ -7,7 +7,36 @@ use super::inline_vec::InlineVec;
 /// Records whose every value would be infinite (`type t = record { t }`) have no
 /// values: they become `empty`, so a message cannot claim to carry one (candid's
 /// `replace_empty`). Only record-to-entry edges are followed, as in candid.
+#[inline]
 pub(super) fn replace_empty(arena: &mut Arena, table_len: usize) {
+    if goes_back(arena) {
+        search(arena, table_len);
+    }
+}
+
+/// Whether a record field names a record at its own entry or an earlier one. Only
+/// a cycle of record fields that name records makes a type empty, and a cycle goes
+/// back at least once. Tables list a type before the types inside it, so without
+/// recursion every such field names a later entry, and nothing is searched.
+#[inline]
+fn goes_back(arena: &Arena) -> bool {
+    for (own, n) in (PRIM_COUNT..).zip(arena.nodes.as_slice()) {
+        if let Node::Record(s) = n {
+            for f in arena.fields(*s) {
+                if f.ty.is_var() && f.ty.idx() <= own && matches!(arena.node(f.ty), Node::Record(_))
+                {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Finds the empty records (a search from each entry, on a stack of its own so a
+/// deep chain cannot overflow the thread's) and makes them `empty`.
+#[inline(never)]
+fn search(arena: &mut Arena, table_len: usize) {
     #[derive(Clone, Copy, PartialEq, Default)]
     enum State {
         #[default]
@@ -15,27 +44,10 @@ pub(super) fn replace_empty(arena: &mut Arena, table_len: usize) {
         InProgress,
         Done(bool),
     }
-    // Only a cycle of record fields that name records makes a type empty, and a
-    // cycle goes back at least once: through a field naming a record at its own
-    // entry or an earlier one. Tables list a type before the types inside it, so
-    // without recursion every such field names a later entry, and nothing is
-    // searched.
-    let back_edge = (0..).zip(arena.nodes.as_slice()).any(|(i, n)| match n {
-        Node::Record(s) => arena.fields(*s).iter().any(|f| {
-            f.ty.is_var()
-                && f.ty.idx().checked_sub(PRIM_COUNT).is_some_and(|j| j <= i)
-                && matches!(arena.node(f.ty), Node::Record(_))
-        }),
-        _ => false,
-    });
-    if !back_edge {
-        return;
-    }
     let mut state: InlineVec<State, 16> = InlineVec::new();
     for _ in 0..table_len {
         state.push(State::Unvisited);
     }
-    // Iterative DFS so a deep chain cannot overflow the stack.
     for root in 0..table_len {
         if state.get(root) != Some(&State::Unvisited) {
             continue;
