@@ -216,6 +216,19 @@ impl Arena {
     /// Empties the arena for the next header parsed into it, keeping its vectors'
     /// memory unless one grew past [`MAX_SPARE`].
     pub(crate) fn clear_for_reuse(&mut self) {
+        fn empty_and_kept<T>(v: &[T], capacity: usize) -> bool {
+            v.is_empty() && capacity <= MAX_SPARE
+        }
+        // A header of primitive arguments left only their types, in `fields`.
+        if empty_and_kept(&self.nodes, self.nodes.capacity())
+            && empty_and_kept(&self.labels, self.labels.capacity())
+            && empty_and_kept(&self.funcs, self.funcs.capacity())
+            && empty_and_kept(&self.methods, self.methods.capacity())
+            && self.fields.capacity() <= MAX_SPARE
+        {
+            self.fields.clear();
+            return;
+        }
         fn clear<T>(v: &mut Vec<T>) {
             if v.capacity() > MAX_SPARE {
                 *v = Vec::new();
@@ -685,5 +698,39 @@ mod tests {
         for opcode in -64..=-25 {
             assert_eq!(prim_of_opcode(opcode), None);
         }
+    }
+
+    /// Emptied for reuse, an arena keeps its vectors' memory up to `MAX_SPARE`
+    /// entries each, whether only `fields` was used (a header of primitive
+    /// arguments) or others were (a table, or a parse that failed half-way).
+    #[test]
+    fn cleared_arenas_keep_bounded_memory() {
+        let mut arena = Arena::new();
+        arena.fields.reserve(8);
+        arena.fields.push(FieldEntry {
+            id: 0,
+            ty: Ref::prim(Prim::Nat),
+        });
+        arena.clear_for_reuse();
+        assert!(arena.fields.is_empty() && arena.fields.capacity() >= 8);
+
+        // An empty table vector over the bound is let go.
+        arena.nodes.reserve(MAX_SPARE + 1);
+        arena.clear_for_reuse();
+        assert_eq!(arena.nodes.capacity(), 0);
+        assert!(arena.fields.capacity() >= 8);
+
+        arena.fields.reserve(MAX_SPARE + 1);
+        arena.clear_for_reuse();
+        assert_eq!(arena.fields.capacity(), 0);
+
+        arena.nodes.push(Node::Prim(Prim::Nat));
+        arena.fields.push(FieldEntry {
+            id: 0,
+            ty: Ref::prim(Prim::Nat),
+        });
+        arena.clear_for_reuse();
+        assert!(arena.nodes.is_empty() && arena.fields.is_empty());
+        assert!(arena.nodes.capacity() > 0);
     }
 }
