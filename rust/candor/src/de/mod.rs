@@ -351,9 +351,10 @@ impl<'de> IDLDeserialize<'de> {
         let arena = state.wire.arena_mut();
         // A header of primitive arguments (no table: not `cacheable`) first, fast
         // path 28; a header with a table goes straight to the general parse.
-        let plain = match cacheable {
-            false => plain_header::parse(bytes, limits.max_header_len, arena),
-            true => None,
+        let plain = if cacheable {
+            None
+        } else {
+            plain_header::parse(bytes, limits.max_header_len, arena)
         };
         let parsed = match plain {
             Some(shape) => Ok(shape),
