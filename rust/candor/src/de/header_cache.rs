@@ -341,42 +341,42 @@ impl Cache {
             return None;
         }
         self.clock += 1;
-        let slot = if self.entries.len() < ENTRIES {
+        let clock = self.clock;
+        let generation = NonZeroU64::new(clock)?;
+        if self.entries.len() < ENTRIES {
             if self.entries.capacity() == 0 {
                 self.entries = Vec::with_capacity(ENTRIES);
             }
+            // A new entry, made whole at once: its key at its exact size, in one
+            // allocation, copied by words when short (most argument headers): a
+            // `memory.copy` has a fixed price above that whole copy.
             self.entries.push(Entry {
-                key: Vec::new(),
+                key: super::copy::owned_bytes(key),
                 limits,
                 state: None,
                 shape: *shape,
-                generation: NonZeroU64::MIN,
-                used: 0,
+                generation,
+                used: clock,
             });
-            self.entries.len() - 1
-        } else {
-            self.entries
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| e.state.is_some())
-                .min_by_key(|(_, e)| e.used)
-                .map(|(i, _)| i)?
-        };
-        let clock = self.clock;
-        let generation = NonZeroU64::new(clock)?;
+            return Some(Lease {
+                slot: self.entries.len() - 1,
+                generation,
+            });
+        }
+        let slot = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.state.is_some())
+            .min_by_key(|(_, e)| e.used)
+            .map(|(i, _)| i)?;
         let e = self.entries.get_mut(slot)?;
         if let Some(old) = e.state.take() {
             to_spare(old);
         }
-        if e.key.capacity() == 0 {
-            // A new entry: its key at its exact size, in one allocation, copied by
-            // words when short (most argument headers): a `memory.copy` has a
-            // fixed price above that whole copy.
-            e.key = super::copy::owned_bytes(key);
-        } else {
-            e.key.clear();
-            e.key.extend_from_slice(key);
-        }
+        // The replaced entry's key buffer holds the new key.
+        e.key.clear();
+        e.key.extend_from_slice(key);
         e.limits = limits;
         e.shape = *shape;
         e.generation = generation;
