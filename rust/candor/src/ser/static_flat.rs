@@ -17,6 +17,7 @@ use super::static_walk::put_field;
 use crate::types::static_type::{StaticField, StaticKind, StaticRef};
 use crate::types::{StaticType, TypeId};
 use crate::wire::opcode;
+use crate::wire::same_bytes::same_bytes;
 
 /// The most arguments this path takes: a tuple has at most 16 (`encode_impl!`).
 const MAX_ARGS: usize = 16;
@@ -199,7 +200,7 @@ impl Table {
         let known = earlier.iter().position(|&(s, e)| {
             self.out
                 .get(usize::from(s)..usize::from(e))
-                .is_some_and(|old| same(old, new))
+                .is_some_and(|old| same_bytes(old, new))
         });
         if let Some(k) = known {
             // Equal to an earlier entry, its parts are too: they added no entry,
@@ -221,32 +222,4 @@ fn byte(t: i64) -> u8 {
     } else {
         t as u8 & 0x7f
     }
-}
-
-/// Whether two entries' bytes are equal, eight at a time: entries are short, and
-/// a `memcmp` call costs more than comparing them here.
-#[inline(always)]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
-    let load = |c: &[u8]| <[u8; 8]>::try_from(c).map_or(0, u64::from_le_bytes);
-    for (p, q) in (&mut x).zip(&mut y) {
-        if load(p) != load(q) {
-            return false;
-        }
-    }
-    let (p, q) = (x.remainder(), y.remainder());
-    word(p) == word(q)
-}
-
-/// Up to eight bytes as a word (the missing ones zero).
-#[inline(always)]
-fn word(bytes: &[u8]) -> u64 {
-    let mut w = 0u64;
-    for (i, &b) in bytes.iter().enumerate().take(8) {
-        w |= u64::from(b) << (8 * i);
-    }
-    w
 }

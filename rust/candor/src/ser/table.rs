@@ -293,17 +293,8 @@ pub(crate) fn cached_tuple_header(
         return Ok(h);
     }
     let header = new_header(from_static, types)?;
-    TUPLE_HEADERS.with(|c| keep_header(&mut c.borrow_mut(), key, header.clone()));
+    TUPLE_HEADERS.with(|c| c.borrow_mut().insert(key, header.clone()));
     Ok(header)
-}
-
-/// Adds a header to a cache.
-fn keep_header<K: std::hash::Hash + Eq>(
-    map: &mut FastMap<K, Rc<CachedHeader>>,
-    key: K,
-    header: Rc<CachedHeader>,
-) {
-    map.insert(key, header);
 }
 
 /// The header (`DIDL` + table + argument types) for a list of Rust argument types.
@@ -322,7 +313,7 @@ pub(crate) fn cached_header(
         return Ok(h);
     }
     let header = new_header(from_static, types)?;
-    HEADERS.with(|c| keep_header(&mut c.borrow_mut(), key.to_vec(), header.clone()));
+    HEADERS.with(|c| c.borrow_mut().insert(key.to_vec(), header.clone()));
     Ok(header)
 }
 

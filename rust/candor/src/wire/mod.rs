@@ -9,3 +9,4 @@ mod min_size;
 pub(crate) mod opcode;
 pub(crate) mod plain_header;
 pub(crate) mod reader;
+pub(crate) mod same_bytes;
