@@ -539,6 +539,42 @@ fn owned_texts_and_blobs_of_every_length() {
     }
 }
 
+/// Texts, blobs and principals are appended by words up to 64 bytes and by one bulk
+/// copy beyond (`wire/short_copy.rs`), as is each message's cached header: every
+/// length either side of each branch, in a message after a header, gives candid's
+/// bytes.
+#[test]
+fn appended_texts_blobs_and_principals_of_every_length() {
+    for n in 0..=130usize {
+        let text: String = (0..n).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        assert_eq!(
+            encode_one(&text).unwrap(),
+            candid::encode_one(&text).unwrap(),
+            "text of {n} bytes"
+        );
+        let blob = serde_bytes::ByteBuf::from((0..n).map(|i| i as u8).collect::<Vec<u8>>());
+        assert_eq!(
+            encode_one(&blob).unwrap(),
+            candid::encode_one(&blob).unwrap(),
+            "blob of {n} bytes"
+        );
+        let pair = (n as u8, text.clone());
+        assert_eq!(
+            candor::Encode!(&pair, &blob).unwrap(),
+            candid::encode_args((&pair, &blob)).unwrap(),
+            "record and blob of {n} bytes"
+        );
+    }
+    for n in 0..=29usize {
+        let p = candor::Principal::from_slice(&(1..=n as u8).collect::<Vec<u8>>());
+        assert_eq!(
+            encode_one(p).unwrap(),
+            candid::encode_one(p).unwrap(),
+            "principal of {n} bytes"
+        );
+    }
+}
+
 /// A visitor that asks for an owned string but reads only `visit_str` gets the
 /// text (serde's default hands the owned copy over as a `&str`); a principal read
 /// as a byte buffer is still lent, not copied.

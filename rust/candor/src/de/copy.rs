@@ -1,12 +1,13 @@
-//! Copies and text checks done a word at a time, and the `unsafe` they need, in one
-//! place to audit. In a canister `memory.copy` and `from_utf8` have a fixed price
-//! larger than the whole work for the short texts and blobs most messages carry
-//! (names, keys, hashes, principals), so short ones are copied and tested by
-//! fixed-size loads and stores; and a text found ASCII by those words, or already
-//! validated, becomes a `str`/`String` without a second validation.
+//! Owned copies and text checks done a word at a time, and the `unsafe` they need.
+//! In a canister `memory.copy` and `from_utf8` have a fixed price larger than the
+//! whole work for the short texts and blobs most messages carry (names, keys,
+//! hashes, principals), so short ones are copied (`wire/short_copy.rs`) and tested
+//! by fixed-size loads and stores; and a text found ASCII by those words, or
+//! already validated, becomes a `str`/`String` without a second validation.
 //! `benches/unsafe.md` has what each block is measured to save.
 
 use crate::error::{fault, Result};
+use crate::wire::short_copy::{self, HIGH_BITS, SHORT_COPY};
 
 /// Texts up to this many bytes are first tested for ASCII (see [`DecodeState::text`]).
 pub(crate) const SHORT_TEXT: usize = 32;
@@ -54,21 +55,15 @@ fn short_ascii(b: &[u8]) -> bool {
     (half(head, 0) | half(head, 8) | half(tail, 0) | half(tail, 8)) & HIGH8 == 0
 }
 
-/// Texts and blobs up to this many bytes are copied by words (see [`owned_bytes`]).
-const SHORT_COPY: usize = 64;
-
 /// An owned copy of `b`. In a canister `memory.copy` has a fixed price larger than
 /// a whole short copy done by loads and stores, and most texts and blobs of a
 /// message (names, keys, hashes, principals) are short; so a copy of at most
-/// [`SHORT_COPY`] bytes is two overlapping runs of fixed-size words, one from each
-/// end, with no loop. Longer ones are copied by `memory.copy`.
+/// [`SHORT_COPY`] bytes is made by words (`wire/short_copy.rs`). Longer ones are
+/// copied by `memory.copy`.
 #[inline(always)]
 pub(super) fn owned_bytes(b: &[u8]) -> Vec<u8> {
     owned_bytes_or(b).0
 }
-
-/// The high bit of every byte of a word.
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 
 /// [`owned_bytes`], with the bitwise OR of every word it copied: a short copy's
 /// bytes are all ASCII exactly when that OR has no byte's high bit set (the runs
@@ -76,86 +71,12 @@ const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 /// set: not tested.
 #[inline(always)]
 fn owned_bytes_or(b: &[u8]) -> (Vec<u8>, u64) {
-    let n = b.len();
-    if n > SHORT_COPY {
+    if b.len() > SHORT_COPY {
         return (b.to_vec(), HIGH_BITS);
     }
-    let mut v = Vec::<u8>::with_capacity(n);
-    let (src, dst) = (b.as_ptr(), v.as_mut_ptr());
-    // SAFETY: `b` holds `n` bytes and `v` has room for `n`, in two distinct
-    // allocations. Each branch copies words that lie inside the first `n` bytes:
-    // a run of `k` bytes starts at 0 or at `n - k`, and is taken only when
-    // `k <= n`. Together the two runs cover all `n` bytes, so every byte below the
-    // length set at the end has been written.
-    let or = unsafe {
-        let or = if n >= 32 {
-            words::<4>(src, dst, 0) | words::<4>(src, dst, n - 32)
-        } else if n >= 16 {
-            words::<2>(src, dst, 0) | words::<2>(src, dst, n - 16)
-        } else if n >= 8 {
-            words::<1>(src, dst, 0) | words::<1>(src, dst, n - 8)
-        } else if n >= 4 {
-            half(src, dst, 0) | half(src, dst, n - 4)
-        } else if n > 0 {
-            byte(src, dst, 0) | byte(src, dst, n / 2) | byte(src, dst, n - 1)
-        } else {
-            0
-        };
-        v.set_len(n);
-        or
-    };
+    let mut v = Vec::<u8>::with_capacity(b.len());
+    let or = short_copy::push_short(&mut v, b);
     (v, or)
-}
-
-/// Copies `K` eight-byte words from `src + at` to `dst + at`, each a fixed-size
-/// load and store (never `memory.copy`), and returns their bitwise OR.
-///
-/// # Safety
-///
-/// `src + at .. src + at + 8 * K` must be readable and the same range of `dst`
-/// writable, and the two must not overlap.
-#[inline(always)]
-unsafe fn words<const K: usize>(src: *const u8, dst: *mut u8, at: usize) -> u64 {
-    let mut or = 0;
-    for i in 0..K {
-        // SAFETY: inside the range the caller vouches for.
-        unsafe {
-            let w = std::ptr::read_unaligned(src.add(at + 8 * i).cast::<u64>());
-            std::ptr::write_unaligned(dst.add(at + 8 * i).cast::<u64>(), w);
-            or |= w;
-        }
-    }
-    or
-}
-
-/// [`words`] for one four-byte word.
-///
-/// # Safety
-///
-/// As [`words`], for `src + at .. src + at + 4`.
-#[inline(always)]
-unsafe fn half(src: *const u8, dst: *mut u8, at: usize) -> u64 {
-    // SAFETY: inside the range the caller vouches for.
-    unsafe {
-        let w = std::ptr::read_unaligned(src.add(at).cast::<u32>());
-        std::ptr::write_unaligned(dst.add(at).cast::<u32>(), w);
-        u64::from(w)
-    }
-}
-
-/// [`words`] for the one byte at `at`.
-///
-/// # Safety
-///
-/// As [`words`], for the byte at `src + at`.
-#[inline(always)]
-unsafe fn byte(src: *const u8, dst: *mut u8, at: usize) -> u64 {
-    // SAFETY: inside the range the caller vouches for.
-    unsafe {
-        let b = *src.add(at);
-        *dst.add(at) = b;
-        u64::from(b)
-    }
 }
 
 /// An owned copy of `s`, as [`owned_bytes`].

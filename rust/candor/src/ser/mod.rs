@@ -16,6 +16,7 @@ use crate::error::{Error, Result};
 use crate::types::{self, CandidType, TypeId};
 use crate::wire::inline_vec::InlineVec;
 use crate::wire::leb;
+use crate::wire::short_copy;
 pub use static_table::StaticPath;
 pub use table::TypeSerialize;
 
@@ -114,15 +115,15 @@ fn append_short_with_len(out: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 /// Appends `bytes` to `out`. Short slices (principals, names, memos: most of the text
-/// and blobs in a message) are gathered into one 16-byte word pair with a few
-/// overlapping loads and appended with a fixed-size store, the surplus cut off: wasm
-/// runs a variable-length copy as `memory.copy`, whose fixed cost is several times
-/// that of the loads.
+/// and blobs in a message) never take `memory.copy`, whose fixed cost in a canister
+/// is several times that of the loads: up to 16 bytes are gathered into one 16-byte
+/// word pair with a few overlapping loads and appended with a fixed-size store, the
+/// surplus cut off; up to `SHORT_COPY` are copied by words (`wire/short_copy.rs`).
 #[inline]
 pub(crate) fn append(out: &mut Vec<u8>, bytes: &[u8]) {
     let n = bytes.len();
     if n > 16 {
-        out.extend_from_slice(bytes);
+        short_copy::push_short(out, bytes);
         return;
     }
     let (lo, hi) = short_words(bytes);
@@ -641,8 +642,11 @@ const EXACT_FROM: usize = 4096;
 /// Encodes a tuple of arguments into a new message with at most `SLACK` bytes of
 /// spare capacity, and none from `EXACT_FROM` bytes on.
 pub(crate) fn encode_args_owned<Tuple: ArgumentEncoder>(args: &Tuple) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    append_message(args, &mut out)?;
+    let header = tuple_header::<Tuple>()?;
+    // Made at its size: reserving on an empty vector takes the growth path, which
+    // costs more than the allocation itself.
+    let mut out = Vec::with_capacity(header.size_hint.get() + SLACK);
+    write_message(&header, args, &mut out)?;
     // A short message the size of the last ones fits the reservation with at most
     // `SLACK` bytes to spare, and keeps them: giving those back too would cost a
     // reallocation as large as a short message's whole encoding, and most messages
@@ -665,16 +669,33 @@ pub(crate) fn append_message<Tuple: ArgumentEncoder>(
     args: &Tuple,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let header = table::cached_tuple_header(
+    let header = tuple_header::<Tuple>()?;
+    out.reserve(header.size_hint.get() + SLACK);
+    write_message(&header, args, out)
+}
+
+/// The cached header of the argument tuple `Tuple`.
+#[inline(always)]
+fn tuple_header<Tuple: ArgumentEncoder>() -> Result<std::rc::Rc<table::CachedHeader>> {
+    table::cached_tuple_header(
         TypeId::of::<ArgsOf<Tuple>>(),
         Tuple::_static_header,
         Tuple::push_types,
-    )?;
+    )
+}
+
+/// Appends `header` and the values of `args` to `out`, whose room the caller has
+/// reserved, and updates the header's size hint; on an error `out` is as it was.
+#[inline(always)]
+fn write_message<Tuple: ArgumentEncoder>(
+    header: &table::CachedHeader,
+    args: &Tuple,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     let start = out.len();
     // The hint is the header alone until a message of these types has been written.
     let first = header.size_hint.get() == header.bytes.len();
-    out.reserve(header.size_hint.get() + SLACK);
-    out.extend_from_slice(&header.bytes);
+    short_copy::push_short(out, &header.bytes);
     let mut ser = ValueSerializer::with_buffer(std::mem::take(out), first);
     let written = args.write_values(&mut ser);
     *out = ser.into_inner();

@@ -10,3 +10,4 @@ pub(crate) mod opcode;
 pub(crate) mod plain_header;
 pub(crate) mod reader;
 pub(crate) mod same_bytes;
+pub(crate) mod short_copy;
