@@ -159,3 +159,36 @@ fn future_values_in_rust_types() {
     assert!(candor::decode_one::<u8>(&bytes).is_err());
     assert!(candid::decode_one::<u8>(&bytes).is_err());
 }
+
+/// A future value's byte count and reference count are lengths: candid reads each
+/// in at most nine LEB128 bytes, so ten are refused even for a small number, as for
+/// a text's length. Nine are read; ten are refused, whether the value is read at its
+/// own type or skipped as an extra argument.
+#[test]
+fn a_future_values_counts_take_at_most_nine_leb_bytes() {
+    let nine = b"\x80\x80\x80\x80\x80\x80\x80\x80\x00";
+    let ten = b"\x80\x80\x80\x80\x80\x80\x80\x80\x80\x00";
+    let zero_byte_count = |count: &[u8], refs: &[u8]| [count, refs].concat();
+    for (values, accepted) in [
+        (zero_byte_count(b"\x00", nine), true),
+        (zero_byte_count(nine, b"\x00"), true),
+        (zero_byte_count(b"\x00", ten), false),
+        (zero_byte_count(ten, b"\x00"), false),
+    ] {
+        let bytes = message(&[FUTURE], b"\x00", &values);
+        let (ours, theirs) = at_wire_types(&bytes);
+        assert_eq!(ours.is_ok(), accepted, "{values:02x?}: {ours:?}");
+        assert_eq!(theirs.is_ok(), accepted, "{values:02x?}: {theirs:?}");
+        if accepted {
+            assert_eq!(ours, theirs);
+        }
+        let ours = candor::decode_args::<()>(&bytes).map_err(|e| e.to_string());
+        let theirs = candid::decode_args::<()>(&bytes).map_err(|e| e.to_string());
+        assert_eq!(ours.is_ok(), accepted, "skipped {values:02x?}: {ours:?}");
+        assert_eq!(
+            theirs.is_ok(),
+            accepted,
+            "skipped {values:02x?}: {theirs:?}"
+        );
+    }
+}

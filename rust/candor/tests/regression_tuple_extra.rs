@@ -56,3 +56,41 @@ fn records_with_gaps_are_not_tuples() {
     let bytes = candor::encode_one(()).unwrap();
     candor::decode_one::<()>(&bytes).unwrap();
 }
+
+/// An extra field of type `empty` (D7): candid reads the tuple's fields and leaves
+/// the extra one unread, so it accepts; candor skips it, and a value of `empty`
+/// does not exist, so it refuses the message, as both crates do for a struct with
+/// named fields, whose extra fields candid skips too.
+#[test]
+fn an_extra_empty_field_is_refused() {
+    // `record { 0 : nat8; 1 : nat8; 2 : empty }`, values 1 and 2 (none for `empty`).
+    let bytes = b"DIDL\x01\x6c\x03\x00\x7b\x01\x7b\x02\x6f\x01\x00\x01\x02";
+    let ours = candor::decode_one::<(u8, u8)>(bytes).map_err(|e| e.to_string());
+    let theirs = candid::decode_one::<(u8, u8)>(bytes).map_err(|e| e.to_string());
+    assert!(
+        ours.as_ref()
+            .is_err_and(|e| e.starts_with("Cannot decode empty type")),
+        "{ours:?}"
+    );
+    assert_eq!(theirs, Ok((1, 2)));
+
+    // `record { a : nat8; z : empty }` (ids in increasing order), value 1.
+    let (a, z) = (candor::idl_hash("a"), candor::idl_hash("z"));
+    assert!(a < z);
+    let mut bytes = b"DIDL\x01\x6c\x02".to_vec();
+    for (id, ty) in [(a, 0x7b), (z, 0x6f)] {
+        leb128::write::unsigned(&mut bytes, u64::from(id)).unwrap();
+        bytes.push(ty);
+    }
+    bytes.extend_from_slice(b"\x01\x00\x01");
+    #[derive(candor::Deserialize, candor::CandidType)]
+    struct Ours {
+        a: u8,
+    }
+    #[derive(candid::Deserialize, candid::CandidType)]
+    struct Theirs {
+        a: u8,
+    }
+    assert!(candor::decode_one::<Ours>(&bytes).is_err());
+    assert!(candid::decode_one::<Theirs>(&bytes).is_err());
+}

@@ -273,17 +273,17 @@ impl<'de> DecodeState<'de> {
         meter.charge(self, p.max(quota::PRINCIPAL_MIN))
     }
 
-    /// A value of a future type: a byte length, a reference count, the bytes.
+    /// A value of a future type: a byte length, a reference count, the bytes. Both
+    /// numbers are read as lengths, as candid reads them: at most nine LEB128 bytes.
     #[inline(always)]
     fn skip_future<M: Meter>(&mut self, meter: &mut M) -> Result<()> {
         let at = self.offset();
-        let n = self.reader.leb("future value length")?;
-        let n = usize::try_from(n)
-            .ok()
-            .filter(|n| *n <= self.reader.remaining())
-            .ok_or_else(|| Error::binary("future value longer than the message", at))?;
+        let n = self.reader.len(0)?;
+        if n > self.reader.remaining() {
+            return Err(Error::binary("future value longer than the message", at));
+        }
         meter.charge(self, n.saturating_add(quota::CALL))?;
-        self.reader.leb("future value references")?;
+        self.reader.len(0)?;
         self.reader.take(n, "future value").map(drop)
     }
 
