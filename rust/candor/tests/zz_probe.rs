@@ -1,85 +1,19 @@
 #[test]
 fn probe() {
-    let cases: Vec<(&str, Vec<u8>)> = vec![
-        (
-            "text len 9-byte",
-            [
-                b"DIDL\x00\x01\x71".to_vec(),
-                vec![0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00],
-                b"a".to_vec(),
-            ]
-            .concat(),
-        ),
-        (
-            "text len 10-byte",
-            [
-                b"DIDL\x00\x01\x71".to_vec(),
-                vec![0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00],
-                b"a".to_vec(),
-            ]
-            .concat(),
-        ),
-        (
-            "blob len 10-byte",
-            [
-                b"DIDL\x01\x6d\x7b\x01\x00".to_vec(),
-                vec![0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00],
-                b"a".to_vec(),
-            ]
-            .concat(),
-        ),
-        (
-            "vec len 10-byte",
-            [
-                b"DIDL\x01\x6d\x7c\x01\x00".to_vec(),
-                vec![0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00],
-                b"\x05".to_vec(),
-            ]
-            .concat(),
-        ),
-        (
-            "variant idx 10-byte",
-            [
-                b"DIDL\x01\x6b\x02\x00\x7f\x01\x7f\x01\x00".to_vec(),
-                vec![0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00],
-            ]
-            .concat(),
-        ),
-        (
-            "principal len 10-byte",
-            [
-                b"DIDL\x00\x01\x68\x01".to_vec(),
-                vec![0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00],
-                b"a".to_vec(),
-            ]
-            .concat(),
-        ),
-    ];
-    for (name, b) in &cases {
-        let ours = candor::IDLArgs::from_bytes(b)
-            .map(|a| a.to_string())
-            .map_err(|e| e.to_string());
-        let theirs = candid::IDLArgs::from_bytes(b)
-            .map(|a| a.to_string())
-            .map_err(|e| e.to_string());
-        println!("{name}:\n  candor {ours:?}\n  candid {theirs:?}");
+    // header lengths of typical ICRC messages as candid encodes them
+    use candid::{CandidType, Nat, Principal};
+    #[derive(CandidType)] struct Account { owner: Principal, subaccount: Option<serde_bytes::ByteBuf> }
+    #[derive(CandidType)] struct TransferArg { from_subaccount: Option<serde_bytes::ByteBuf>, to: Account, amount: Nat, fee: Option<Nat>, memo: Option<serde_bytes::ByteBuf>, created_at_time: Option<u64> }
+    #[derive(CandidType)] enum TransferError { BadFee { expected_fee: Nat }, BadBurn { min_burn_amount: Nat }, InsufficientFunds { balance: Nat }, TooOld, CreatedInFuture { ledger_time: u64 }, Duplicate { duplicate_of: Nat }, TemporarilyUnavailable, GenericError { error_code: Nat, message: String } }
+    let p = Principal::from_slice(&[1; 29]);
+    let hl = |b: &[u8]| { let mut i = 4usize; let _ = b; i += 0; i };
+    let _ = hl;
+    let acct = candid::encode_one(Account { owner: p, subaccount: None }).unwrap();
+    let tr = candid::encode_one(TransferArg { from_subaccount: None, to: Account { owner: p, subaccount: None }, amount: Nat::from(5u8), fee: None, memo: None, created_at_time: None }).unwrap();
+    let rep = candid::encode_one(Result::<Nat, TransferError>::Ok(Nat::from(5u8))).unwrap();
+    for (n, b) in [("account", acct), ("transfer", tr), ("reply", rep)] {
+        let mut de = candor::de::IDLDeserialize::new(&b).unwrap();
+        let _ = &mut de;
+        println!("{n}: message {} bytes {}", b.len(), b.iter().map(|x| format!("{x:02x}")).collect::<String>());
     }
-    let b = &cases[1].1;
-    println!(
-        "typed text: candor {:?} candid {:?}",
-        candor::decode_one::<String>(b).map_err(|e| e.to_string()),
-        candid::decode_one::<String>(b).map_err(|e| e.to_string())
-    );
-    let b = &cases[3].1;
-    println!(
-        "typed vec: candor {:?} candid {:?}",
-        candor::decode_one::<Vec<i8>>(b).map_err(|e| e.to_string()),
-        candid::decode_one::<Vec<i8>>(b).map_err(|e| e.to_string())
-    );
-    let b = &cases[1].1;
-    println!(
-        "skipped text: candor {:?} candid {:?}",
-        candor::decode_args::<()>(b).map_err(|e| e.to_string()),
-        candid::decode_args::<()>(b).map_err(|e| e.to_string())
-    );
 }

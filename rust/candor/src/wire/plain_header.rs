@@ -3,7 +3,7 @@
 //! such a header on every call, and it is never kept (`de/header_cache.rs`), so it
 //! is parsed every time; this reads it with no reader set up.
 
-use super::header::{Arena, FieldEntry, Ref, Shape, Span, ONE_BYTE_PRIMS};
+use super::header::{Arena, FieldEntry, Ref, Shape, Span, FIRST_FIELDS, ONE_BYTE_PRIMS};
 use super::opcode;
 
 /// The shape of `DIDL 00 n t1 … tn` (fewer than 128 arguments, each `t` a one-byte
@@ -21,7 +21,13 @@ pub(crate) fn parse(bytes: &[u8], max_header_len: usize, arena: &mut Arena) -> O
     let len = 6 + argc;
     let types = rest.get(..argc).filter(|_| len <= max_header_len)?;
     let start = arena.fields.len();
-    arena.fields.reserve(argc);
+    if arena.fields.capacity() == 0 {
+        // A new arena's fields, at the size a header with a table would make them
+        // (reserving in an empty vector costs more than allocating it at its size).
+        arena.fields = Vec::with_capacity(FIRST_FIELDS.max(argc));
+    } else {
+        arena.fields.reserve(argc);
+    }
     for (id, &b) in (0u32..).zip(types) {
         // Bytes below 0x40 are table indices (none is in range), above 0x7f the
         // start of a longer opcode.
