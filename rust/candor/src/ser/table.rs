@@ -278,9 +278,11 @@ thread_local! {
     static HEADERS: RefCell<FastMap<Vec<TypeId>, Rc<CachedHeader>>> =
         RefCell::new(FastMap::with_capacity_and_hasher(FIRST_CAPACITY, Default::default()));
     /// Headers of whole argument tuples (`Encode!`, `encode_args`, ic-cdk's replies),
-    /// keyed by the tuple's one id: a lookup hashes and compares one word.
-    static TUPLE_HEADERS: RefCell<FastMap<TypeId, Rc<CachedHeader>>> =
-        RefCell::new(FastMap::with_capacity_and_hasher(FIRST_CAPACITY, Default::default()));
+    /// keyed by the tuple's one id and found by a scan: a canister encodes a few
+    /// dozen tuple types at most (one per reply and call type, fixed when it is
+    /// compiled), and comparing ids in a row costs less than hashing one.
+    static TUPLE_HEADERS: RefCell<Vec<(TypeId, Rc<CachedHeader>)>> =
+        const { RefCell::new(Vec::new()) };
 }
 
 /// [`cached_header`] for a whole argument tuple, keyed by its one id.
@@ -289,11 +291,23 @@ pub(crate) fn cached_tuple_header(
     from_static: impl FnOnce() -> Option<Vec<u8>>,
     types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
 ) -> Result<Rc<CachedHeader>> {
-    if let Some(h) = TUPLE_HEADERS.with(|c| c.borrow().get(&key).cloned()) {
+    let found = TUPLE_HEADERS.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, h)| h.clone())
+    });
+    if let Some(h) = found {
         return Ok(h);
     }
     let header = new_header(from_static, types)?;
-    TUPLE_HEADERS.with(|c| c.borrow_mut().insert(key, header.clone()));
+    TUPLE_HEADERS.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.capacity() == 0 {
+            c.reserve_exact(FIRST_CAPACITY);
+        }
+        c.push((key, header.clone()));
+    });
     Ok(header)
 }
 
