@@ -13,7 +13,9 @@ mod memo;
 use super::quota;
 use crate::error::{Error, Result};
 use crate::fasthash::FastMap;
-use crate::types::static_type::{StaticField, StaticKind, StaticLabel, StaticRef};
+use crate::types::static_type::{
+    StaticField, StaticFunc, StaticKind, StaticLabel, StaticMethod, StaticRef,
+};
 use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
 use crate::types::StaticType;
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
@@ -393,7 +395,13 @@ impl Interner {
             // reserved at the first record or variant.
             arena.nodes = Vec::with_capacity(32);
         }
-        let marks = (arena.nodes.len(), arena.fields.len(), arena.labels.len());
+        let marks = (
+            arena.nodes.len(),
+            arena.fields.len(),
+            arena.labels.len(),
+            arena.funcs.len(),
+            arena.methods.len(),
+        );
         let mut placer = Placer {
             arena,
             placed: &mut self.placed,
@@ -407,6 +415,10 @@ impl Interner {
     }
 }
 
+/// How long each of the arena's vectors was before a placing: nodes, fields,
+/// labels, functions, methods.
+type Marks = (usize, usize, usize, usize, usize);
+
 /// One placing's view of the interner: the shared arena, borrowed mutably for the
 /// whole placing, and the placing memo.
 struct Placer<'a> {
@@ -419,11 +431,14 @@ struct Placer<'a> {
 impl Placer<'_> {
     /// Forgets what a failed placing added.
     #[cold]
-    fn roll_back(&mut self, (nodes, fields, labels): (usize, usize, usize)) {
+    fn roll_back(&mut self, marks: Marks) {
+        let (nodes, fields, labels, funcs, methods) = marks;
         let arena = &mut *self.arena;
         arena.nodes.truncate(nodes);
         arena.fields.truncate(fields);
         arena.labels.truncate(labels);
+        arena.funcs.truncate(funcs);
+        arena.methods.truncate(methods);
         let end = PRIM_COUNT + nodes as u32;
         self.placed.retain(|r| r.idx() < end);
     }
@@ -508,6 +523,8 @@ impl Placer<'_> {
             StaticKind::Vec(r) => Node::Vec(self.place_ref(r, depth + 1)?),
             StaticKind::Record(fs) => Node::Record(self.place_fields(fs, depth)?),
             StaticKind::Variant(fs) => Node::Variant(self.place_fields(fs, depth)?),
+            StaticKind::Func(f) => self.place_func(f, depth)?,
+            StaticKind::Service(ms) => self.place_service(ms, depth)?,
             StaticKind::Prim(_) => Node::Prim(Prim::Empty),
         };
         self.arena.set_node(idx, node);
@@ -543,6 +560,45 @@ impl Placer<'_> {
             set_field_type(self.arena, start + i, ty);
         }
         finish_fields(self.arena, start, fs.len(), sorted)
+    }
+}
+
+impl Placer<'_> {
+    /// A function's entry, as `Interner::func` makes it from `ty()`: its argument
+    /// types placed, then its result types, then the entry pushed.
+    fn place_func(&mut self, f: &'static StaticFunc, depth: usize) -> Option<Node> {
+        let mut args = Vec::with_capacity(f.args.len());
+        for &r in f.args {
+            args.push(self.place_ref(r, depth + 1)?);
+        }
+        let mut rets = Vec::with_capacity(f.rets.len());
+        for &r in f.rets {
+            rets.push(self.place_ref(r, depth + 1)?);
+        }
+        let funcs = &mut self.arena.funcs;
+        funcs.push(FuncEntry {
+            args,
+            rets,
+            mode: f.mode,
+        });
+        Some(Node::Func(funcs.len() as u32 - 1))
+    }
+
+    /// A service's methods, as `Interner::service` makes them from `ty()`: each
+    /// method's type placed in order (the description lists them sorted by name,
+    /// as `ty()` does), then the span pushed.
+    fn place_service(&mut self, ms: &'static [StaticMethod], depth: usize) -> Option<Node> {
+        let mut entries = Vec::with_capacity(ms.len());
+        for m in ms {
+            entries.push((Box::<str>::from(m.name), self.place_ref(m.ty, depth + 1)?));
+        }
+        let methods = &mut self.arena.methods;
+        let span = Span {
+            start: methods.len() as u32,
+            len: entries.len() as u32,
+        };
+        methods.extend(entries);
+        Some(Node::Service(span))
     }
 }
 

@@ -93,11 +93,12 @@ fn target(r: StaticRef) -> Option<&'static StaticType> {
 }
 
 /// A node's opcode and fields (none for `opt` and `vec`, whose part is the
-/// `StaticRef`); `None` for a primitive.
+/// `StaticRef`); `None` for a primitive, and for a function or service, which
+/// [`node_size`] refuses before.
 #[inline(always)]
 fn level(d: &'static StaticType) -> Option<(i64, &'static [StaticField], Option<StaticRef>)> {
     match d.kind {
-        StaticKind::Prim(_) => None,
+        StaticKind::Prim(_) | StaticKind::Func(_) | StaticKind::Service(_) => None,
         StaticKind::Opt(r) => Some((opcode::OPT, &[], Some(r))),
         StaticKind::Vec(r) => Some((opcode::VEC, &[], Some(r))),
         StaticKind::Record(fs) => Some((opcode::RECORD, fs, None)),
@@ -105,10 +106,14 @@ fn level(d: &'static StaticType) -> Option<(i64, &'static [StaticField], Option<
     }
 }
 
-/// The bytes of `d`'s entry and its parts' (none for a primitive), or `None` if a
-/// part is deeper than this path takes (`nested`: `d` is itself a part, whose
+/// The bytes of `d`'s entry and its parts' (none for a primitive), or `None` if `d`
+/// or a part is a function or service, or a part is deeper than this path takes (`nested`: `d` is itself a part, whose
 /// parts must be primitives) or a field count needs two bytes.
 fn node_size(d: &'static StaticType, nested: bool) -> Option<usize> {
+    if matches!(d.kind, StaticKind::Func(_) | StaticKind::Service(_)) {
+        // Written by the walk.
+        return None;
+    }
     let Some((_, fs, one)) = level(d) else {
         return Some(0);
     };

@@ -41,9 +41,10 @@ pub(super) const KNOT: Ty = 1 << 32;
 /// A part not computed yet, or a type still being computed in the memo.
 pub(super) const PENDING: Ty = Ty::MIN;
 
-/// An `opt`, `vec`, record or variant node as `ty()` would build it: its opcode,
-/// the description it was computed from (which holds its field ids), and its parts'
-/// types in `Shapes::parts`.
+/// An `opt`, `vec`, record, variant, function or service node as `ty()` would
+/// build it: its opcode, the description it was computed from (which holds its
+/// field ids, modes or method names), and its parts' types in `Shapes::parts` (a
+/// function's arguments, then its results).
 #[derive(Clone, Copy)]
 pub(super) struct Node {
     pub(super) op: i64,
@@ -99,6 +100,26 @@ impl Writer<'_> {
             uleb(&mut self.out, u64::from(node.len));
             for (f, &c) in fields_of(node.d).iter().zip(parts) {
                 put_leb(&mut self.out, f.leb);
+                self.part(c)?;
+            }
+        } else if let StaticKind::Func(f) = node.d.kind {
+            let (args, rets) = parts.split_at_checked(f.args.len())?;
+            for list in [args, rets] {
+                uleb(&mut self.out, list.len() as u64);
+                for &c in list {
+                    self.part(c)?;
+                }
+            }
+            if f.mode == 0 {
+                self.out.push(0);
+            } else {
+                self.out.extend_from_slice(&[1, f.mode]);
+            }
+        } else if let StaticKind::Service(ms) = node.d.kind {
+            uleb(&mut self.out, ms.len() as u64);
+            for (m, &c) in ms.iter().zip(parts) {
+                uleb(&mut self.out, m.name.len() as u64);
+                self.out.extend_from_slice(m.name.as_bytes());
                 self.part(c)?;
             }
         } else {
