@@ -76,7 +76,7 @@ fn reference_ids(d: &'static StaticType) -> Option<u64> {
 
 /// Part `i` of a function (its arguments, then its results) or a service (its
 /// methods' types).
-pub(super) fn ref_at(d: &'static StaticType, i: usize) -> Option<StaticRef> {
+fn ref_at(d: &'static StaticType, i: usize) -> Option<StaticRef> {
     match d.kind {
         StaticKind::Func(f) => match f.args.get(i) {
             Some(&r) => Some(r),
@@ -89,7 +89,7 @@ pub(super) fn ref_at(d: &'static StaticType, i: usize) -> Option<StaticRef> {
 
 /// How many bytes `n` takes in LEB128.
 #[inline(always)]
-pub(super) fn leb_len(n: usize) -> usize {
+fn leb_len(n: usize) -> usize {
     let bits = usize::BITS - (n | 1).leading_zeros();
     bits.div_ceil(7) as usize
 }
