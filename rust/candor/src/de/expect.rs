@@ -395,13 +395,7 @@ impl Interner {
             // reserved at the first record or variant.
             arena.nodes = Vec::with_capacity(32);
         }
-        let marks = (
-            arena.nodes.len(),
-            arena.fields.len(),
-            arena.labels.len(),
-            arena.funcs.len(),
-            arena.methods.len(),
-        );
+        let marks = (arena.nodes.len(), arena.fields.len(), arena.labels.len());
         let mut placer = Placer {
             arena,
             placed: &mut self.placed,
@@ -415,10 +409,6 @@ impl Interner {
     }
 }
 
-/// How long each of the arena's vectors was before a placing: nodes, fields,
-/// labels, functions, methods.
-type Marks = (usize, usize, usize, usize, usize);
-
 /// One placing's view of the interner: the shared arena, borrowed mutably for the
 /// whole placing, and the placing memo.
 struct Placer<'a> {
@@ -431,14 +421,25 @@ struct Placer<'a> {
 impl Placer<'_> {
     /// Forgets what a failed placing added.
     #[cold]
-    fn roll_back(&mut self, marks: Marks) {
-        let (nodes, fields, labels, funcs, methods) = marks;
+    fn roll_back(&mut self, (nodes, fields, labels): (usize, usize, usize)) {
         let arena = &mut *self.arena;
+        // The functions and service methods it added are those its nodes name
+        // (each is pushed just before its node is set): cut back to the first.
+        let (mut funcs, mut methods) = (arena.funcs.len(), arena.methods.len());
+        for node in arena.nodes.get(nodes..).unwrap_or_default() {
+            match *node {
+                Node::Func(i) => funcs = funcs.min(i as usize),
+                Node::Service(span) if span.len > 0 => {
+                    methods = methods.min(span.start as usize);
+                }
+                _ => {}
+            }
+        }
+        arena.funcs.truncate(funcs);
+        arena.methods.truncate(methods);
         arena.nodes.truncate(nodes);
         arena.fields.truncate(fields);
         arena.labels.truncate(labels);
-        arena.funcs.truncate(funcs);
-        arena.methods.truncate(methods);
         let end = PRIM_COUNT + nodes as u32;
         self.placed.retain(|r| r.idx() < end);
     }
@@ -719,5 +720,49 @@ mod reserve_tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(fields(&it.arena, span), fields(&fresh.arena, span2));
+    }
+}
+
+#[cfg(test)]
+mod roll_back_tests {
+    // The macros' constructors, unused here.
+    #![allow(dead_code, unreachable_pub)]
+    use super::*;
+    use crate::types::CandidType;
+
+    crate::define_function!(F : (u8) -> (String) query);
+    crate::define_service!(S : { "f" : crate::func!((F) -> ()); "g" : crate::func!(() -> (u8)) });
+
+    /// No description: the placing of a type holding it fails when it is reached.
+    struct Hand;
+    impl CandidType for Hand {
+        fn _ty() -> Type {
+            TypeInner::Nat.into()
+        }
+        fn idl_serialize<Ser: crate::types::Serializer>(
+            &self,
+            s: Ser,
+        ) -> std::result::Result<(), Ser::Error> {
+            s.serialize_nat(&crate::Nat::from(0u8))
+        }
+    }
+
+    /// A placing that fails after placing functions and a service leaves the
+    /// arena as it was: their entries go with their nodes.
+    #[test]
+    fn a_failed_placing_forgets_its_functions_and_methods() {
+        let mut it = Interner::default();
+        let kept = it
+            .place_root(F::id(), F::_static_type().expect("described"))
+            .expect("placed");
+        let before = format!("{:?}", it.arena);
+        type Failing = (F, S, Option<S>, Hand);
+        let d = Failing::_static_type().expect("described");
+        assert_eq!(it.place_root(Failing::id(), d), None);
+        assert_eq!(format!("{:?}", it.arena), before);
+        assert_eq!((it.arena.funcs.len(), it.arena.methods.len()), (1, 0));
+        // What was placed before is still what the memo gives.
+        let again = it.place_root(F::id(), F::_static_type().expect("described"));
+        assert_eq!(again, Some(kept));
     }
 }

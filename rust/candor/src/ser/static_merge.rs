@@ -51,6 +51,18 @@ fn same_level(a: &'static StaticType, b: &'static StaticType) -> bool {
     if std::ptr::eq(a, b) {
         return true;
     }
+    let (x, y) = (fields_of(a), fields_of(b));
+    if x.is_empty() {
+        return y.is_empty() && same_reference_level(a, b);
+    }
+    x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.id == q.id)
+}
+
+/// [`same_level`] of two nodes without fields: functions and services compared,
+/// anything else (an `opt`, a `vec`, an empty record) has no level of its own
+/// past the opcode, which the caller compared.
+#[cold]
+fn same_reference_level(a: &'static StaticType, b: &'static StaticType) -> bool {
     match (a.kind, b.kind) {
         (StaticKind::Func(f), StaticKind::Func(g)) => {
             f.args.len() == g.args.len() && f.rets.len() == g.rets.len() && f.mode == g.mode
@@ -58,10 +70,9 @@ fn same_level(a: &'static StaticType, b: &'static StaticType) -> bool {
         (StaticKind::Service(x), StaticKind::Service(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.name == q.name)
         }
-        _ => {
-            let (x, y) = (fields_of(a), fields_of(b));
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.id == q.id)
-        }
+        (StaticKind::Func(_) | StaticKind::Service(_), _)
+        | (_, StaticKind::Func(_) | StaticKind::Service(_)) => false,
+        _ => true,
     }
 }
 
