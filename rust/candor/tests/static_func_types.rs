@@ -127,6 +127,7 @@ both! {
     K::define_function!(pub OtherU8 : (u8) -> ());
     K::define_function!(pub Composite : (u8, String) -> (Option<u8>) composite_query);
     K::define_function!(pub Oneway : (Vec<u8>) -> () oneway);
+    K::define_function!(pub Borrowed : (u8, &str) -> (Nat) query);
 
     #[derive(CandidType, Deserialize, Debug, Clone, PartialEq)]
     pub struct WithFunc { pub n: u8, pub f: UpdateU8, pub g: Option<UpdateU8>, pub h: OtherU8 }
@@ -287,6 +288,7 @@ fn descriptions_place_the_arenas_ty_interns() {
     same_arena::<WithFunc>();
     same_arena::<Composite>();
     same_arena::<Oneway>();
+    same_arena::<Borrowed>();
     same_arena::<Svc>();
     same_arena::<Twins>();
     same_arena::<Registry>();
