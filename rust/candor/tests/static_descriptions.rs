@@ -587,6 +587,8 @@ fn lebs_match<T: CandidType + ?Sized>() {
                 fs.iter().map(|f| f.ty).collect()
             }
             StaticKind::Opt(r) | StaticKind::Vec(r) => vec![r],
+            StaticKind::Func(f) => f.args.iter().chain(f.rets).copied().collect(),
+            StaticKind::Service(ms) => ms.iter().map(|m| m.ty).collect(),
             StaticKind::Prim(_) => vec![],
         };
         for r in refs.into_iter().filter(|_| depth < 6) {

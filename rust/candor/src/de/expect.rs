@@ -13,7 +13,9 @@ mod memo;
 use super::quota;
 use crate::error::{Error, Result};
 use crate::fasthash::FastMap;
-use crate::types::static_type::{StaticField, StaticKind, StaticLabel, StaticRef};
+use crate::types::static_type::{
+    StaticField, StaticFunc, StaticKind, StaticLabel, StaticMethod, StaticRef,
+};
 use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
 use crate::types::StaticType;
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
@@ -421,6 +423,20 @@ impl Placer<'_> {
     #[cold]
     fn roll_back(&mut self, (nodes, fields, labels): (usize, usize, usize)) {
         let arena = &mut *self.arena;
+        // The functions and service methods it added are those its nodes name
+        // (each is pushed just before its node is set): cut back to the first.
+        let (mut funcs, mut methods) = (arena.funcs.len(), arena.methods.len());
+        for node in arena.nodes.get(nodes..).unwrap_or_default() {
+            match *node {
+                Node::Func(i) => funcs = funcs.min(i as usize),
+                Node::Service(span) if span.len > 0 => {
+                    methods = methods.min(span.start as usize);
+                }
+                _ => {}
+            }
+        }
+        arena.funcs.truncate(funcs);
+        arena.methods.truncate(methods);
         arena.nodes.truncate(nodes);
         arena.fields.truncate(fields);
         arena.labels.truncate(labels);
@@ -508,6 +524,8 @@ impl Placer<'_> {
             StaticKind::Vec(r) => Node::Vec(self.place_ref(r, depth + 1)?),
             StaticKind::Record(fs) => Node::Record(self.place_fields(fs, depth)?),
             StaticKind::Variant(fs) => Node::Variant(self.place_fields(fs, depth)?),
+            StaticKind::Func(f) => self.place_func(f, depth)?,
+            StaticKind::Service(ms) => self.place_service(ms, depth)?,
             StaticKind::Prim(_) => Node::Prim(Prim::Empty),
         };
         self.arena.set_node(idx, node);
@@ -543,6 +561,45 @@ impl Placer<'_> {
             set_field_type(self.arena, start + i, ty);
         }
         finish_fields(self.arena, start, fs.len(), sorted)
+    }
+}
+
+impl Placer<'_> {
+    /// A function's entry, as `Interner::func` makes it from `ty()`: its argument
+    /// types placed, then its result types, then the entry pushed.
+    fn place_func(&mut self, f: &'static StaticFunc, depth: usize) -> Option<Node> {
+        let mut args = Vec::with_capacity(f.args.len());
+        for &r in f.args {
+            args.push(self.place_ref(r, depth + 1)?);
+        }
+        let mut rets = Vec::with_capacity(f.rets.len());
+        for &r in f.rets {
+            rets.push(self.place_ref(r, depth + 1)?);
+        }
+        let funcs = &mut self.arena.funcs;
+        funcs.push(FuncEntry {
+            args,
+            rets,
+            mode: f.mode,
+        });
+        Some(Node::Func(funcs.len() as u32 - 1))
+    }
+
+    /// A service's methods, as `Interner::service` makes them from `ty()`: each
+    /// method's type placed in order (the description lists them sorted by name,
+    /// as `ty()` does), then the span pushed.
+    fn place_service(&mut self, ms: &'static [StaticMethod], depth: usize) -> Option<Node> {
+        let mut entries = Vec::with_capacity(ms.len());
+        for m in ms {
+            entries.push((Box::<str>::from(m.name), self.place_ref(m.ty, depth + 1)?));
+        }
+        let methods = &mut self.arena.methods;
+        let span = Span {
+            start: methods.len() as u32,
+            len: entries.len() as u32,
+        };
+        methods.extend(entries);
+        Some(Node::Service(span))
     }
 }
 
@@ -663,5 +720,49 @@ mod reserve_tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(fields(&it.arena, span), fields(&fresh.arena, span2));
+    }
+}
+
+#[cfg(test)]
+mod roll_back_tests {
+    // The macros' constructors, unused here.
+    #![allow(dead_code, unreachable_pub)]
+    use super::*;
+    use crate::types::CandidType;
+
+    crate::define_function!(F : (u8) -> (String) query);
+    crate::define_service!(S : { "f" : crate::func!((F) -> ()); "g" : crate::func!(() -> (u8)) });
+
+    /// No description: the placing of a type holding it fails when it is reached.
+    struct Hand;
+    impl CandidType for Hand {
+        fn _ty() -> Type {
+            TypeInner::Nat.into()
+        }
+        fn idl_serialize<Ser: crate::types::Serializer>(
+            &self,
+            s: Ser,
+        ) -> std::result::Result<(), Ser::Error> {
+            s.serialize_nat(&crate::Nat::from(0u8))
+        }
+    }
+
+    /// A placing that fails after placing functions and a service leaves the
+    /// arena as it was: their entries go with their nodes.
+    #[test]
+    fn a_failed_placing_forgets_its_functions_and_methods() {
+        let mut it = Interner::default();
+        let kept = it
+            .place_root(F::id(), F::_static_type().expect("described"))
+            .expect("placed");
+        let before = format!("{:?}", it.arena);
+        type Failing = (F, S, Option<S>, Hand);
+        let d = Failing::_static_type().expect("described");
+        assert_eq!(it.place_root(Failing::id(), d), None);
+        assert_eq!(format!("{:?}", it.arena), before);
+        assert_eq!((it.arena.funcs.len(), it.arena.methods.len()), (1, 0));
+        // What was placed before is still what the memo gives.
+        let again = it.place_root(F::id(), F::_static_type().expect("described"));
+        assert_eq!(again, Some(kept));
     }
 }

@@ -93,11 +93,12 @@ fn target(r: StaticRef) -> Option<&'static StaticType> {
 }
 
 /// A node's opcode and fields (none for `opt` and `vec`, whose part is the
-/// `StaticRef`); `None` for a primitive.
+/// `StaticRef`); `None` for a primitive, and for a function or service, which
+/// [`node_size`] refuses.
 #[inline(always)]
 fn level(d: &'static StaticType) -> Option<(i64, &'static [StaticField], Option<StaticRef>)> {
     match d.kind {
-        StaticKind::Prim(_) => None,
+        StaticKind::Prim(_) | StaticKind::Func(_) | StaticKind::Service(_) => None,
         StaticKind::Opt(r) => Some((opcode::OPT, &[], Some(r))),
         StaticKind::Vec(r) => Some((opcode::VEC, &[], Some(r))),
         StaticKind::Record(fs) => Some((opcode::RECORD, fs, None)),
@@ -105,39 +106,42 @@ fn level(d: &'static StaticType) -> Option<(i64, &'static [StaticField], Option<
     }
 }
 
-/// The bytes of `d`'s entry and its parts' (none for a primitive), or `None` if a
-/// part is deeper than this path takes (`nested`: `d` is itself a part, whose
-/// parts must be primitives) or a field count needs two bytes.
+/// The bytes of `d`'s entry and its parts' (none for a primitive), or `None` if `d`
+/// or a part is a function or service, a part is deeper than this path takes
+/// (`nested`: `d` is itself a part, whose parts must be primitives) or a field
+/// count needs two bytes.
 fn node_size(d: &'static StaticType, nested: bool) -> Option<usize> {
-    let Some((_, fs, one)) = level(d) else {
-        return Some(0);
+    let fs = match d.kind {
+        StaticKind::Prim(_) => return Some(0),
+        StaticKind::Opt(r) | StaticKind::Vec(r) => return Some(2 + part_size(r, nested)?),
+        StaticKind::Record(fs) | StaticKind::Variant(fs) => fs,
+        // Written by the walk.
+        StaticKind::Func(_) | StaticKind::Service(_) => return None,
     };
-    if !nested && fs.len() > MAX_ARG_FIELDS {
-        return None;
-    }
-    // Each link followed once: a primitive's description says so, and a node's is
-    // what is sized next.
-    let part = |r: StaticRef| -> Option<usize> {
-        let d = target(r)?;
-        if matches!(d.kind, StaticKind::Prim(_)) {
-            Some(0)
-        } else if nested {
-            None
-        } else {
-            node_size(d, true)
-        }
-    };
-    if let Some(r) = one {
-        return Some(2 + part(r)?);
-    }
-    if fs.len() > MAX_FIELDS {
+    if (!nested && fs.len() > MAX_ARG_FIELDS) || fs.len() > MAX_FIELDS {
         return None;
     }
     let mut size = 2;
     for f in fs {
-        size += (f.leb >> 56) as usize + 1 + part(f.ty)?;
+        size += (f.leb >> 56) as usize + 1 + part_size(f.ty, nested)?;
     }
     Some(size)
+}
+
+/// The bytes of a part's entry and its own parts' ([`node_size`]; `nested`: the
+/// node that holds it is a part itself, so it must be a primitive). Each link is
+/// followed once: a primitive's description says so, and a node's is what is
+/// sized next.
+#[inline(always)]
+fn part_size(r: StaticRef, nested: bool) -> Option<usize> {
+    let d = target(r)?;
+    if matches!(d.kind, StaticKind::Prim(_)) {
+        Some(0)
+    } else if nested {
+        None
+    } else {
+        node_size(d, true)
+    }
 }
 
 /// The table being written.

@@ -7,6 +7,7 @@
 use super::static_table::{fields_of, Ty};
 use super::static_walk::Shapes;
 use crate::fasthash::FastHasher;
+use crate::types::static_type::StaticKind;
 use crate::types::StaticType;
 use std::hash::Hasher;
 
@@ -44,13 +45,35 @@ fn signature(shapes: &Shapes, t: Ty) -> Option<u64> {
 }
 
 /// Whether two nodes' own levels are equal: for records and variants the same
-/// field ids.
+/// field ids, for functions the same argument count and mode, for services the
+/// same method names.
 fn same_level(a: &'static StaticType, b: &'static StaticType) -> bool {
     if std::ptr::eq(a, b) {
         return true;
     }
     let (x, y) = (fields_of(a), fields_of(b));
+    if x.is_empty() {
+        return y.is_empty() && same_reference_level(a, b);
+    }
     x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.id == q.id)
+}
+
+/// [`same_level`] of two nodes without fields: functions and services compared,
+/// anything else (an `opt`, a `vec`, an empty record) has no level of its own
+/// past the opcode, which the caller compared.
+#[cold]
+fn same_reference_level(a: &'static StaticType, b: &'static StaticType) -> bool {
+    match (a.kind, b.kind) {
+        (StaticKind::Func(f), StaticKind::Func(g)) => {
+            f.args.len() == g.args.len() && f.rets.len() == g.rets.len() && f.mode == g.mode
+        }
+        (StaticKind::Service(x), StaticKind::Service(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.name == q.name)
+        }
+        (StaticKind::Func(_) | StaticKind::Service(_), _)
+        | (_, StaticKind::Func(_) | StaticKind::Service(_)) => false,
+        _ => true,
+    }
 }
 
 /// Whether `a` and `b` are equal as `Type`s: the same primitive, knots naming the

@@ -41,9 +41,10 @@ pub(super) const KNOT: Ty = 1 << 32;
 /// A part not computed yet, or a type still being computed in the memo.
 pub(super) const PENDING: Ty = Ty::MIN;
 
-/// An `opt`, `vec`, record or variant node as `ty()` would build it: its opcode,
-/// the description it was computed from (which holds its field ids), and its parts'
-/// types in `Shapes::parts`.
+/// An `opt`, `vec`, record, variant, function or service node as `ty()` would
+/// build it: its opcode, the description it was computed from (which holds its
+/// field ids, modes or method names), and its parts' types in `Shapes::parts` (a
+/// function's arguments, then its results).
 #[derive(Clone, Copy)]
 pub(super) struct Node {
     pub(super) op: i64,
@@ -101,9 +102,45 @@ impl Writer<'_> {
                 put_leb(&mut self.out, f.leb);
                 self.part(c)?;
             }
+        } else if matches!(node.op, opcode::FUNC | opcode::SERVICE) {
+            self.reference_entry(node.d, parts)?;
         } else {
             let &c = parts.first()?;
             self.part(c)?;
+        }
+        Some(())
+    }
+
+    /// The rest of a function's or service's entry (`d`, parts `parts`): a
+    /// function's argument and result lists, each after its count, and its modes;
+    /// a service's methods, each its name and its type. Out of line: few headers
+    /// have one, and inlined it would cost the others' code.
+    #[inline(never)]
+    fn reference_entry(&mut self, d: &'static StaticType, parts: &[Ty]) -> Option<()> {
+        match d.kind {
+            StaticKind::Func(f) => {
+                let (args, rets) = parts.split_at_checked(f.args.len())?;
+                for list in [args, rets] {
+                    uleb(&mut self.out, list.len() as u64);
+                    for &c in list {
+                        self.part(c)?;
+                    }
+                }
+                if f.mode == 0 {
+                    self.out.push(0);
+                } else {
+                    self.out.extend_from_slice(&[1, f.mode]);
+                }
+            }
+            StaticKind::Service(ms) => {
+                uleb(&mut self.out, ms.len() as u64);
+                for (m, &c) in ms.iter().zip(parts) {
+                    uleb(&mut self.out, m.name.len() as u64);
+                    self.out.extend_from_slice(m.name.as_bytes());
+                    self.part(c)?;
+                }
+            }
+            _ => return None,
         }
         Some(())
     }

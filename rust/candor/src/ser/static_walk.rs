@@ -50,6 +50,50 @@ pub(super) fn put_field(out: &mut Vec<u8>, leb: u64, byte: u8) {
     out.truncate(len + n + 1);
 }
 
+/// A record's or variant's first and last field ids, in one word for its key.
+#[inline(always)]
+fn ids(fs: &[StaticField]) -> Option<u64> {
+    let (x, y) = (fs.first()?, fs.last()?);
+    Some(u64::from(x.id) << 32 | u64::from(y.id))
+}
+
+/// A function's or service's own level in one word, for its key: a function's
+/// argument count and mode, a service's method names.
+fn reference_ids(d: &'static StaticType) -> Option<u64> {
+    match d.kind {
+        StaticKind::Func(f) => Some((f.args.len() as u64) << 8 | u64::from(f.mode)),
+        StaticKind::Service(ms) => {
+            let mut h = FastHasher::default();
+            for m in ms {
+                h.write(m.name.as_bytes());
+                h.write_u8(0xff);
+            }
+            Some(h.finish())
+        }
+        _ => None,
+    }
+}
+
+/// Part `i` of a function (its arguments, then its results) or a service (its
+/// methods' types).
+fn ref_at(d: &'static StaticType, i: usize) -> Option<StaticRef> {
+    match d.kind {
+        StaticKind::Func(f) => match f.args.get(i) {
+            Some(&r) => Some(r),
+            None => f.rets.get(i - f.args.len()).copied(),
+        },
+        StaticKind::Service(ms) => ms.get(i).map(|m| m.ty),
+        _ => None,
+    }
+}
+
+/// How many bytes `n` takes in LEB128.
+#[inline(always)]
+fn leb_len(n: usize) -> usize {
+    let bits = usize::BITS - (n | 1).leading_zeros();
+    bits.div_ceil(7) as usize
+}
+
 /// The memo's emulation and the header written on the way.
 #[derive(Default)]
 pub(super) struct Shapes {
@@ -296,12 +340,79 @@ impl Shapes {
             StaticKind::Vec(r) => return self.one(opcode::VEC, d, r, depth),
             StaticKind::Record(fs) => (opcode::RECORD, fs),
             StaticKind::Variant(fs) => (opcode::VARIANT, fs),
+            StaticKind::Func(_) | StaticKind::Service(_) => return self.reference(d, depth),
         };
         let mark = self.mark();
         let n = self.open(op, d, fs.len());
         uleb(&mut self.out, fs.len() as u64);
         let (a, b) = self.fields(fs, depth)?;
-        self.close(n, mark, op, fs.len(), fs, a, b)
+        self.close(n, mark, op, fs.len(), ids(fs), a, b)
+    }
+
+    /// A function or service node, written as `TypeSerialize` writes it: a
+    /// function's argument types, then its result types (each list after its
+    /// count), then its modes; a service's methods, each its name and its type.
+    /// Every part gets a byte, kept for the ones computed after the entry is
+    /// written, in order, as `fields` does.
+    fn reference(&mut self, d: &'static StaticType, depth: usize) -> Option<Ty> {
+        let mark = self.mark();
+        let start = self.parts.len();
+        let at = self.out.len();
+        let (n, op, len) = match d.kind {
+            StaticKind::Func(f) => {
+                let len = f.args.len() + f.rets.len();
+                let n = self.open(opcode::FUNC, d, len);
+                uleb(&mut self.out, f.args.len() as u64);
+                self.ref_bytes(f.args.iter().copied());
+                uleb(&mut self.out, f.rets.len() as u64);
+                self.ref_bytes(f.rets.iter().copied());
+                if f.mode == 0 {
+                    self.out.push(0);
+                } else {
+                    self.out.extend_from_slice(&[1, f.mode]);
+                }
+                (n, opcode::FUNC, len)
+            }
+            StaticKind::Service(ms) => {
+                let n = self.open(opcode::SERVICE, d, ms.len());
+                uleb(&mut self.out, ms.len() as u64);
+                for m in ms {
+                    uleb(&mut self.out, m.name.len() as u64);
+                    self.out.extend_from_slice(m.name.as_bytes());
+                    self.ref_bytes(std::iter::once(m.ty));
+                }
+                (n, opcode::SERVICE, ms.len())
+            }
+            _ => return None,
+        };
+        // The parts not computed yet, in order, each into its kept byte.
+        for i in 0..len {
+            if *self.parts.get(start + i)? != PENDING {
+                continue;
+            }
+            let pos = hole_at(at, d, i)?;
+            let r = ref_at(d, i)?;
+            let t = self.child(r, depth)?;
+            *self.parts.get_mut(start + i)? = t;
+            self.fill(pos, t)?;
+        }
+        let (a, b) = match self.parts.get(start..start + len) {
+            Some([first, .., last]) => (*first, *last),
+            Some([only]) => (*only, *only),
+            _ => (PENDING, PENDING),
+        };
+        self.close(n, mark, op, len, reference_ids(d), a, b)
+    }
+
+    /// Each of `refs`' bytes: a primitive's opcode, or a hole (the part is
+    /// [`PENDING`] in `parts` until computed).
+    fn ref_bytes(&mut self, refs: impl Iterator<Item = StaticRef>) {
+        for r in refs {
+            let t = prim_of(r);
+            self.parts.push(t);
+            self.out
+                .push(if t == PENDING { HOLE } else { t as u8 & 0x7f });
+        }
     }
 
     /// Takes the next node index for `d` and writes its opcode.
@@ -337,7 +448,7 @@ impl Shapes {
             self.out.push(t as u8 & 0x7f);
             t
         };
-        self.close(n, mark, op, 1, &[], t, t)
+        self.close(n, mark, op, 1, None, t, t)
     }
 
     /// A record's or variant's fields: each id and part written, primitives in a
@@ -382,11 +493,11 @@ impl Shapes {
         Some((first, last))
     }
 
-    /// Gives node `n` (opened at `mark`; opcode `op`, `len` parts, fields `fs`,
-    /// first and last parts `a` and `b`) its key, and gives what `n` is: `n`, or
-    /// an earlier node equal to it.
+    /// Gives node `n` (opened at `mark`; opcode `op`, `len` parts, `ids` its own
+    /// level's word ([`ids`], [`reference_ids`]), first and last parts `a` and
+    /// `b`) its key, and gives what `n` is: `n`, or an earlier node equal to it.
     ///
-    /// The key hashes the opcode and size, the first and last field ids, and the
+    /// The key hashes the opcode and size, the own level's word, and the
     /// first and last parts' kinds (a node's being its key, so the key follows the
     /// node's first and last paths down). Two equal nodes have equal keys. When an
     /// earlier node has `n`'s key, the two are compared: equal, `n` is
@@ -400,14 +511,14 @@ impl Shapes {
         mark: Mark,
         op: i64,
         len: usize,
-        fs: &[StaticField],
+        ids: Option<u64>,
         a: Ty,
         b: Ty,
     ) -> Option<Ty> {
         let mut h = FastHasher::default();
         h.write_u64(level(op, len));
-        if let (Some(x), Some(y)) = (fs.first(), fs.last()) {
-            h.write_u64(u64::from(x.id) << 32 | u64::from(y.id));
+        if let Some(ids) = ids {
+            h.write_u64(ids);
         }
         h.write_u64(self.kind(a));
         h.write_u64(self.kind(b));
@@ -447,5 +558,30 @@ impl Shapes {
         self.memo.truncate(mark.memo);
         self.knots.truncate(mark.knots);
         self.knot_holes.truncate(mark.knot_holes);
+    }
+}
+
+/// Where part `i` of the function or service `d`, whose entry starts at `at`, has
+/// its byte: past the opcode and what precedes the part.
+fn hole_at(at: usize, d: &'static StaticType, i: usize) -> Option<usize> {
+    let mut pos = at + 1;
+    match d.kind {
+        StaticKind::Func(f) => {
+            pos += leb_len(f.args.len());
+            if i < f.args.len() {
+                return Some(pos + i);
+            }
+            pos += f.args.len() + leb_len(f.rets.len());
+            Some(pos + i - f.args.len())
+        }
+        StaticKind::Service(ms) => {
+            pos += leb_len(ms.len());
+            for m in ms.get(..i)? {
+                pos += leb_len(m.name.len()) + m.name.len() + 1;
+            }
+            let m = ms.get(i)?;
+            Some(pos + leb_len(m.name.len()) + m.name.len())
+        }
+        _ => None,
     }
 }

@@ -37,6 +37,11 @@ impl CandidType for Func {
         })
         .into()
     }
+    static_owned!(StaticKind::Func(&crate::types::static_type::StaticFunc {
+        args: &[],
+        rets: &[],
+        mode: 0,
+    }));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_function(self.principal.as_slice(), &self.method)
     }
@@ -46,6 +51,7 @@ impl CandidType for Service {
     fn _ty() -> Type {
         TypeInner::Service(vec![]).into()
     }
+    static_owned!(StaticKind::Service(&[]));
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_principal(self.principal.as_slice())
     }
@@ -135,6 +141,12 @@ macro_rules! define_function {
             fn _ty() -> $crate::types::Type {
                 $crate::func!($ty -> $rt $($mode)*)
             }
+            fn _static_type() -> ::std::option::Option<&'static $crate::types::StaticType> {
+                ::std::option::Option::Some($crate::__static_func!(
+                    ::std::option::Option::Some(<$func as $crate::CandidType>::id);
+                    $ty -> $rt $($mode)*
+                ))
+            }
             fn idl_serialize<S: $crate::types::Serializer>(&self, serializer: S) -> std::result::Result<(), S::Error> {
                 self.0.idl_serialize(serializer)
             }
@@ -156,7 +168,10 @@ macro_rules! define_function {
 /// `pub struct MyService(pub Service)` with that service type.
 #[macro_export]
 macro_rules! define_service {
-    ( $vis:vis $serv:ident : { $($meth:tt : $ty:expr);* $(;)? } ) => {
+    // The methods are taken as tokens: `service!` reads them as names and
+    // expressions, and the static description as names and `func!`s, which an
+    // expression already parsed would hide.
+    ( $vis:vis $serv:ident : { $($methods:tt)* } ) => {
         #[derive(PartialEq, Eq, Debug, Clone)]
         $vis struct $serv(pub $crate::types::reference::Service);
         // Written out rather than derived: serde's derive would name a `serde` (or,
@@ -172,7 +187,10 @@ macro_rules! define_service {
         }
         impl $crate::CandidType for $serv {
             fn _ty() -> $crate::types::Type {
-                $crate::service!{ $($meth : $ty);* }
+                $crate::service!{ $($methods)* }
+            }
+            fn _static_type() -> ::std::option::Option<&'static $crate::types::StaticType> {
+                $crate::__static_service!(<$serv as $crate::CandidType>::id; []; $($methods)*)
             }
             fn idl_serialize<S: $crate::types::Serializer>(&self, serializer: S) -> std::result::Result<(), S::Error> {
                 self.0.idl_serialize(serializer)
@@ -200,6 +218,95 @@ macro_rules! func {
             rets: vec![$(<$ret as $crate::CandidType>::ty()),*],
             modes: $crate::__func_modes!($($mode)?),
         }))
+    };
+}
+
+/// The static description (`types/static_type.rs`) of the type `func!` builds from
+/// the same tokens, owned by `$owner` (`None` for a service's method, built afresh
+/// with its service).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __static_func {
+    ( $owner:expr; ( $($arg:ty),* $(,)? ) -> ( $($ret:ty),* $(,)? ) $($mode:ident)? ) => {
+        const {
+            &$crate::types::StaticType {
+                owner: $owner,
+                kind: $crate::types::static_type::StaticKind::Func(const {
+                    &$crate::types::static_type::StaticFunc {
+                        args: const { &[$($crate::types::static_type::link::<$arg>()),*] },
+                        rets: const { &[$($crate::types::static_type::link::<$ret>()),*] },
+                        mode: $crate::__func_mode_byte!($($mode)?),
+                    }
+                }),
+            }
+        }
+    };
+}
+
+/// A mode of `func!` as a type table writes it (0 for none).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __func_mode_byte {
+    () => {
+        0u8
+    };
+    (query) => {
+        1u8
+    };
+    (oneway) => {
+        2u8
+    };
+    (composite_query) => {
+        3u8
+    };
+}
+
+/// The static description of a `define_service!` service owned by `$owner`: its
+/// methods taken one at a time (into the bracketed list) from the tokens
+/// `service!` gets. Each must be a literal name and a `func!` (bare or through one
+/// path segment, as `candid::func!`); any other method (a type computed by an
+/// expression of its own) leaves the service without a description, and `ty()`
+/// builds it. A name given twice does too: `service!` panics on it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __static_service {
+    ( $owner:expr; [ $($done:tt)* ]; ) => {{
+        const METHODS: &[$crate::types::static_type::StaticMethod] =
+            &$crate::types::static_type::sort_methods([$($done)*]);
+        const SERVICE: $crate::types::StaticType = $crate::types::StaticType {
+            owner: ::std::option::Option::Some($owner),
+            kind: $crate::types::static_type::StaticKind::Service(METHODS),
+        };
+        const DESCRIPTION: ::std::option::Option<&'static $crate::types::StaticType> =
+            if $crate::types::static_type::has_duplicate(METHODS) {
+                ::std::option::Option::None
+            } else {
+                ::std::option::Option::Some(&SERVICE)
+            };
+        DESCRIPTION
+    }};
+    ( $owner:expr; [ $($done:tt)* ]; $meth:literal : func ! ( $($f:tt)* ) $(; $($rest:tt)*)? ) => {
+        $crate::__static_service!($owner; [ $($done)* $crate::__static_method!($meth; $($f)*), ]; $($($rest)*)?)
+    };
+    ( $owner:expr; [ $($done:tt)* ]; $meth:literal : $p:ident :: func ! ( $($f:tt)* ) $(; $($rest:tt)*)? ) => {
+        $crate::__static_service!($owner; [ $($done)* $crate::__static_method!($meth; $($f)*), ]; $($($rest)*)?)
+    };
+    ( $owner:expr; [ $($done:tt)* ]; $($other:tt)* ) => {
+        ::std::option::Option::None
+    };
+}
+
+/// One method of [`__static_service!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __static_method {
+    ( $meth:literal; $($f:tt)* ) => {
+        $crate::types::static_type::StaticMethod {
+            name: ::std::concat!($meth),
+            ty: $crate::types::static_type::StaticRef::Inline($crate::__static_func!(
+                ::std::option::Option::None; $($f)*
+            )),
+        }
     };
 }
 

@@ -57,7 +57,8 @@ pub struct StaticType {
 }
 
 /// The node kinds a description can hold: the ones `ty()` of a derived or std type
-/// gives (functions and services keep the `ty()` path).
+/// gives, and the functions and services `define_function!` and `define_service!`
+/// give.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub enum StaticKind {
@@ -71,6 +72,80 @@ pub enum StaticKind {
     Record(&'static [StaticField]),
     /// A variant, cases in the order `ty()` lists them.
     Variant(&'static [StaticField]),
+    /// A function type.
+    Func(&'static StaticFunc),
+    /// A service type, methods sorted by name as `ty()` sorts them (made by
+    /// [`sort_methods`]).
+    Service(&'static [StaticMethod]),
+}
+
+/// A function type: what `func!` builds.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct StaticFunc {
+    /// The argument types.
+    pub args: &'static [StaticRef],
+    /// The result types.
+    pub rets: &'static [StaticRef],
+    /// The one mode `func!` allows, as a type table writes it (1 `query`, 2
+    /// `oneway`, 3 `composite_query`), or 0 for none.
+    pub mode: u8,
+}
+
+/// A service's method: its name and its (function) type.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct StaticMethod {
+    /// The method's name.
+    pub name: &'static str,
+    /// Its type.
+    pub ty: StaticRef,
+}
+
+/// Whether `a` sorts before `b` as `String`'s order sorts them (byte-wise).
+const fn name_less(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut i = 0;
+    while i < a.len() && i < b.len() {
+        if a[i] != b[i] {
+            return a[i] < b[i];
+        }
+        i += 1;
+    }
+    a.len() < b.len()
+}
+
+/// `methods` sorted by name, as `service!` sorts them when `ty()` runs (computed by
+/// the compiler: a stable insertion sort).
+#[doc(hidden)]
+pub const fn sort_methods<const N: usize>(mut methods: [StaticMethod; N]) -> [StaticMethod; N] {
+    let mut i = 1;
+    while i < N {
+        let mut j = i;
+        while j > 0 && name_less(methods[j].name, methods[j - 1].name) {
+            let t = methods[j];
+            methods[j] = methods[j - 1];
+            methods[j - 1] = t;
+            j -= 1;
+        }
+        i += 1;
+    }
+    methods
+}
+
+/// Whether sorted `methods` has two of one name: `service!` panics then, and such a
+/// service has no description, so that `ty()` does.
+#[doc(hidden)]
+pub const fn has_duplicate(methods: &[StaticMethod]) -> bool {
+    let mut i = 1;
+    while i < methods.len() {
+        let (a, b) = (methods[i - 1].name, methods[i].name);
+        if !name_less(a, b) && !name_less(b, a) {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// A record field or a variant case, made by [`StaticField::new`].
