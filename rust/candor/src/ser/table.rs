@@ -304,7 +304,10 @@ pub(crate) fn cached_tuple_header(
     TUPLE_HEADERS.with(|c| {
         let mut c = c.borrow_mut();
         if c.capacity() == 0 {
-            c.reserve_exact(FIRST_CAPACITY);
+            // Made at its first size: reserving in an empty vector takes the growth
+            // path, which costs more than the allocation (and a query pays it on
+            // every call, as the IC discards what a query fills).
+            *c = Vec::with_capacity(FIRST_CAPACITY);
         }
         c.push((key, header.clone()));
     });
