@@ -229,3 +229,65 @@ fn regression_d11_deserialize_string_is_owned() {
         "lent"
     );
 }
+
+/// D15: `record { a : float64; b : float64 }` read at `opt record { a : e0; b : null }`
+/// where `type e0 = opt e0`, at a type given at run time. Field `b` cannot coerce, so
+/// the spec's answer is `null`, which candor's value-level `opt` check gives; candid
+/// decodes field `a` first, tries each level of `e0`, and fails at its recursion
+/// limit. (Read at `e0` alone, both fail: candid at that limit, candor at its stack
+/// bound.)
+#[test]
+fn regression_d15_self_opt_at_run_time_type() {
+    #[derive(candid::CandidType)]
+    struct Wire {
+        a: f64,
+        b: f64,
+    }
+    let bytes = candid::encode_one(Wire { a: 1.5, b: 2.5 }).unwrap();
+
+    let mut ours_env = candor::TypeEnv::new();
+    let e0: candor::Type = candor::TypeInner::Var("e0".into()).into();
+    ours_env
+        .0
+        .insert("e0".into(), candor::TypeInner::Opt(e0.clone()).into());
+    let field = |name: &str, ty: candor::Type| candor::types::Field {
+        id: candor::types::Label::Named(name.into()).into(),
+        ty,
+    };
+    let expected: candor::Type = candor::TypeInner::Opt(
+        candor::TypeInner::Record(vec![
+            field("a", e0.clone()),
+            field("b", candor::TypeInner::Null.into()),
+        ])
+        .into(),
+    )
+    .into();
+    let mut de = candor::IDLDeserialize::new(&bytes).unwrap();
+    let ours = de.get_value_with_type(&ours_env, &expected).unwrap();
+    assert_eq!(ours, candor::IDLValue::None);
+
+    let mut theirs_env = candid::TypeEnv::new();
+    let e0: candid::types::Type = candid::types::TypeInner::Var("e0".into()).into();
+    theirs_env.0.insert(
+        "e0".into(),
+        candid::types::TypeInner::Opt(e0.clone()).into(),
+    );
+    let field = |name: &str, ty: candid::types::Type| candid::types::Field {
+        id: candid::types::Label::Named(name.into()).into(),
+        ty,
+    };
+    let expected: candid::types::Type = candid::types::TypeInner::Opt(
+        candid::types::TypeInner::Record(vec![
+            field("a", e0.clone()),
+            field("b", candid::types::TypeInner::Null.into()),
+        ])
+        .into(),
+    )
+    .into();
+    let mut de = candid::de::IDLDeserialize::new(&bytes).unwrap();
+    let theirs = de.get_value_with_type(&theirs_env, &expected).unwrap_err();
+    assert!(
+        format!("{theirs:?}").contains("Recursion limit exceeded"),
+        "{theirs:?}"
+    );
+}

@@ -1091,6 +1091,31 @@ fn d14_size_bound(ours: &Answer, theirs: &Answer) -> bool {
     matches!((ours, theirs), (Err((Some(ErrorKind::Limit), _)), Ok(_)))
 }
 
+/// spec/differences.md D15: an expected type with an `opt` that holds itself
+/// (`e0 = opt e0`): candor answers (its value-level `opt` check finds another field
+/// that cannot coerce), where candid fails at its recursion limit.
+fn d15_self_opt(s: &Seen, ours: &Answer, theirs: &Answer) -> bool {
+    let self_opt = s.expected.is_some_and(|t| {
+        t.entries.iter().enumerate().any(|(i, e)| {
+            // Follow `opt` to `opt` from entry `i`: a chain that comes back to it.
+            let mut at = e;
+            for _ in 0..t.entries.len() {
+                match at {
+                    Entry::Opt(R::I(j)) if *j == i => return true,
+                    Entry::Opt(R::I(j)) => match t.entries.get(*j) {
+                        Some(next) => at = next,
+                        None => return false,
+                    },
+                    _ => return false,
+                }
+            }
+            false
+        })
+    });
+    self_opt
+        && matches!((ours, theirs), (Ok(_), Err((_, e))) if e.contains("Recursion limit exceeded"))
+}
+
 /// `Ok(None)` when the answers agree, `Ok(Some(class))` when a predicate explains
 /// the difference, else the difference described.
 fn judge(
@@ -1119,6 +1144,8 @@ fn judge(
         "d13_future_expected"
     } else if d14_size_bound(ours, theirs) {
         "d14_size_bound"
+    } else if d15_self_opt(s, ours, theirs) {
+        "d15_self_opt"
     } else {
         match (ours, theirs) {
             (Ok(o), Ok(t)) if d1_opt_backtrack_cost(s, o, t) => "d1_opt_backtrack_cost",
