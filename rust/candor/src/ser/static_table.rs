@@ -126,17 +126,12 @@ impl Writer<'_> {
                         self.part(c)?;
                     }
                 }
-                if f.mode == 0 {
-                    self.out.push(0);
-                } else {
-                    self.out.extend_from_slice(&[1, f.mode]);
-                }
+                put_modes(&mut self.out, f.mode);
             }
             StaticKind::Service(ms) => {
                 uleb(&mut self.out, ms.len() as u64);
                 for (m, &c) in ms.iter().zip(parts) {
-                    uleb(&mut self.out, m.name.len() as u64);
-                    self.out.extend_from_slice(m.name.as_bytes());
+                    put_name(&mut self.out, m.name);
                     self.part(c)?;
                 }
             }
@@ -184,6 +179,22 @@ pub(super) fn uleb(out: &mut Vec<u8>, v: u64) {
     } else {
         leb::write_u64(out, v);
     }
+}
+
+/// A function entry's modes: none, or the one `func!` allows (`StaticFunc::mode`).
+pub(super) fn put_modes(out: &mut Vec<u8>, mode: u8) {
+    if mode == 0 {
+        out.push(0);
+    } else {
+        out.extend_from_slice(&[1, mode]);
+    }
+}
+
+/// A service method's name, after its length, as its entry writes it (its type
+/// follows).
+pub(super) fn put_name(out: &mut Vec<u8>, name: &str) {
+    uleb(out, name.len() as u64);
+    out.extend_from_slice(name.as_bytes());
 }
 
 /// A field id's LEB128 bytes, computed by the compiler (`StaticField::leb`): one

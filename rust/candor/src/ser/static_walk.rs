@@ -26,7 +26,9 @@
 //! nodes as `TypeSerialize` does and writes the entries afresh.
 
 use super::static_merge::{equal, COMPARE_BUDGET};
-use super::static_table::{level, prim_of, sleb, uleb, Node, Ty, KNOT, MAX_DEPTH, PENDING};
+use super::static_table::{
+    level, prim_of, put_modes, put_name, sleb, uleb, Node, Ty, KNOT, MAX_DEPTH, PENDING,
+};
 use crate::fasthash::FastHasher;
 use crate::types::static_type::{StaticField, StaticKind, StaticRef};
 use crate::types::{StaticType, TypeId};
@@ -366,19 +368,14 @@ impl Shapes {
                 self.ref_bytes(f.args.iter().copied());
                 uleb(&mut self.out, f.rets.len() as u64);
                 self.ref_bytes(f.rets.iter().copied());
-                if f.mode == 0 {
-                    self.out.push(0);
-                } else {
-                    self.out.extend_from_slice(&[1, f.mode]);
-                }
+                put_modes(&mut self.out, f.mode);
                 (n, opcode::FUNC, len)
             }
             StaticKind::Service(ms) => {
                 let n = self.open(opcode::SERVICE, d, ms.len());
                 uleb(&mut self.out, ms.len() as u64);
                 for m in ms {
-                    uleb(&mut self.out, m.name.len() as u64);
-                    self.out.extend_from_slice(m.name.as_bytes());
+                    put_name(&mut self.out, m.name);
                     self.ref_bytes(std::iter::once(m.ty));
                 }
                 (n, opcode::SERVICE, ms.len())

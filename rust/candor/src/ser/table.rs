@@ -270,8 +270,8 @@ pub(crate) struct CachedHeader {
 }
 
 /// The headers a cache holds before it grows: a canister encodes a few reply and
-/// call types, and a table made at this size on first use costs less than growing
-/// an empty one (which rehashes) on the first insert.
+/// call types, and a cache made at this size on first use costs less than growing
+/// an empty one on the first insert (a map rehashes, a vector takes its growth path).
 const FIRST_CAPACITY: usize = 16;
 
 thread_local! {
