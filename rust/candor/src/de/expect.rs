@@ -13,15 +13,13 @@ mod memo;
 use super::quota;
 use crate::error::{Error, Result};
 use crate::fasthash::FastMap;
-use crate::types::static_type::{
-    StaticField, StaticFunc, StaticKind, StaticLabel, StaticMethod, StaticRef,
-};
+use crate::types::static_type::{StaticField, StaticFunc, StaticKind, StaticMethod, StaticRef};
 use crate::types::walk::{StackMark, STACK_CHECK_EVERY};
 use crate::types::StaticType;
 use crate::types::{internal, Label, Type, TypeEnv, TypeId, TypeInner};
 use crate::wire::header::{Arena, FieldLabel, FuncEntry, Node, Prim, Ref, Span, PRIM_COUNT};
 use crate::wire::inline_vec::InlineVec;
-use fields::{finish_fields, reserve_fields, set_field_type};
+use fields::{finish_fields, reserve_fields, reserve_static_fields, set_field_type};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -544,18 +542,7 @@ impl Placer<'_> {
             arena.fields = Vec::with_capacity(64);
             arena.labels = Vec::with_capacity(64);
         }
-        let (start, sorted) = reserve_fields(
-            self.arena,
-            fs.iter().map(|f| {
-                let label = match f.label {
-                    // The description's name, not a copy of it.
-                    StaticLabel::Named(n) => FieldLabel::Named(n.into()),
-                    StaticLabel::Unnamed => FieldLabel::Unnamed,
-                    StaticLabel::Id => FieldLabel::Id,
-                };
-                (f.id, label)
-            }),
-        );
+        let (start, sorted) = reserve_static_fields(self.arena, fs);
         for (i, f) in fs.iter().enumerate() {
             let ty = self.place_ref(f.ty, depth + 1)?;
             set_field_type(self.arena, start + i, ty);

@@ -5,6 +5,7 @@
 //! record's fields precede those of the records inside it, whichever path interns
 //! it, and no field goes through a buffer on its way into the arena.
 
+use crate::types::static_type::{StaticField, StaticLabel};
 use crate::wire::header::{Arena, FieldEntry, FieldLabel, Prim, Ref, Span};
 
 /// Reserves a record's or variant's span at the end of `arena`'s fields, one field
@@ -38,6 +39,36 @@ pub(super) fn reserve_fields(
         });
         arena.labels.push(label);
     }
+    (start, sorted)
+}
+
+/// [`reserve_fields`] for a static description's fields: each vector extended once
+/// from the slice (one capacity check per vector rather than one per field and
+/// vector, as a first call pays this for every field it places).
+pub(super) fn reserve_static_fields(
+    arena: &mut Arena,
+    fs: &'static [StaticField],
+) -> (usize, bool) {
+    if arena.labels.len() != arena.fields.len() {
+        arena.labels.resize(arena.fields.len(), FieldLabel::Id);
+    }
+    let start = arena.fields.len();
+    let mut sorted = true;
+    let mut prev = -1i64;
+    arena.fields.extend(fs.iter().map(|f| {
+        sorted &= i64::from(f.id) > prev;
+        prev = i64::from(f.id);
+        FieldEntry {
+            id: f.id,
+            ty: Ref::prim(Prim::Empty),
+        }
+    }));
+    arena.labels.extend(fs.iter().map(|f| match f.label {
+        // The description's name, not a copy of it.
+        StaticLabel::Named(n) => FieldLabel::Named(n.into()),
+        StaticLabel::Unnamed => FieldLabel::Unnamed,
+        StaticLabel::Id => FieldLabel::Id,
+    }));
     (start, sorted)
 }
 
