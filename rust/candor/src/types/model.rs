@@ -58,10 +58,20 @@ impl TypeId {
     /// The identity of `T`.
     pub fn of<T: ?Sized>() -> Self {
         TypeId {
-            id: TypeId::of::<T> as fn() -> TypeId as usize,
+            id: anchor::<T> as fn() -> &'static str as usize,
             name: std::any::type_name::<T>(),
         }
     }
+}
+
+/// The function whose address is `T`'s identity. Never inlined: the compiler makes a
+/// copy of a function it may inline in each part of a crate that uses it (and, on its
+/// own, deems a body this small inlinable), which would give one type several
+/// addresses, and every cache keyed by them a miss per copy. A function never
+/// inlined has one copy per crate. Its body names `T`, so no two are folded.
+#[inline(never)]
+fn anchor<T: ?Sized>() -> &'static str {
+    std::any::type_name::<T>()
 }
 
 /// A Rust type's name as Candid text writes it: the last path segment without

@@ -13,8 +13,10 @@ use crate::wire::header::Ref;
 use std::hash::{Hash, Hasher};
 
 /// Slots a memo starts with: the types a canister's argument types reach, at most
-/// half full.
-const FIRST_SLOTS: usize = 32;
+/// half full. Growing rehashes every entry, and a query that crosses the mark pays
+/// that on every call (the IC discards what a query changes), so the first table
+/// holds a few dozen types.
+const FIRST_SLOTS: usize = 64;
 
 /// A map from [`TypeId`] to [`Ref`].
 #[derive(Default)]
