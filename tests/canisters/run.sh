@@ -210,25 +210,48 @@ paste -d'\t' "$out/hostile.candid.out" "$out/hostile.candor.out" | awk -F'\t' -v
   }
   END { if (errors != "") { printf "\n%s", errors > "/dev/stderr"; exit 1 } }' || status=1
 
+# ---- the dapps warmed: candor's `warm_up` in `init` (feature `warm_up`) ----------------
+# The same dapps built on candor with every method's caches filled in `init`, called with
+# the same scripts: each message must end as in the candid build (as above). Built into
+# the candor target directory after the calls above read its plain builds, so only the
+# two canister crates compile again.
+warmed=(dip721 basic_dao)
+release="$out/candor-canisters/wasm32-unknown-unknown/release"
+# The plain builds are put back afterwards: the summary below reads their sizes.
+for pkg in "${warmed[@]}"; do cp "$release/$pkg.wasm" "$out/$pkg.plain.wasm"; done
+(cd "$here" && CARGO_TARGET_DIR="$out/candor-canisters" cargo build --quiet --release \
+  --target wasm32-unknown-unknown -p dip721 -p basic_dao --features dip721/warm_up,basic_dao/warm_up)
+for pkg in "${warmed[@]}"; do
+  for entry in "${calls[@]}"; do
+    IFS=: read -r name _ _ caller <<<"$entry"
+    [ "$name" = "$pkg" ] || continue
+    "$canbench" call --wasm "$out/candor-canisters/wasm32-unknown-unknown/release/$pkg.wasm" \
+      --script "$out/$pkg.script" ${caller:+--caller "$caller"} >"$out/$pkg.warm.out"
+    compare_calls "$pkg" "$out/$pkg.candid.out" "$out/$pkg.warm.out" >/dev/null || status=1
+  done
+  cp "$release/$pkg.wasm" "$out/$pkg.warm.wasm"
+  cp "$out/$pkg.plain.wasm" "$release/$pkg.wasm"
+done
+
 # ---- whole calls against Motoko: the dapps of dfinity/canister-profiling ----------------
 # motoko.txt holds the numbers that repository publishes per call (Motoko, and its own
 # Rust canister on candid 0.10.10); each is set beside the first and the second call of
-# the same method here, with both builds.
+# the same method here, with both builds, and the first call of the warmed candor build.
 echo
 echo "### Whole calls against Motoko (dfinity/canister-profiling's dapps)"
 echo
 echo "Note: dip721 and basic_dao are our own canisters implementing the interfaces of canister-profiling's Rust dapps and doing the same work per call; the Motoko and Rust (candid 0.10.10) columns are the numbers canister-profiling publishes for its own canisters, measured on its setup ($(sed -n 's/^# setup: //p' "$here/motoko.txt")), not in this run."
 echo
-echo "| canister | call | candid 0.10.39, first call | candor, first call | candor, second call | Motoko (published) | Rust on candid 0.10.10 (published) | candor first ÷ Motoko |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|"
+echo "| canister | call | candid 0.10.39, first call | candor, first call | candor, second call | candor warmed, first call | Motoko (published) | Rust on candid 0.10.10 (published) | candor first ÷ Motoko | warmed first ÷ Motoko |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 grep -v '^#' "$here/motoko.txt" | while read -r pkg method motoko rust; do
   [ -z "$pkg" ] && continue
   # The instructions of the first and second `update METHOD` of a build's output.
   nth() { grep "^update $2 " "$out/$pkg.$1.out" | sed -n "$3p" | grep -o 'instructions=[0-9]*$' | cut -d= -f2; }
   awk -v pkg="$pkg" -v m="$method" -v a="$(nth candid "$method" 1)" -v b="$(nth candor "$method" 1)" \
-    -v c="$(nth candor "$method" 2)" -v mo="$motoko" -v rs="$rust" '
+    -v c="$(nth candor "$method" 2)" -v w="$(nth warm "$method" 1)" -v mo="$motoko" -v rs="$rust" '
     function commas(x,   s) { s = sprintf("%d", x); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
-    BEGIN { printf "| %s | %s | %s | %s | %s | %s | %s | %.2fx |\n", pkg, m, commas(a), commas(b), commas(c), commas(mo), commas(rs), b / mo }'
+    BEGIN { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %.2fx | %.2fx |\n", pkg, m, commas(a), commas(b), commas(c), commas(w), commas(mo), commas(rs), b / mo, w / mo }'
 done
 
 # ---- summary: one row per canister (README and docs/benchmarks.md show this one) ----

@@ -62,6 +62,7 @@
 //! | `de` | the serde `Deserializer`, subtype plans, quota accounting, the header cache | `error` `fasthash` `limits` `ser` `types` `value` `wire` |
 //! | `pretty` | candid's text printer: types, services, `.did` files, values; a message decoded straight to its text | `de` `error` `types` `value` |
 //! | `utils` | candid's `utils`: the root's entry points again, under candid's other path | `de` `ser` `types` `crate` |
+//! | `warm_up` | filling a method's caches ahead of its calls (`init`), for queries, which keep nothing | `de` `error` `ser` |
 //!
 //! Exception: `types` uses `de::Direct`, the view of the input that
 //! `CandidType::_decode_direct` takes: a Rust type names how it reads itself from
@@ -84,6 +85,7 @@ pub mod pretty;
 pub mod ser;
 pub mod types;
 pub mod value;
+mod warm_up;
 mod wire;
 
 pub use candor_derive::{candid_method, export_service, CandidType};
@@ -97,6 +99,7 @@ pub use types::reference::{Func, Service};
 pub use types::reserved::{Empty, Reserved};
 pub use types::{idl_hash, CandidType, Type, TypeEnv, TypeInner};
 pub use value::{IDLArgs, IDLField, IDLValue, VariantValue};
+pub use warm_up::warm_up;
 
 /// serde, for the macros (`define_function!`).
 #[doc(hidden)]

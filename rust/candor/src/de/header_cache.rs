@@ -55,6 +55,11 @@ pub(crate) const ENTRIES: usize = 8;
 /// Longest header kept, in bytes (magic, table and argument types).
 pub(crate) const MAX_KEY: usize = 2048;
 
+/// Headers kept for good (`crate::warm_up`), beyond the [`ENTRIES`] that come and
+/// go: never replaced, so a canister's warmed query headers outlive any stream of
+/// other headers its updates see.
+pub(crate) const MAX_PINNED: usize = 16;
+
 /// The header limits a header was parsed under: part of the key, since the same
 /// bytes may parse under one limit and fail under a tighter one.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -66,6 +71,12 @@ pub(crate) struct Limits {
 struct Entry {
     /// The header's bytes; a replaced entry's buffer is reused for the next key.
     key: Vec<u8>,
+    /// The key's bytes 4 to 12 (after the magic), when it has them: a message
+    /// whose bytes there differ cannot start with the key, which a scan then
+    /// tells with one comparison.
+    head: Option<u64>,
+    /// Kept for good ([`pin`]): not replaced, and not counted in [`ENTRIES`].
+    pinned: bool,
     limits: Limits,
     /// The state holding the header's arena, with what decodes of it found; `None`
     /// while lent to a decoder.
@@ -80,6 +91,8 @@ struct Entry {
 
 struct Cache {
     entries: Vec<Entry>,
+    /// Entries pinned, at most [`MAX_PINNED`].
+    pinned: usize,
     clock: u64,
     /// Decodes that took a kept header, since the thread started.
     hits: u64,
@@ -93,6 +106,7 @@ impl Cache {
     const fn new() -> Self {
         Cache {
             entries: Vec::new(),
+            pinned: 0,
             clock: 0,
             hits: 0,
             answers_taken: 0,
@@ -143,8 +157,10 @@ pub(crate) fn take(
             }
             c.clock += 1;
             let clock = c.clock;
+            let head = head_of(bytes);
             let slot = c.entries.iter().position(|e| {
-                e.state.is_some()
+                (e.head.is_none() || e.head == head)
+                    && e.state.is_some()
                     && e.limits == limits
                     && bytes
                         .get(..e.key.len())
@@ -198,6 +214,16 @@ pub(crate) fn parse_state(exp: impl FnOnce() -> Rc<Arena>) -> Box<Idle> {
 #[inline(never)]
 fn new_state(exp: impl FnOnce() -> Rc<Arena>) -> Box<Idle> {
     Box::new(Idle::blank(Arena::new(), exp()))
+}
+
+/// Makes sure the thread has a spare state for the next header that is not kept
+/// (a header of primitive arguments, say), as its first decode would leave one
+/// ([`crate::warm_up`]: a kept header takes the spare it parsed into).
+pub(crate) fn keep_spare(exp: impl FnOnce() -> Rc<Arena>) {
+    let _ = SPARE.try_with(|s| {
+        let held = s.take();
+        s.set(Some(held.unwrap_or_else(|| new_state(exp))));
+    });
 }
 
 /// Lends `state`, which has just parsed the header of `bytes` (`shape`), to the
@@ -302,6 +328,42 @@ pub(crate) fn park_expected(placeholder: &Rc<Arena>) {
     });
 }
 
+/// Bytes 4 to 12 of `bytes` (a header's, after the magic), if it has them.
+#[inline(always)]
+fn head_of(bytes: &[u8]) -> Option<u64> {
+    let word: [u8; 8] = bytes.get(4..12)?.try_into().ok()?;
+    Some(u64::from_le_bytes(word))
+}
+
+/// Keeps the header whose bytes are `key`, parsed under `limits`, for good: its
+/// entry is not replaced from now on (see [`MAX_PINNED`]). False when no entry
+/// holds it (it was not admitted, or the cache is off) or [`MAX_PINNED`] entries
+/// are pinned already.
+pub(crate) fn pin(key: &[u8], limits: Limits) -> bool {
+    CACHE
+        .try_with(|c| {
+            let mut c = c.borrow_mut();
+            let full = c.pinned >= MAX_PINNED;
+            let Some(e) = c
+                .entries
+                .iter_mut()
+                .find(|e| e.limits == limits && e.key.as_slice() == key)
+            else {
+                return false;
+            };
+            if e.pinned {
+                return true;
+            }
+            if full {
+                return false;
+            }
+            e.pinned = true;
+            c.pinned += 1;
+            true
+        })
+        .unwrap_or(false)
+}
+
 impl Cache {
     /// Adds an entry for `key`, lent out from the start, replacing the least
     /// recently used entry not lent out when full. The replaced entry's state goes
@@ -319,7 +381,7 @@ impl Cache {
         self.clock += 1;
         let clock = self.clock;
         let generation = NonZeroU64::new(clock)?;
-        if self.entries.len() < ENTRIES {
+        if self.entries.len() < ENTRIES + self.pinned {
             if self.entries.capacity() == 0 {
                 self.entries = Vec::with_capacity(ENTRIES);
             }
@@ -328,6 +390,8 @@ impl Cache {
             // `memory.copy` has a fixed price above that whole copy.
             self.entries.push(Entry {
                 key: super::copy::owned_bytes(key),
+                head: head_of(key),
+                pinned: false,
                 limits,
                 state: None,
                 shape: *shape,
@@ -343,7 +407,7 @@ impl Cache {
             .entries
             .iter()
             .enumerate()
-            .filter(|(_, e)| e.state.is_some())
+            .filter(|(_, e)| e.state.is_some() && !e.pinned)
             .min_by_key(|(_, e)| e.used)
             .map(|(i, _)| i)?;
         let e = self.entries.get_mut(slot)?;
@@ -353,6 +417,7 @@ impl Cache {
         // The replaced entry's key buffer holds the new key.
         e.key.clear();
         e.key.extend_from_slice(key);
+        e.head = head_of(key);
         e.limits = limits;
         e.shape = *shape;
         e.generation = generation;
@@ -378,6 +443,7 @@ pub(crate) fn set_enabled(on: bool) {
         let mut c = c.borrow_mut();
         c.off = !on;
         c.entries.clear();
+        c.pinned = 0;
     });
     let _ = SPARE.try_with(Cell::take);
 }
@@ -524,6 +590,42 @@ mod tests {
         assert!(!parsed(&long, long.len()));
         assert_eq!(entries(), 0);
         set_enabled(true);
+    }
+
+    #[test]
+    fn pinned_headers_stay_beside_the_entries_that_come_and_go() {
+        set_enabled(true);
+        let msg = |i: u32| [b"DIDL".as_slice(), &i.to_le_bytes(), b"pin"].concat();
+        // Not kept yet: nothing to pin.
+        assert!(!pin(&msg(0), LIMITS));
+        for i in 0..MAX_PINNED as u32 {
+            assert!(parsed(&msg(i), 11));
+            assert!(pin(&msg(i), LIMITS));
+            // Pinning again changes nothing.
+            assert!(pin(&msg(i), LIMITS));
+        }
+        // No more than MAX_PINNED: the next header is kept, but not for good.
+        let extra = msg(MAX_PINNED as u32);
+        assert!(parsed(&extra, 11));
+        assert!(!pin(&extra, LIMITS));
+        // Other limits name another entry.
+        let tighter = Limits {
+            max_type_len: 1,
+            ..LIMITS
+        };
+        assert!(!pin(&msg(0), tighter));
+        // A stream of other headers replaces only the entries that come and go.
+        for i in 1000..1100u32 {
+            assert!(parsed(&msg(i), 11));
+        }
+        assert_eq!(entries(), ENTRIES + MAX_PINNED);
+        for i in 0..MAX_PINNED as u32 {
+            assert!(take(&msg(i)).is_some(), "pinned header {i}");
+        }
+        assert!(take(&extra).is_none());
+        set_enabled(true);
+        assert_eq!(entries(), 0);
+        assert!(!pin(&msg(0), LIMITS));
     }
 
     #[test]

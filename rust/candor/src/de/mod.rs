@@ -460,6 +460,17 @@ impl<'de> IDLDeserialize<'de> {
         }
     }
 
+    /// Places `T`'s expected type among the thread's interned types, as
+    /// [`get_value`](Self::get_value) does before it reads a value, and reads
+    /// nothing ([`crate::warm_up`]).
+    #[doc(hidden)]
+    pub fn _place<T: CandidType + ?Sized>(&mut self) -> Result<()> {
+        if primitive_root::<T>().is_none() {
+            self.look_up_root::<T>(crate::types::TypeId::of::<T>())?;
+        }
+        Ok(())
+    }
+
     /// The root of `T`'s expected type in the thread's interned types (`None` when
     /// `T` decodes at the wire type), holding the arena it is in and keeping the
     /// root for the next argument of the same type (`last_root`).
@@ -614,6 +625,13 @@ impl<'de> IDLDeserialize<'de> {
 pub trait ArgumentDecoder<'a>: Sized {
     /// Decodes the next arguments, one per tuple element, in order.
     fn decode(de: &mut IDLDeserialize<'a>) -> Result<Self>;
+    /// Hidden: places each argument type among the thread's interned expected
+    /// types, through `de`, as decoding a message of these arguments would, and
+    /// reads nothing ([`crate::warm_up`]).
+    #[doc(hidden)]
+    fn _place_types(_de: &mut IDLDeserialize<'a>) -> Result<()> {
+        Ok(())
+    }
 }
 
 impl<'a> ArgumentDecoder<'a> for () {
@@ -628,6 +646,10 @@ macro_rules! decode_impl {
             #[inline]
             fn decode(de: &mut IDLDeserialize<'a>) -> Result<Self> {
                 Ok(($(de.get_value::<$t>()?,)+))
+            }
+            fn _place_types(de: &mut IDLDeserialize<'a>) -> Result<()> {
+                $(de._place::<$t>()?;)+
+                Ok(())
             }
         }
     };
@@ -648,6 +670,29 @@ decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M);
 decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
 decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
 decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
+
+/// Parses `header` (a message's header with no values) and keeps it for good, with
+/// the expected types of `Args` placed and held by its state, as the first message
+/// of `Args` with that header would leave them, decoded under ic-cdk's limits (the
+/// default ones) ([`crate::warm_up`]). The header is not kept when it has no type
+/// table (such headers never are), or [`header_cache::MAX_PINNED`] are kept
+/// already; the types are placed all the same. The thread is left with a spare
+/// state, which the next header that is not kept parses into.
+pub(crate) fn keep_arguments<Args: for<'a> ArgumentDecoder<'a>>(header: &[u8]) -> Result<()> {
+    let config = DecoderConfig::new();
+    {
+        let mut de = IDLDeserialize::new_with_config(header, &config)?;
+        Args::_place_types(&mut de)?;
+        // Dropped here: the state goes back to the header's entry.
+    }
+    let limits = header_cache::Limits {
+        max_type_len: header::DEFAULT_MAX_TYPE_LEN,
+        max_header_len: header::DEFAULT_MAX_HEADER_LEN,
+    };
+    header_cache::pin(header, limits);
+    header_cache::keep_spare(expect::shared_arena);
+    Ok(())
+}
 
 /// The root of `T`'s expected type when its static description is a primitive: that
 /// primitive's fixed reference, the same in every arena, which is what placing the

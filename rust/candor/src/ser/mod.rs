@@ -532,6 +532,13 @@ pub fn headers_both_ways<Tuple: ArgumentEncoder>() -> (Option<Vec<u8>>, Result<V
     (from_static, from_ty)
 }
 
+/// Hidden, for tests: how many headers this thread computed to keep (one per
+/// argument tuple type, on its first message).
+#[doc(hidden)]
+pub fn headers_kept() -> u64 {
+    table::headers_kept()
+}
+
 /// A tuple of arguments that can be encoded as one message.
 pub trait ArgumentEncoder {
     /// Pushes the argument types in order (used once per tuple type).
@@ -543,6 +550,13 @@ pub trait ArgumentEncoder {
     #[doc(hidden)]
     fn _static_header() -> Option<Vec<u8>> {
         None
+    }
+    /// Hidden: computes and keeps the header of a message of these arguments, by
+    /// value and by reference (as `encode_one(x)` and `Encode!(&x)` give them),
+    /// as the first such messages would ([`crate::warm_up`]).
+    #[doc(hidden)]
+    fn _keep_headers() -> Result<()> {
+        Ok(())
     }
     /// Hidden, for tests: which way [`_static_header`](Self::_static_header)
     /// wrote the header: straight from flat descriptions, in the walk's one pass,
@@ -586,6 +600,15 @@ macro_rules! encode_impl {
             }
             fn _static_header() -> Option<Vec<u8>> {
                 static_table::header(&[$(($t::id(), $t::_static_type()?)),+])
+            }
+            fn _keep_headers() -> Result<()> {
+                // `Encode!(&a, &b)` encodes a tuple of references, a tuple type of
+                // its own with the same header.
+                fn by_reference<'a, $($t: CandidType + 'a),+>() -> Result<()> {
+                    tuple_header::<($(&'a $t,)+)>().map(drop)
+                }
+                tuple_header::<Self>()?;
+                by_reference::<$($t),+>()
             }
             fn _static_header_path() -> Option<StaticPath> {
                 static_table::header_and_path(&[$(($t::id(), $t::_static_type()?)),+])
@@ -672,6 +695,11 @@ pub(crate) fn append_message<Tuple: ArgumentEncoder>(
     let header = tuple_header::<Tuple>()?;
     out.reserve(header.size_hint.get() + SLACK);
     write_message(&header, args, out)
+}
+
+/// The header a message of `Tuple` starts with, computed afresh and not kept.
+pub(crate) fn header_bytes<Tuple: ArgumentEncoder>() -> Result<Vec<u8>> {
+    table::uncached_header(Tuple::_static_header, Tuple::push_types)
 }
 
 /// The cached header of the argument tuple `Tuple`.

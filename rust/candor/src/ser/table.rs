@@ -283,6 +283,13 @@ thread_local! {
     /// compiled), and comparing ids in a row costs less than hashing one.
     static TUPLE_HEADERS: RefCell<Vec<(TypeId, Rc<CachedHeader>)>> =
         const { RefCell::new(Vec::new()) };
+    /// Headers computed to keep, for tests ([`headers_kept`]).
+    static KEPT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many headers this thread computed to keep.
+pub(crate) fn headers_kept() -> u64 {
+    KEPT.with(std::cell::Cell::get)
 }
 
 /// [`cached_header`] for a whole argument tuple, keyed by its one id.
@@ -334,12 +341,12 @@ pub(crate) fn cached_header(
     Ok(header)
 }
 
-/// A header computed afresh (see [`cached_header`]).
-fn new_header(
+/// The bytes of a header computed afresh (see [`cached_header`]), kept nowhere.
+pub(crate) fn uncached_header(
     from_static: impl FnOnce() -> Option<Vec<u8>>,
     types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
-) -> Result<Rc<CachedHeader>> {
-    let bytes = match from_static() {
+) -> Result<Vec<u8>> {
+    Ok(match from_static() {
         Some(bytes) => bytes,
         None => {
             env_clear();
@@ -350,7 +357,16 @@ fn new_header(
             bytes.extend_from_slice(&ts.finish()?);
             bytes
         }
-    };
+    })
+}
+
+/// A header computed afresh, to keep (see [`cached_header`]).
+fn new_header(
+    from_static: impl FnOnce() -> Option<Vec<u8>>,
+    types: impl FnOnce(&mut TypeSerialize) -> Result<()>,
+) -> Result<Rc<CachedHeader>> {
+    let bytes = uncached_header(from_static, types)?;
+    KEPT.with(|k| k.set(k.get() + 1));
     Ok(Rc::new(CachedHeader {
         size_hint: std::cell::Cell::new(bytes.len()),
         bytes,

@@ -59,6 +59,10 @@ pub use de::DecoderConfig;
 
 pub use candor::idl_hash;
 
+// Not in candid: fills the caches a method's first call fills, so that queries
+// start warm (see its docs).
+pub use candor::warm_up;
+
 pub use utils::{
     decode_args, decode_args_with_config, decode_args_with_decoding_and_skipping_quota,
     decode_args_with_decoding_quota, decode_args_with_skipping_quota, decode_one,

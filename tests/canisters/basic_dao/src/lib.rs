@@ -227,6 +227,26 @@ fn init(storage: BasicDaoStableStorage) {
         d.proposals = storage.proposals.into_iter().map(|p| (p.id, p)).collect();
         d.params = storage.system_params;
     });
+    #[cfg(feature = "warm_up")]
+    warm_up();
+}
+
+/// Fills every method's caches ahead of its calls (candor's `warm_up`; the feature
+/// `warm_up` builds it in, and only a candor build has it): the calls, queries
+/// above all, then start warm. A canister that keeps state across upgrades calls
+/// it from `post_upgrade` too.
+#[cfg(feature = "warm_up")]
+fn warm_up() {
+    use candid::warm_up;
+    warm_up::<(), (SystemParams,)>().unwrap();
+    warm_up::<(TransferArgs,), (Result<(), String>,)>().unwrap();
+    warm_up::<(), (Tokens,)>().unwrap();
+    warm_up::<(), (Vec<Account>,)>().unwrap();
+    warm_up::<(ProposalPayload,), (Result<u64, String>,)>().unwrap();
+    warm_up::<(u64,), (Option<Proposal>,)>().unwrap();
+    warm_up::<(), (Vec<Proposal>,)>().unwrap();
+    warm_up::<(VoteArgs,), (Result<ProposalState, String>,)>().unwrap();
+    warm_up::<(UpdateSystemParamsPayload,), ((),)>().unwrap();
 }
 
 #[ic_cdk::query]

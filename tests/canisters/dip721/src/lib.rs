@@ -207,6 +207,36 @@ fn init(args: InitArgs) {
         r.name = args.name;
         r.symbol = args.symbol;
     });
+    #[cfg(feature = "warm_up")]
+    warm_up();
+}
+
+/// Fills every method's caches ahead of its calls (candor's `warm_up`; the feature
+/// `warm_up` builds it in, and only a candor build has it): the calls, queries
+/// above all, then start warm. A canister that keeps state across upgrades calls
+/// it from `post_upgrade` too.
+#[cfg(feature = "warm_up")]
+fn warm_up() {
+    use candid::warm_up;
+    warm_up::<(Principal,), (u64,)>().unwrap();
+    warm_up::<(u64,), (Result<Principal, ApiError>,)>().unwrap();
+    warm_up::<(Principal, Principal, u64), (TxReceipt,)>().unwrap();
+    warm_up::<(), (Vec<InterfaceId>,)>().unwrap();
+    warm_up::<(), (LogoResult,)>().unwrap();
+    warm_up::<(), (String,)>().unwrap();
+    warm_up::<(), (u64,)>().unwrap();
+    warm_up::<(u64,), (Result<MetadataDesc, ApiError>,)>().unwrap();
+    warm_up::<(Principal,), (Vec<ExtendedMetadataResult>,)>().unwrap();
+    warm_up::<(Principal, Principal, u64, Vec<u8>), (TxReceipt,)>().unwrap();
+    warm_up::<(Principal, u64), (TxReceipt,)>().unwrap();
+    warm_up::<(Principal, bool), (TxReceipt,)>().unwrap();
+    warm_up::<(u64,), (TxReceipt,)>().unwrap();
+    warm_up::<(Principal,), (bool,)>().unwrap();
+    warm_up::<(Principal, MetadataDesc), (Result<Minted, MintError>,)>().unwrap();
+    warm_up::<(String,), (Result<(), ApiError>,)>().unwrap();
+    warm_up::<(Option<LogoResult>,), (Result<(), ApiError>,)>().unwrap();
+    warm_up::<(Principal, bool), (Result<(), ApiError>,)>().unwrap();
+    warm_up::<(HttpRequest,), (HttpResponse,)>().unwrap();
 }
 
 #[ic_cdk::query(name = "balanceOfDip721")]
