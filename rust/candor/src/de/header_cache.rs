@@ -39,7 +39,9 @@
 //! Bounds, so a stream of distinct (hostile) headers cannot grow memory: at most
 //! [`ENTRIES`] headers of at most [`MAX_KEY`] bytes each; a full cache replaces the
 //! least recently used entry that is not lent out (nothing is kept when all are),
-//! and a header longer than [`MAX_KEY`] is never kept.
+//! and a header longer than [`MAX_KEY`] is never kept. Beside them, at most
+//! [`MAX_PINNED`] headers a canister pinned ([`pin`], from `crate::warm_up`, with
+//! headers its encoder wrote from its own types) are never replaced.
 
 use super::lent::LentState;
 use super::state::Idle;
@@ -214,16 +216,6 @@ pub(crate) fn parse_state(exp: impl FnOnce() -> Rc<Arena>) -> Box<Idle> {
 #[inline(never)]
 fn new_state(exp: impl FnOnce() -> Rc<Arena>) -> Box<Idle> {
     Box::new(Idle::blank(Arena::new(), exp()))
-}
-
-/// Makes sure the thread has a spare state for the next header that is not kept
-/// (a header of primitive arguments, say), as its first decode would leave one
-/// ([`crate::warm_up`]: a kept header takes the spare it parsed into).
-pub(crate) fn keep_spare(exp: impl FnOnce() -> Rc<Arena>) {
-    let _ = SPARE.try_with(|s| {
-        let held = s.take();
-        s.set(Some(held.unwrap_or_else(|| new_state(exp))));
-    });
 }
 
 /// Lends `state`, which has just parsed the header of `bytes` (`shape`), to the

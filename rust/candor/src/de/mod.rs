@@ -690,7 +690,15 @@ pub(crate) fn keep_arguments<Args: for<'a> ArgumentDecoder<'a>>(header: &[u8]) -
         max_header_len: header::DEFAULT_MAX_HEADER_LEN,
     };
     header_cache::pin(header, limits);
-    header_cache::keep_spare(expect::shared_arena);
+    // A header with a table keeps the spare state it was parsed into. A header of
+    // primitive arguments, which is never kept, is then parsed into a new spare and
+    // leaves it as the first such call would, its arena's vectors allocated.
+    if header.get(crate::wire::opcode::MAGIC.len()) != Some(&0) {
+        drop(IDLDeserialize::new_with_config(
+            b"DIDL\x00\x01\x7f",
+            &config,
+        )?);
+    }
     Ok(())
 }
 
