@@ -73,10 +73,10 @@ pub(crate) struct Limits {
 struct Entry {
     /// The header's bytes; a replaced entry's buffer is reused for the next key.
     key: Vec<u8>,
-    /// The key's bytes 4 to 12 (after the magic), when it has them: a message
-    /// whose bytes there differ cannot start with the key, which a scan then
-    /// tells with one comparison.
-    head: Option<u64>,
+    /// The key's bytes 4 to 8 (after the magic), and which of them it has: a
+    /// message whose bytes there differ cannot start with the key, which a scan
+    /// then tells with one comparison.
+    head: Head,
     /// Kept for good ([`pin`]): not replaced, and not counted in [`ENTRIES`].
     pinned: bool,
     limits: Limits,
@@ -159,15 +159,24 @@ pub(crate) fn take(
             }
             c.clock += 1;
             let clock = c.clock;
-            let head = head_of(bytes);
-            let slot = c.entries.iter().position(|e| {
-                (e.head.is_none() || e.head == head)
-                    && e.state.is_some()
+            let found = |e: &Entry| {
+                e.state.is_some()
                     && e.limits == limits
                     && bytes
                         .get(..e.key.len())
                         .is_some_and(|k| same_bytes(k, &e.key))
-            })?;
+            };
+            // One entry is compared whole; among several, most are told apart by
+            // their head before their key is compared.
+            let slot = match c.entries.as_slice() {
+                [e] => found(e).then_some(0)?,
+                entries => {
+                    let word = Head::word(bytes);
+                    entries
+                        .iter()
+                        .position(|e| e.head.admits(word) && found(e))?
+                }
+            };
             let e = c.entries.get_mut(slot)?;
             e.used = clock;
             let hit = match pay(e.shape.len) {
@@ -320,11 +329,43 @@ pub(crate) fn park_expected(placeholder: &Rc<Arena>) {
     });
 }
 
-/// Bytes 4 to 12 of `bytes` (a header's, after the magic), if it has them.
-#[inline(always)]
-fn head_of(bytes: &[u8]) -> Option<u64> {
-    let word: [u8; 8] = bytes.get(4..12)?.try_into().ok()?;
-    Some(u64::from_le_bytes(word))
+/// A key's bytes 4 to 8, the first after the magic (the table's length, its first
+/// opcode and more): those of a message that starts with the key are the same.
+#[derive(Clone, Copy)]
+struct Head {
+    bytes: u32,
+    /// All ones when the key has those bytes; none when it is shorter, and every
+    /// message passes.
+    mask: u32,
+}
+
+impl Head {
+    fn of(key: &[u8]) -> Head {
+        match key.get(4..8) {
+            Some(_) => Head {
+                bytes: Head::word(key),
+                mask: u32::MAX,
+            },
+            None => Head { bytes: 0, mask: 0 },
+        }
+    }
+
+    /// Bytes 4 to 8 of `bytes`, or nothing when it is shorter.
+    #[inline(always)]
+    fn word(bytes: &[u8]) -> u32 {
+        bytes
+            .get(4..8)
+            .and_then(|w| w.try_into().ok())
+            .map_or(0, u32::from_le_bytes)
+    }
+
+    /// Whether a message whose bytes 4 to 8 are `word` (0 if it is shorter) may
+    /// start with the key. A message shorter than a key of 8 bytes or more reads 0
+    /// and may pass; the comparison of the whole key then refuses it.
+    #[inline(always)]
+    fn admits(self, word: u32) -> bool {
+        word & self.mask == self.bytes
+    }
 }
 
 /// Keeps the header whose bytes are `key`, parsed under `limits`, for good: its
@@ -382,7 +423,7 @@ impl Cache {
             // `memory.copy` has a fixed price above that whole copy.
             self.entries.push(Entry {
                 key: super::copy::owned_bytes(key),
-                head: head_of(key),
+                head: Head::of(key),
                 pinned: false,
                 limits,
                 state: None,
@@ -409,7 +450,7 @@ impl Cache {
         // The replaced entry's key buffer holds the new key.
         e.key.clear();
         e.key.extend_from_slice(key);
-        e.head = head_of(key);
+        e.head = Head::of(key);
         e.limits = limits;
         e.shape = *shape;
         e.generation = generation;
@@ -581,6 +622,28 @@ mod tests {
         let long = vec![0u8; MAX_KEY + 1];
         assert!(!parsed(&long, long.len()));
         assert_eq!(entries(), 0);
+        set_enabled(true);
+    }
+
+    /// Among several entries, the head (bytes 4 to 8) only narrows the scan: keys
+    /// that share it, keys shorter than it and messages shorter than it are told
+    /// apart by the whole comparison.
+    #[test]
+    fn the_head_narrows_the_scan_and_never_decides() {
+        set_enabled(true);
+        let (a, b) = (b"DIDL\x01\x6c\x00\x01\x00", b"DIDL\x01\x6c\x00\x01\x01");
+        let short = b"DIDL\x01\x6e";
+        for key in [&a[..], &b[..], &short[..]] {
+            assert!(parsed(key, key.len()));
+        }
+        assert_eq!(entries(), 3);
+        let mut msg = b.to_vec();
+        msg.push(9);
+        assert_eq!(take(&msg).map(|h| h.shape.len), Some(b.len()));
+        assert_eq!(take(&a[..]).map(|h| h.shape.len), Some(a.len()));
+        assert_eq!(take(b"DIDL\x01\x6e\x7d\x01").map(|h| h.shape.len), Some(6));
+        assert!(take(b"DIDL\x01\x6c\x00\x01\x02").is_none());
+        assert!(take(b"DIDL\x01").is_none());
         set_enabled(true);
     }
 
