@@ -305,12 +305,7 @@ impl<'de> IDLDeserialize<'de> {
 
     /// Reads the header of `bytes`, under `config`'s limits.
     pub fn new_with_config(bytes: &'de [u8], config: &DecoderConfig) -> Result<Self> {
-        let limits = header_cache::Limits {
-            max_type_len: config.max_type_len.unwrap_or(header::DEFAULT_MAX_TYPE_LEN),
-            max_header_len: config
-                .max_header_len
-                .unwrap_or(header::DEFAULT_MAX_HEADER_LEN),
-        };
+        let limits = limits_of(config);
         // A header with an empty type table (primitive arguments only) is not kept:
         // keeping one costs its first decode (the key's copy, a state of its own)
         // about what each later decode saves (spec/first_call.md).
@@ -671,6 +666,17 @@ decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
 decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
 decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
 
+/// The header limits `config` parses under, which key the header cache.
+#[inline(always)]
+fn limits_of(config: &DecoderConfig) -> header_cache::Limits {
+    header_cache::Limits {
+        max_type_len: config.max_type_len.unwrap_or(header::DEFAULT_MAX_TYPE_LEN),
+        max_header_len: config
+            .max_header_len
+            .unwrap_or(header::DEFAULT_MAX_HEADER_LEN),
+    }
+}
+
 /// Parses `header` (a message's header with no values) and keeps it for good, with
 /// the expected types of `Args` placed and held by its state, as the first message
 /// of `Args` with that header would leave them, decoded under ic-cdk's limits (the
@@ -685,11 +691,7 @@ pub(crate) fn keep_arguments<Args: for<'a> ArgumentDecoder<'a>>(header: &[u8]) -
         Args::_place_types(&mut de)?;
         // Dropped here: the state goes back to the header's entry.
     }
-    let limits = header_cache::Limits {
-        max_type_len: header::DEFAULT_MAX_TYPE_LEN,
-        max_header_len: header::DEFAULT_MAX_HEADER_LEN,
-    };
-    header_cache::pin(header, limits);
+    header_cache::pin(header, limits_of(&config));
     // A header with a table keeps the spare state it was parsed into. A header of
     // primitive arguments, which is never kept, is then parsed into a new spare and
     // leaves it as the first such call would, its arena's vectors allocated.

@@ -18,11 +18,7 @@ pub(super) fn reserve_fields(
     arena: &mut Arena,
     fields: impl ExactSizeIterator<Item = (u32, FieldLabel)>,
 ) -> (usize, bool) {
-    // Labels run parallel to fields; wire-only fields before them read as ids.
-    if arena.labels.len() != arena.fields.len() {
-        arena.labels.resize(arena.fields.len(), FieldLabel::Id);
-    }
-    let start = arena.fields.len();
+    let start = span_start(arena);
     let n = fields.len();
     arena.fields.reserve(n);
     arena.labels.reserve(n);
@@ -42,6 +38,16 @@ pub(super) fn reserve_fields(
     (start, sorted)
 }
 
+/// Where a new span of fields starts, the labels brought level with the fields
+/// first: they run parallel, and wire-only fields before them read as ids.
+#[inline(always)]
+fn span_start(arena: &mut Arena) -> usize {
+    if arena.labels.len() != arena.fields.len() {
+        arena.labels.resize(arena.fields.len(), FieldLabel::Id);
+    }
+    arena.fields.len()
+}
+
 /// [`reserve_fields`] for a static description's fields: each vector extended once
 /// from the slice (one capacity check per vector rather than one per field and
 /// vector, as a first call pays this for every field it places).
@@ -49,10 +55,7 @@ pub(super) fn reserve_static_fields(
     arena: &mut Arena,
     fs: &'static [StaticField],
 ) -> (usize, bool) {
-    if arena.labels.len() != arena.fields.len() {
-        arena.labels.resize(arena.fields.len(), FieldLabel::Id);
-    }
-    let start = arena.fields.len();
+    let start = span_start(arena);
     let mut sorted = true;
     let mut prev = -1i64;
     arena.fields.extend(fs.iter().map(|f| {
