@@ -177,7 +177,7 @@ fn same_arena<T: CandidType + ?Sized>() {
 /// the way it was written.
 fn path<Tuple: ArgumentEncoder>() -> StaticPath {
     common::static_header::<Tuple>();
-    Tuple::_static_header_path().expect("a static header")
+    Tuple::_described_header().expect("a static header").1
 }
 
 fn principal(n: u8) -> candor::Principal {

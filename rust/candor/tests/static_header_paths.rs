@@ -16,19 +16,38 @@ use candor::ser::{headers_both_ways, StaticPath};
 use candor::utils::ArgumentEncoder;
 use candor::{CandidType, Deserialize, Int, Principal};
 
-/// The header of a message of `Tuple`, both ways; which way the static one was
-/// written.
-fn header_path<Tuple: ArgumentEncoder>() -> StaticPath {
+/// The header of a message of `Tuple`, every way it can be written (by the
+/// compiler, from the descriptions at run time, from `ty()`); which way the
+/// descriptions wrote it, and whether the compiler did.
+fn header_path<Tuple: ArgumentEncoder>() -> (StaticPath, bool) {
     let name = std::any::type_name::<Tuple>();
     let (from_static, from_ty) = headers_both_ways::<Tuple>();
     let from_static = from_static.unwrap_or_else(|| panic!("{name}: no static header"));
-    assert_eq!(from_static, from_ty.expect("ty() encodes"), "{name}");
-    Tuple::_static_header_path().expect("a static header")
+    let from_ty = from_ty.expect("ty() encodes");
+    assert_eq!(from_static, from_ty, "{name}");
+    let (described, path) = Tuple::_described_header().expect("a static header");
+    assert_eq!(described.get(4..), Some(&from_ty[..]), "{name}: described");
+    let constant = Tuple::_const_header();
+    if let Some(h) = constant {
+        assert_eq!(h.get(4..), Some(&from_ty[..]), "{name}: constant");
+    }
+    (path, constant.is_some())
 }
 
+/// Types whose header the compiler writes (`ser/const_header.rs`): two levels at
+/// most, sixteen entries and 128 bytes at most.
 macro_rules! path {
     ($path:ident: $($t:ty),* $(,)?) => {$(
-        assert_eq!(header_path::<$t>(), StaticPath::$path, "{}", stringify!($t));
+        let (path, constant) = header_path::<$t>();
+        assert_eq!(path, StaticPath::$path, "{}", stringify!($t));
+        assert_eq!(constant, matches!(StaticPath::$path, StaticPath::Flat), "{}", stringify!($t));
+    )*};
+    // A header the descriptions write flat but the compiler does not: past its
+    // bytes, or the walk's shapes the compiler writes too.
+    ($path:ident, constant $constant:literal: $($t:ty),* $(,)?) => {$(
+        let (path, constant) = header_path::<$t>();
+        assert_eq!(path, StaticPath::$path, "{}", stringify!($t));
+        assert_eq!(constant, $constant, "{}", stringify!($t));
     )*};
 }
 
@@ -355,6 +374,9 @@ fn primitives_and_nodes_of_primitives_are_written_flat() {
         (Option<u8>, Vec<u8>, Option<u8>, Vec<u8>),
         (Result<u64, String>, Result<u64, String>),
         (u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8),
+    );
+    // Past the compiler's 128 bytes: written at run time.
+    path!(Flat, constant false:
         (
             A,
             B,
@@ -402,8 +424,9 @@ fn primitives_and_nodes_of_primitives_are_written_flat() {
         (Option<u8>, Option<Option<u8>>, Option<Option<u8>>),
     );
     // Three levels, or more than four fields in an argument's own node: the walk.
+    // The compiler has no limit on an argument's fields.
+    path!(OnePass, constant true: (WideIds,));
     one_pass!(
-        (WideIds,),
         (Option<Option<Option<u8>>>,),
         (Result<Result<Minted, String>, String>,)
     );

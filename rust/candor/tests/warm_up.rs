@@ -115,13 +115,19 @@ fn a_warmed_query_takes_its_kept_header_and_answers_as_a_cold_one() {
     assert_eq!(warm_taken, 1, "a warmed call takes the header warm_up kept");
 }
 
+/// A reply three levels deep: the compiler does not write its header.
+type Deep = Result<Option<Option<u64>>, ApiError>;
+
 #[test]
 fn a_warmed_reply_is_candids_and_computes_no_header_by_value_or_by_reference() {
-    let want = candid::encode_one(Err::<u64, _>(theirs::ApiError::InvalidTokenId)).unwrap();
+    let want = candid::encode_one(Err::<Option<Option<u64>>, _>(
+        theirs::ApiError::InvalidTokenId,
+    ))
+    .unwrap();
     let (by_value, by_reference, computed) = fresh(|| {
-        candor::warm_up::<(u64,), (Result<u64, ApiError>,)>().unwrap();
+        candor::warm_up::<(u64,), (Deep,)>().unwrap();
         let kept = candor::ser::headers_kept();
-        let reply: Result<u64, ApiError> = Err(ApiError::InvalidTokenId);
+        let reply: Deep = Err(ApiError::InvalidTokenId);
         // As ic-cdk's macros reply, then as a canister replying by hand.
         let by_value = candor::encode_one(reply.clone()).unwrap();
         let by_reference = candor::Encode!(&reply).unwrap();
@@ -133,12 +139,31 @@ fn a_warmed_reply_is_candids_and_computes_no_header_by_value_or_by_reference() {
     // Cold, each form computes its own.
     let cold = fresh(|| {
         let kept = candor::ser::headers_kept();
-        let reply: Result<u64, ApiError> = Err(ApiError::InvalidTokenId);
+        let reply: Deep = Err(ApiError::InvalidTokenId);
         candor::encode_one(reply.clone()).unwrap();
         candor::Encode!(&reply).unwrap();
         candor::ser::headers_kept() - kept
     });
     assert_eq!(cold, 2);
+}
+
+#[test]
+fn a_shallow_reply_needs_no_warming_and_keeps_nothing() {
+    let want = candid::encode_one(Err::<u64, _>(theirs::ApiError::InvalidTokenId)).unwrap();
+    let (by_value, by_reference, computed) = fresh(|| {
+        let kept = candor::ser::headers_kept();
+        let reply: Result<u64, ApiError> = Err(ApiError::InvalidTokenId);
+        let by_value = candor::encode_one(reply.clone()).unwrap();
+        let by_reference = candor::Encode!(&reply).unwrap();
+        candor::warm_up::<(u64,), (Result<u64, ApiError>,)>().unwrap();
+        (by_value, by_reference, candor::ser::headers_kept() - kept)
+    });
+    assert_eq!(by_value, want);
+    assert_eq!(by_reference, want);
+    assert_eq!(
+        computed, 0,
+        "the compiler wrote the header: none computed or kept"
+    );
 }
 
 #[test]

@@ -352,7 +352,15 @@ impl Cx<'_> {
                     #(#elems)*
                     ::core::result::Result::Ok(())
                 };
-                let stat = StaticBody::Kind(self.static_record(&members));
+                let entry = self.shallow_record(&members);
+                let parts: Vec<TokenStream> = members
+                    .iter()
+                    .map(|m| {
+                        let ty = m.ty.as_ref().expect("record members have types");
+                        quote!(<#ty as #k::types::CandidType>::_ENTRY)
+                    })
+                    .collect();
+                let stat = StaticBody::Kind(self.static_record(&members), entry, parts);
                 Ok((ty, ser, member_docs(&members), stat))
             }
         }
@@ -373,6 +381,8 @@ impl Cx<'_> {
             payload_ty: TokenStream,
             /// The payload as a `StaticRef`.
             payload_static: TokenStream,
+            /// The payload's shallow part and entry (`types/shallow.rs`).
+            payload_shallow: (TokenStream, TokenStream),
             fields: Vec<Member>,
             /// Docs of a record payload's fields (none for unit and newtype cases).
             payload_docs: Option<TypeDocs>,
@@ -387,33 +397,45 @@ impl Cx<'_> {
             };
             let field_rule = attrs.rename_all.or(rename_all_fields);
             let s = quote!(#k::types::static_type);
-            let (payload_ty, fields, payload_docs, payload_static) = match &v.fields {
-                Fields::Unit => (
-                    quote!(::core::convert::Into::into(#k::types::TypeInner::Null)),
-                    Vec::new(),
-                    None,
-                    quote!(#s::StaticRef::Inline(&#k::types::StaticType {
-                        owner: ::core::option::Option::None,
-                        kind: #s::StaticKind::Prim(#s::Prim::Null),
-                    })),
-                ),
-                Fields::Unnamed(f) if f.unnamed.len() == 1 => {
-                    // Checks the field's attributes too.
-                    let fields = self.members(&v.fields, true, field_rule)?;
-                    let link = self.static_link(&f.unnamed[0].ty);
-                    (self.field_ty(&f.unnamed[0].ty), fields, None, link)
-                }
-                _ => {
-                    let fields = self.members(&v.fields, true, field_rule)?;
-                    let docs = member_docs(&fields);
-                    let record = self.static_record(&fields);
-                    let inline = quote!(#s::StaticRef::Inline(&#k::types::StaticType {
-                        owner: ::core::option::Option::None,
-                        kind: #record,
-                    }));
-                    (self.record_ty(&fields), fields, Some(docs), inline)
-                }
-            };
+            let sh = quote!(#k::types::shallow);
+            let (payload_ty, fields, payload_docs, payload_static, payload_shallow) =
+                match &v.fields {
+                    Fields::Unit => (
+                        quote!(::core::convert::Into::into(#k::types::TypeInner::Null)),
+                        Vec::new(),
+                        None,
+                        quote!(#s::StaticRef::Inline(&#k::types::StaticType {
+                            owner: ::core::option::Option::None,
+                            kind: #s::StaticKind::Prim(#s::Prim::Null),
+                        })),
+                        (
+                            quote!(#sh::Part::prim(#s::Prim::Null)),
+                            quote!(#sh::Entry::leaf(#sh::Part::prim(#s::Prim::Null))),
+                        ),
+                    ),
+                    Fields::Unnamed(f) if f.unnamed.len() == 1 => {
+                        // Checks the field's attributes too.
+                        let fields = self.members(&v.fields, true, field_rule)?;
+                        let ty = &f.unnamed[0].ty;
+                        let link = self.static_link(ty);
+                        let shallow = (
+                            quote!(<#ty as #k::types::CandidType>::_PART),
+                            quote!(<#ty as #k::types::CandidType>::_ENTRY),
+                        );
+                        (self.field_ty(ty), fields, None, link, shallow)
+                    }
+                    _ => {
+                        let fields = self.members(&v.fields, true, field_rule)?;
+                        let docs = member_docs(&fields);
+                        let record = self.static_record(&fields);
+                        let inline = quote!(#s::StaticRef::Inline(&#k::types::StaticType {
+                            owner: ::core::option::Option::None,
+                            kind: #record,
+                        }));
+                        let shallow = (quote!(#sh::Part::Node), self.shallow_record(&fields));
+                        (self.record_ty(&fields), fields, Some(docs), inline, shallow)
+                    }
+                };
             cases.push(Case {
                 member: Member {
                     hash: idl_hash(&name),
@@ -427,6 +449,7 @@ impl Cx<'_> {
                 variant: v,
                 payload_ty,
                 payload_static,
+                payload_shallow,
                 fields,
                 payload_docs,
             });
@@ -435,6 +458,8 @@ impl Cx<'_> {
 
         let mut ty_fields = Vec::new();
         let mut static_cases = Vec::new();
+        let mut shallow_cases = Vec::new();
+        let mut shallow_parts = Vec::new();
         let mut arms = Vec::new();
         for (index, case) in cases.iter().enumerate() {
             let m = &case.member;
@@ -444,6 +469,8 @@ impl Cx<'_> {
                 #k::types::Field { id: ::core::convert::Into::into(#label), ty: #payload_ty }
             });
             static_cases.push(self.static_field(m, &case.payload_static));
+            shallow_cases.push(self.shallow_field(m.hash, &case.payload_shallow.0));
+            shallow_parts.push(case.payload_shallow.1.clone());
 
             let ident = &case.variant.ident;
             let index = index as u64;
@@ -514,7 +541,8 @@ impl Cx<'_> {
         };
         let s = quote!(#k::types::static_type);
         let stat = quote!(#s::StaticKind::Variant(&[#(#static_cases),*]));
-        Ok((ty, ser, docs, StaticBody::Kind(stat)))
+        let entry = quote!(#k::types::shallow::Entry::variant(&[#(#shallow_cases),*]));
+        Ok((ty, ser, docs, StaticBody::Kind(stat, entry, shallow_parts)))
     }
 }
 
@@ -524,8 +552,9 @@ pub(crate) enum StaticBody {
     Forward(Box<syn::Type>),
     /// A unit struct: `null`.
     Null,
-    /// A record or variant owned by the type (a `StaticKind` expression).
-    Kind(TokenStream),
+    /// A record or variant owned by the type: a `StaticKind` expression, its
+    /// shallow entry (`types/shallow.rs`) and its parts' entries, in field order.
+    Kind(TokenStream, TokenStream, Vec<TokenStream>),
 }
 
 /// The static description (`types/static_type.rs` in candor): the same type as the
@@ -534,34 +563,54 @@ impl Cx<'_> {
     fn static_fn(&self, body: StaticBody) -> TokenStream {
         let k = self.krate;
         let s = quote!(#k::types::static_type);
-        let value = match body {
-            StaticBody::Forward(ty) => {
-                quote!(<#ty as #k::types::CandidType>::_static_type())
-            }
-            StaticBody::Null => quote! {
-                ::core::option::Option::Some(const {
-                    &#k::types::StaticType {
-                        owner: ::core::option::Option::None,
-                        kind: #s::StaticKind::Prim(#s::Prim::Null),
-                    }
-                })
-            },
-            StaticBody::Kind(kind) => quote! {
-                ::core::option::Option::Some(const {
-                    &#k::types::StaticType {
-                        owner: ::core::option::Option::Some(
-                            <Self as #k::types::CandidType>::id,
-                        ),
-                        kind: #kind,
-                    }
-                })
-            },
+        let sh = quote!(#k::types::shallow);
+        let (value, shallow) = match body {
+            StaticBody::Forward(ty) => (
+                quote!(<#ty as #k::types::CandidType>::_static_type()),
+                quote! {
+                    const _PART: #sh::Part = <#ty as #k::types::CandidType>::_PART;
+                    const _ENTRY: #sh::Entry = <#ty as #k::types::CandidType>::_ENTRY;
+                    const _FLAT: #sh::Flat = <#ty as #k::types::CandidType>::_FLAT;
+                },
+            ),
+            StaticBody::Null => (
+                quote! {
+                    ::core::option::Option::Some(const {
+                        &#k::types::StaticType {
+                            owner: ::core::option::Option::None,
+                            kind: #s::StaticKind::Prim(#s::Prim::Null),
+                        }
+                    })
+                },
+                quote!(const _PART: #sh::Part = #sh::Part::prim(#s::Prim::Null);),
+            ),
+            StaticBody::Kind(kind, entry, parts) => (
+                quote! {
+                    ::core::option::Option::Some(const {
+                        &#k::types::StaticType {
+                            owner: ::core::option::Option::Some(
+                                <Self as #k::types::CandidType>::id,
+                            ),
+                            kind: #kind,
+                        }
+                    })
+                },
+                quote! {
+                    const _PART: #sh::Part = #sh::Part::Node;
+                    const _ENTRY: #sh::Entry = #entry;
+                    const _FLAT: #sh::Flat = #sh::Flat::of(
+                        <Self as #k::types::CandidType>::_ENTRY,
+                        &[#(#parts),*],
+                    );
+                },
+            ),
         };
         quote! {
             #[doc(hidden)]
             fn _static_type() -> ::core::option::Option<&'static #k::types::StaticType> {
                 #value
             }
+            #shallow
         }
     }
 
@@ -582,6 +631,23 @@ impl Cx<'_> {
         };
         let leb = leb_word(hash);
         quote!(#s::StaticField { id: #hash, label: #label, ty: #ty, leb: #leb })
+    }
+
+    /// One field or case of a shallow entry: its id, the id's LEB128 word and its
+    /// type's part.
+    fn shallow_field(&self, hash: u32, part: &TokenStream) -> TokenStream {
+        let leb = leb_word(hash);
+        quote!((#hash, #leb, #part))
+    }
+
+    /// The shallow entry (`types/shallow.rs`) of a record of already-sorted members.
+    fn shallow_record(&self, members: &[Member]) -> TokenStream {
+        let k = self.krate;
+        let fields = members.iter().map(|m| {
+            let ty = m.ty.as_ref().expect("record members have types");
+            self.shallow_field(m.hash, &quote!(<#ty as #k::types::CandidType>::_PART))
+        });
+        quote!(#k::types::shallow::Entry::record(&[#(#fields),*]))
     }
 
     /// `StaticKind::Record` of already-sorted members.

@@ -5,6 +5,8 @@
 //! types and copied afterwards (`table::cached_header`); values are written
 //! straight into the output buffer.
 
+mod arguments;
+mod const_header;
 mod dynamic;
 mod static_flat;
 mod static_merge;
@@ -17,6 +19,7 @@ use crate::types::{self, CandidType, TypeId};
 use crate::wire::inline_vec::InlineVec;
 use crate::wire::leb;
 use crate::wire::short_copy;
+pub use arguments::ArgumentEncoder;
 pub use static_table::StaticPath;
 pub use table::TypeSerialize;
 
@@ -539,113 +542,6 @@ pub fn headers_kept() -> u64 {
     table::headers_kept()
 }
 
-/// A tuple of arguments that can be encoded as one message.
-pub trait ArgumentEncoder {
-    /// Pushes the argument types in order (used once per tuple type).
-    #[doc(hidden)]
-    fn push_types(ts: &mut TypeSerialize) -> Result<()>;
-    /// Hidden: the whole header, written from the argument types' static
-    /// descriptions (`ser/static_table.rs`); `None` when a type has none, and the
-    /// header is built from [`push_types`](Self::push_types).
-    #[doc(hidden)]
-    fn _static_header() -> Option<Vec<u8>> {
-        None
-    }
-    /// Hidden: computes and keeps the header of a message of these arguments, by
-    /// value and by reference (as `encode_one(x)` and `Encode!(&x)` give them),
-    /// as the first such messages would ([`crate::warm_up`]).
-    #[doc(hidden)]
-    fn _keep_headers() -> Result<()> {
-        Ok(())
-    }
-    /// Hidden, for tests: which way [`_static_header`](Self::_static_header)
-    /// wrote the header: straight from flat descriptions, in the walk's one pass,
-    /// or on the general path, which numbers the nodes (two of them might be
-    /// structurally equal, or the table is large); `None` when there is no static
-    /// header.
-    #[doc(hidden)]
-    fn _static_header_path() -> Option<StaticPath> {
-        None
-    }
-    /// Writes the argument values in order.
-    #[doc(hidden)]
-    fn write_values(&self, ser: &mut ValueSerializer) -> Result<()>;
-    /// Appends each argument to a builder.
-    fn encode(self, ser: &mut IDLBuilder) -> Result<()>;
-    /// Appends each argument to a builder, leaving the tuple with the caller.
-    fn encode_ref(&self, ser: &mut IDLBuilder) -> Result<()>;
-}
-
-impl ArgumentEncoder for () {
-    fn push_types(_: &mut TypeSerialize) -> Result<()> {
-        Ok(())
-    }
-    fn write_values(&self, _: &mut ValueSerializer) -> Result<()> {
-        Ok(())
-    }
-    fn encode(self, _: &mut IDLBuilder) -> Result<()> {
-        Ok(())
-    }
-    fn encode_ref(&self, _: &mut IDLBuilder) -> Result<()> {
-        Ok(())
-    }
-}
-
-macro_rules! encode_impl {
-    ($($n:tt $t:ident),+) => {
-        impl<$($t: CandidType),+> ArgumentEncoder for ($($t,)+) {
-            fn push_types(ts: &mut TypeSerialize) -> Result<()> {
-                $(ts.push_type(&$t::ty())?;)+
-                Ok(())
-            }
-            fn _static_header() -> Option<Vec<u8>> {
-                static_table::header(&[$(($t::id(), $t::_static_type()?)),+])
-            }
-            fn _keep_headers() -> Result<()> {
-                // `Encode!(&a, &b)` encodes a tuple of references, a tuple type of
-                // its own with the same header.
-                fn by_reference<'a, $($t: CandidType + 'a),+>() -> Result<()> {
-                    tuple_header::<($(&'a $t,)+)>().map(drop)
-                }
-                tuple_header::<Self>()?;
-                by_reference::<$($t),+>()
-            }
-            fn _static_header_path() -> Option<StaticPath> {
-                static_table::header_and_path(&[$(($t::id(), $t::_static_type()?)),+])
-                    .map(|(_, path)| path)
-            }
-            #[inline]
-            fn write_values(&self, ser: &mut ValueSerializer) -> Result<()> {
-                $(self.$n.idl_serialize(&mut *ser)?;)+
-                Ok(())
-            }
-            fn encode(self, ser: &mut IDLBuilder) -> Result<()> {
-                self.encode_ref(ser)
-            }
-            fn encode_ref(&self, ser: &mut IDLBuilder) -> Result<()> {
-                $(ser.arg(&self.$n)?;)+
-                Ok(())
-            }
-        }
-    };
-}
-encode_impl!(0 A);
-encode_impl!(0 A, 1 B);
-encode_impl!(0 A, 1 B, 2 C);
-encode_impl!(0 A, 1 B, 2 C, 3 D);
-encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E);
-encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F);
-encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G);
-encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H);
-encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I);
-encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J);
-encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K);
-encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L);
-encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L, 12 M);
-encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L, 12 M, 13 N);
-encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L, 12 M, 13 N, 14 O);
-encode_impl!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L, 12 M, 13 N, 14 O, 15 P);
-
 /// Marks the cache key of a whole argument tuple, so it never collides with a
 /// builder whose single argument has the tuple's type.
 struct ArgsOf<T: ?Sized>(std::marker::PhantomData<T>);
@@ -665,11 +561,20 @@ const EXACT_FROM: usize = 4096;
 /// Encodes a tuple of arguments into a new message with at most `SLACK` bytes of
 /// spare capacity, and none from `EXACT_FROM` bytes on.
 pub(crate) fn encode_args_owned<Tuple: ArgumentEncoder>(args: &Tuple) -> Result<Vec<u8>> {
-    let header = tuple_header::<Tuple>()?;
-    // Made at its size: reserving on an empty vector takes the growth path, which
-    // costs more than the allocation itself.
-    let mut out = Vec::with_capacity(header.size_hint.get() + SLACK);
-    write_message(&header, args, &mut out)?;
+    let mut out = if let Some(h) = Tuple::_const_header() {
+        // The compiler wrote the header: nothing to find or keep, and no size hint
+        // (the values reserve as they are written).
+        let mut out = Vec::with_capacity(h.len() + SLACK);
+        write_after(h, true, args, &mut out)?;
+        out
+    } else {
+        let header = tuple_header::<Tuple>()?;
+        // Made at its size: reserving on an empty vector takes the growth path,
+        // which costs more than the allocation itself.
+        let mut out = Vec::with_capacity(header.size_hint.get() + SLACK);
+        write_message(&header, args, &mut out)?;
+        out
+    };
     // A short message the size of the last ones fits the reservation with at most
     // `SLACK` bytes to spare, and keeps them: giving those back too would cost a
     // reallocation as large as a short message's whole encoding, and most messages
@@ -692,6 +597,10 @@ pub(crate) fn append_message<Tuple: ArgumentEncoder>(
     args: &Tuple,
     out: &mut Vec<u8>,
 ) -> Result<()> {
+    if let Some(h) = Tuple::_const_header() {
+        out.reserve(h.len() + SLACK);
+        return write_after(h, true, args, out);
+    }
     let header = tuple_header::<Tuple>()?;
     out.reserve(header.size_hint.get() + SLACK);
     write_message(&header, args, out)
@@ -723,20 +632,35 @@ fn write_message<Tuple: ArgumentEncoder>(
     let start = out.len();
     // The hint is the header alone until a message of these types has been written.
     let first = header.size_hint.get() == header.bytes.len();
-    short_copy::push_short(out, &header.bytes);
-    let mut ser = ValueSerializer::with_buffer(std::mem::take(out), first);
-    let written = args.write_values(&mut ser);
-    *out = ser.into_inner();
-    if let Err(e) = written {
-        out.truncate(start);
-        return Err(e);
-    }
+    write_after(&header.bytes, first, args, out)?;
     // Half way from the last hint to this size, but never below it: messages that
     // alternate between two sizes (an optional field set every other time) reserve
     // about the larger one, instead of growing the buffer every other message.
     let len = out.len() - start;
     let hint = header.size_hint.get();
     header.size_hint.set(len.max(hint / 2 + len / 2));
+    Ok(())
+}
+
+/// Appends `header` and the values of `args` to `out` (`estimate`: vectors
+/// reserve from their first elements, as no hint has sized `out`); on an error
+/// `out` is as it was.
+#[inline(always)]
+fn write_after<Tuple: ArgumentEncoder>(
+    header: &[u8],
+    estimate: bool,
+    args: &Tuple,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let start = out.len();
+    short_copy::push_short(out, header);
+    let mut ser = ValueSerializer::with_buffer(std::mem::take(out), estimate);
+    let written = args.write_values(&mut ser);
+    *out = ser.into_inner();
+    if let Err(e) = written {
+        out.truncate(start);
+        return Err(e);
+    }
     Ok(())
 }
 

@@ -67,6 +67,7 @@ impl<const LEN: usize, const TOTAL: usize, const ELEMENT: usize, T: CandidType> 
         TypeInner::Vec(T::ty()).into()
     }
     static_owned!(StaticKind::Vec(link::<T>()));
+    shallow!(vec T);
 
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         self.0.idl_serialize(serializer)

@@ -179,6 +179,7 @@ impl<T: CandidType> CandidType for Option<T> {
         TypeInner::Opt(T::ty()).into()
     }
     static_owned!(StaticKind::Opt(link::<T>()));
+    shallow!(opt T);
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_option(self.as_ref())
@@ -190,6 +191,7 @@ impl<T: CandidType> CandidType for [T] {
         TypeInner::Vec(T::ty()).into()
     }
     static_owned!(StaticKind::Vec(link::<T>()));
+    shallow!(vec T);
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         let mut ser = serializer.serialize_vec(self.len())?;
@@ -217,6 +219,7 @@ impl<T: CandidType> CandidType for Vec<T> {
         TypeInner::Vec(T::ty()).into()
     }
     static_owned!(StaticKind::Vec(link::<T>()));
+    shallow!(vec T);
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         self.as_slice().idl_serialize(serializer)
@@ -240,6 +243,7 @@ impl<T: CandidType, const N: usize> CandidType for [T; N] {
         TypeInner::Vec(T::ty()).into()
     }
     static_owned!(StaticKind::Vec(link::<T>()));
+    shallow!(vec T);
     #[inline]
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         self.as_slice().idl_serialize(serializer)
@@ -256,6 +260,7 @@ impl CandidType for serde_bytes::ByteBuf {
             kind: StaticKind::Prim(Prim::Nat8),
         }
     )));
+    shallow!(blob);
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_blob(self.as_slice())
     }
@@ -270,6 +275,7 @@ impl CandidType for serde_bytes::Bytes {
             kind: StaticKind::Prim(Prim::Nat8),
         }
     )));
+    shallow!(blob);
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_blob(self)
     }
@@ -284,6 +290,7 @@ impl<const N: usize> CandidType for serde_bytes::ByteArray<N> {
             kind: StaticKind::Prim(Prim::Nat8),
         }
     )));
+    shallow!(blob);
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         serializer.serialize_blob(self.as_slice())
     }
@@ -319,6 +326,7 @@ macro_rules! map_impl {
                     ]),
                 }
             )));
+            shallow!(map K, V);
             $($($direct)*)?
             fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
                 let mut ser = serializer.serialize_vec(self.len())?;
@@ -383,6 +391,7 @@ macro_rules! seq_impl {
                 TypeInner::Vec(K::ty()).into()
             }
             static_owned!(StaticKind::Vec(link::<K>()));
+            shallow!(vec K);
             fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
                 let mut ser = serializer.serialize_vec(self.len())?;
                 for e in self {
@@ -420,6 +429,10 @@ impl<T: CandidType, E: CandidType> CandidType for Result<T, E> {
         StaticField::named("Ok", link::<T>()),
         StaticField::named("Err", link::<E>()),
     ]));
+    shallow!(
+        variant(super::idl_hash("Ok"), T),
+        (super::idl_hash("Err"), E)
+    );
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         match self {
             Ok(v) => {
@@ -539,6 +552,7 @@ macro_rules! tuple_impls {
             static_owned!(StaticKind::Record(&[
                 $(StaticField::new($n, StaticLabel::Id, link::<$name>()),)+
             ]));
+            shallow!(record $(($n, $name)),+);
             #[inline]
             fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
                 let mut ser = serializer.serialize_struct()?;
@@ -597,6 +611,10 @@ impl CandidType for std::time::SystemTime {
         StaticField::named("nanos_since_epoch", link::<u32>()),
         StaticField::named("secs_since_epoch", link::<u64>()),
     ]));
+    shallow!(
+        record(super::idl_hash("nanos_since_epoch"), u32),
+        (super::idl_hash("secs_since_epoch"), u64)
+    );
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         use serde::ser::Error;
         let since = self
@@ -618,6 +636,10 @@ impl CandidType for std::time::Duration {
         StaticField::named("secs", link::<u64>()),
         StaticField::named("nanos", link::<u32>()),
     ]));
+    shallow!(
+        record(super::idl_hash("secs"), u64),
+        (super::idl_hash("nanos"), u32)
+    );
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         let mut s = serializer.serialize_struct()?;
         s.serialize_element(&self.as_secs())?;

@@ -29,6 +29,8 @@ macro_rules! static_prim {
         fn _static_type() -> Option<&'static crate::types::StaticType> {
             Some(const { &crate::types::StaticType::prim(crate::types::static_type::Prim::$p) })
         }
+        const _PART: crate::types::shallow::Part =
+            crate::types::shallow::Part::prim(crate::types::static_type::Prim::$p);
     };
 }
 
@@ -62,6 +64,65 @@ macro_rules! static_forward {
         fn _static_type() -> Option<&'static crate::types::StaticType> {
             <$inner as crate::types::CandidType>::_static_type()
         }
+        const _PART: crate::types::shallow::Part = <$inner as crate::types::CandidType>::_PART;
+        const _ENTRY: crate::types::shallow::Entry = <$inner as crate::types::CandidType>::_ENTRY;
+        const _FLAT: crate::types::shallow::Flat = <$inner as crate::types::CandidType>::_FLAT;
+    };
+}
+
+/// The shallow constants (`types/shallow.rs`) of a type that owns one node, inside
+/// its `CandidType` impl: `opt T`, `vec T`, a blob, a map's `vec record { K; V }`,
+/// or a record or variant of `(id, T)` fields in the order `ty()` lists them.
+macro_rules! shallow {
+    (opt $t:ty) => {
+        shallow!(@one opt $t);
+    };
+    (vec $t:ty) => {
+        shallow!(@one vec $t);
+    };
+    (@one $kind:ident $t:ty) => {
+        const _PART: crate::types::shallow::Part = crate::types::shallow::Part::Node;
+        const _ENTRY: crate::types::shallow::Entry =
+            crate::types::shallow::Entry::$kind(<$t as crate::types::CandidType>::_PART);
+        const _FLAT: crate::types::shallow::Flat = crate::types::shallow::Flat::of(
+            Self::_ENTRY,
+            &[<$t as crate::types::CandidType>::_ENTRY],
+        );
+    };
+    (blob) => {
+        const _PART: crate::types::shallow::Part = crate::types::shallow::Part::Node;
+        const _ENTRY: crate::types::shallow::Entry = crate::types::shallow::Entry::vec(
+            crate::types::shallow::Part::prim(crate::types::static_type::Prim::Nat8),
+        );
+        const _FLAT: crate::types::shallow::Flat = crate::types::shallow::Flat::leaf(Self::_ENTRY);
+    };
+    (map $k:ty, $v:ty) => {
+        const _PART: crate::types::shallow::Part = crate::types::shallow::Part::Node;
+        const _ENTRY: crate::types::shallow::Entry =
+            crate::types::shallow::Entry::vec(crate::types::shallow::Part::Node);
+        const _FLAT: crate::types::shallow::Flat = crate::types::shallow::Flat::of(
+            Self::_ENTRY,
+            &[crate::types::shallow::Entry::record(&[
+                shallow!(@field 0, $k),
+                shallow!(@field 1, $v),
+            ])],
+        );
+    };
+    ($kind:ident $(($id:expr, $t:ty)),+) => {
+        const _PART: crate::types::shallow::Part = crate::types::shallow::Part::Node;
+        const _ENTRY: crate::types::shallow::Entry =
+            crate::types::shallow::Entry::$kind(&[$(shallow!(@field $id, $t)),+]);
+        const _FLAT: crate::types::shallow::Flat = crate::types::shallow::Flat::of(
+            Self::_ENTRY,
+            &[$(<$t as crate::types::CandidType>::_ENTRY),+],
+        );
+    };
+    (@field $id:expr, $t:ty) => {
+        (
+            $id,
+            crate::types::static_type::leb_word($id),
+            <$t as crate::types::CandidType>::_PART,
+        )
     };
 }
 
@@ -87,6 +148,8 @@ pub mod rc;
 pub mod reference;
 pub mod reserved;
 pub mod result;
+#[doc(hidden)]
+pub mod shallow;
 #[doc(hidden)]
 pub mod static_type;
 pub mod subtype;
@@ -189,6 +252,17 @@ pub trait CandidType {
     fn _static_type() -> Option<&'static StaticType> {
         None
     }
+    /// Hidden: what the type is to a node that holds it, computed by the compiler
+    /// (`types/shallow.rs`). Not known, the default, keeps the run-time header.
+    #[doc(hidden)]
+    const _PART: shallow::Part = shallow::Part::Unknown;
+    /// Hidden: the type's own table entry, from its parts' [`_PART`](Self::_PART).
+    #[doc(hidden)]
+    const _ENTRY: shallow::Entry = shallow::Entry::leaf(Self::_PART);
+    /// Hidden: the type's entry and those of the nodes it holds, from their
+    /// [`_ENTRY`](Self::_ENTRY), when it is two levels deep at most.
+    #[doc(hidden)]
+    const _FLAT: shallow::Flat = shallow::Flat::leaf(Self::_ENTRY);
     /// Hidden: true for `u8`, so `Vec<u8>` can be written as one blob.
     #[doc(hidden)]
     fn _is_u8() -> bool

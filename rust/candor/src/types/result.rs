@@ -52,6 +52,10 @@ impl<T: CandidType, E: CandidType> CandidType for MotokoResult<T, E> {
         StaticField::named("ok", link::<T>()),
         StaticField::named("err", link::<E>()),
     ]));
+    shallow!(
+        variant(super::idl_hash("ok"), T),
+        (super::idl_hash("err"), E)
+    );
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         match self {
             MotokoResult::ok(v) => serializer.serialize_variant(0)?.serialize_element(v),

@@ -94,6 +94,15 @@ pub fn static_header<Tuple: candor::utils::ArgumentEncoder>() -> Vec<u8> {
     let name = std::any::type_name::<Tuple>();
     let (from_static, from_ty) = candor::ser::headers_both_ways::<Tuple>();
     let from_static = from_static.unwrap_or_else(|| panic!("{name}: no static header"));
-    assert_eq!(from_static, from_ty.expect("ty() encodes"), "{name}");
+    let from_ty = from_ty.expect("ty() encodes");
+    assert_eq!(from_static, from_ty, "{name}");
+    // Each way the header can be written gives the same bytes: by the compiler
+    // (`ser/const_header.rs`), and from the descriptions at run time.
+    if let Some(h) = Tuple::_const_header() {
+        assert_eq!(h.get(4..), Some(&from_ty[..]), "{name}: constant header");
+    }
+    if let Some((h, _)) = Tuple::_described_header() {
+        assert_eq!(h.get(4..), Some(&from_ty[..]), "{name}: described header");
+    }
     from_static
 }

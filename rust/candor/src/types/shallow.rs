@@ -1,0 +1,272 @@
+//! What a type is one and two levels down, computed by the compiler: enough to
+//! write the header of a shallow argument type (`ser/const_header.rs`) with no
+//! work at run time.
+//!
+//! A static description (`static_type.rs`) links to other types through function
+//! pointers, which the compiler cannot follow, so its header is written on the
+//! first call of each method (and on every call of a query, whose caches the IC
+//! discards). Constants can name other types' constants, but a constant that
+//! reaches itself does not compile, and a recursive type would. So each level is
+//! its own constant, and a level names only the level below it of its parts:
+//!
+//! * [`CandidType::_PART`](super::CandidType::_PART): what the type is to a node
+//!   that holds it: a primitive's opcode, a node, or not known. It names no other
+//!   type's constant (a transparent type forwards its inner type's);
+//! * [`CandidType::_ENTRY`](super::CandidType::_ENTRY): the type's own table entry,
+//!   from its parts' `_PART`: their opcodes written in place, a hole where a part
+//!   is a node;
+//! * [`CandidType::_FLAT`](super::CandidType::_FLAT): that entry with the entries of
+//!   the nodes in its holes, from the parts' `_ENTRY`, when those have no holes of
+//!   their own: the two levels `ser/static_flat.rs` writes at run time.
+//!
+//! A recursive type always has a hole at the second level, so it is never flat and
+//! no constant reaches itself. Anything not known (a hand-written `CandidType`, a
+//! function or service, a size past these arrays) makes the levels above it not
+//! known, and the header is written at run time as before.
+
+use super::static_type::Prim;
+use crate::wire::opcode;
+
+/// The bytes an entry holds: a record's opcode, count and up to 15 fields with
+/// five-byte ids (a wider entry is written at run time).
+pub const ENTRY_BYTES: usize = 96;
+
+/// The most parts of one entry that are nodes.
+pub const MAX_HOLES: usize = 8;
+
+/// The most fields of one entry: their count is one byte.
+const MAX_FIELDS: usize = 64;
+
+/// What a type is to the node that holds it.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub enum Part {
+    /// Not known to the compiler (a hand-written `CandidType`, a function or a
+    /// service): nothing above it has a constant header.
+    Unknown,
+    /// A primitive, by the byte of its opcode in a type table.
+    Prim(u8),
+    /// An `opt`, `vec`, record or variant.
+    Node,
+}
+
+impl Part {
+    /// Primitive `p`.
+    pub const fn prim(p: Prim) -> Part {
+        Part::Prim(p.opcode() as u8 & 0x7f)
+    }
+}
+
+/// A type's own table entry, its parts that are nodes left as holes: the entry's
+/// bytes, where each hole is, and which part fills it.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    /// The type as a part; [`Part::Unknown`] when this entry is not known.
+    part: Part,
+    len: u8,
+    bytes: [u8; ENTRY_BYTES],
+    holes: u8,
+    /// Each hole's offset in `bytes`.
+    hole_at: [u8; MAX_HOLES],
+    /// Each hole's part: the index of its field (0 for `opt` and `vec`).
+    hole_of: [u8; MAX_HOLES],
+}
+
+impl Entry {
+    /// Not known.
+    pub const UNKNOWN: Entry = Entry {
+        part: Part::Unknown,
+        len: 0,
+        bytes: [0; ENTRY_BYTES],
+        holes: 0,
+        hole_at: [0; MAX_HOLES],
+        hole_of: [0; MAX_HOLES],
+    };
+
+    /// The entry of a type whose part is `p`, when that says all: a primitive has
+    /// no entry, and a node's is not known from its part alone.
+    pub const fn leaf(p: Part) -> Entry {
+        match p {
+            Part::Prim(_) => Entry {
+                part: p,
+                ..Self::UNKNOWN
+            },
+            _ => Self::UNKNOWN,
+        }
+    }
+
+    /// `opt p`.
+    pub const fn opt(p: Part) -> Entry {
+        Self::one(opcode::OPT, p)
+    }
+
+    /// `vec p`.
+    pub const fn vec(p: Part) -> Entry {
+        Self::one(opcode::VEC, p)
+    }
+
+    /// A record of `fields` (id, its LEB128 word as `StaticField::leb` holds it,
+    /// part), in the order `ty()` lists them.
+    pub const fn record(fields: &[(u32, u64, Part)]) -> Entry {
+        Self::fields(opcode::RECORD, fields)
+    }
+
+    /// A variant of `cases`, as [`record`](Self::record) takes them.
+    pub const fn variant(cases: &[(u32, u64, Part)]) -> Entry {
+        Self::fields(opcode::VARIANT, cases)
+    }
+
+    /// A node with opcode `op` and nothing else yet.
+    const fn node(op: i64) -> Entry {
+        let mut e = Self::UNKNOWN;
+        e.part = Part::Node;
+        e.bytes[0] = op as u8 & 0x7f;
+        e.len = 1;
+        e
+    }
+
+    /// Writes part `p` (field `of`) at the end: its opcode, or a hole. False if
+    /// it is not known or there is no room.
+    const fn put_part(&mut self, p: Part, of: usize) -> bool {
+        let at = self.len as usize;
+        if at >= ENTRY_BYTES {
+            return false;
+        }
+        match p {
+            Part::Unknown => return false,
+            Part::Prim(b) => self.bytes[at] = b,
+            Part::Node => {
+                let h = self.holes as usize;
+                if h == MAX_HOLES {
+                    return false;
+                }
+                self.hole_at[h] = at as u8;
+                self.hole_of[h] = of as u8;
+                self.holes += 1;
+            }
+        }
+        self.len += 1;
+        true
+    }
+
+    const fn one(op: i64, p: Part) -> Entry {
+        let mut e = Self::node(op);
+        if !e.put_part(p, 0) {
+            return Self::UNKNOWN;
+        }
+        e
+    }
+
+    const fn fields(op: i64, fields: &[(u32, u64, Part)]) -> Entry {
+        if fields.len() > MAX_FIELDS {
+            return Self::UNKNOWN;
+        }
+        let mut e = Self::node(op);
+        e.bytes[1] = fields.len() as u8;
+        e.len = 2;
+        let mut i = 0;
+        while i < fields.len() {
+            let (id, leb, part) = fields[i];
+            // Ids in increasing order, as every derived and std description lists
+            // them; anything else (a collision) is left to run time, which reports it.
+            if i > 0 && fields[i - 1].0 >= id {
+                return Self::UNKNOWN;
+            }
+            let n = (leb >> 56) as usize;
+            let at = e.len as usize;
+            if at + n >= ENTRY_BYTES {
+                return Self::UNKNOWN;
+            }
+            let mut j = 0;
+            while j < n {
+                e.bytes[at + j] = (leb >> (8 * j)) as u8;
+                j += 1;
+            }
+            e.len += n as u8;
+            if !e.put_part(part, i) {
+                return Self::UNKNOWN;
+            }
+            i += 1;
+        }
+        e
+    }
+
+    /// The entry's bytes (holes as 0).
+    pub(crate) const fn bytes(&self) -> &[u8] {
+        self.bytes.split_at(self.len as usize).0
+    }
+
+    /// Its primitive's opcode byte, if it is a primitive.
+    pub(crate) const fn prim(&self) -> Option<u8> {
+        match self.part {
+            Part::Prim(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Whether it is a known node.
+    pub(crate) const fn is_node(&self) -> bool {
+        matches!(self.part, Part::Node)
+    }
+
+    /// Hole `h`: its offset in [`bytes`](Self::bytes).
+    pub(crate) const fn hole_at(&self, h: usize) -> usize {
+        self.hole_at[h] as usize
+    }
+
+    /// How many holes it has.
+    pub(crate) const fn holes(&self) -> usize {
+        self.holes as usize
+    }
+}
+
+/// A type's entry and, for each of its holes in order, the entry that fills it,
+/// itself without holes: the type as two levels of a table.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Flat {
+    pub(crate) own: Entry,
+    pub(crate) parts: [Entry; MAX_HOLES],
+}
+
+impl Flat {
+    /// Not known (or deeper than two levels).
+    pub const UNKNOWN: Flat = Flat {
+        own: Entry::UNKNOWN,
+        parts: [Entry::UNKNOWN; MAX_HOLES],
+    };
+
+    /// A type whose entry is `own` and has no holes (a primitive, or a node of
+    /// primitives).
+    pub const fn leaf(own: Entry) -> Flat {
+        Self::of(own, &[])
+    }
+
+    /// A type whose entry is `own` and whose parts' entries are `parts`, one per
+    /// field in the order of `own` (one for `opt` and `vec`). Not known if a hole's
+    /// entry is not known or has holes itself.
+    pub const fn of(own: Entry, parts: &[Entry]) -> Flat {
+        if matches!(own.part, Part::Unknown) {
+            return Self::UNKNOWN;
+        }
+        let mut f = Flat {
+            own,
+            parts: [Entry::UNKNOWN; MAX_HOLES],
+        };
+        let mut h = 0;
+        while h < own.holes as usize {
+            let i = own.hole_of[h] as usize;
+            if i >= parts.len() {
+                return Self::UNKNOWN;
+            }
+            let p = parts[i];
+            if !p.is_node() || p.holes != 0 {
+                return Self::UNKNOWN;
+            }
+            f.parts[h] = p;
+            h += 1;
+        }
+        f
+    }
+}
