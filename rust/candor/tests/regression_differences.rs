@@ -291,3 +291,17 @@ fn regression_d15_self_opt_at_run_time_type() {
         "{theirs:?}"
     );
 }
+
+/// D16: a newtype wrapping itself through a transparent wrapper derives, as with
+/// candid, and gets no header from the compiler. (Two newtypes wrapping each other
+/// with nothing between do not compile with candor; a test cannot hold that.)
+#[test]
+fn regression_d16_a_newtype_wrapping_itself_derives() {
+    #[derive(candor::CandidType)]
+    struct Boxed(Box<Boxed>);
+    #[derive(candor::CandidType)]
+    struct Shared(std::rc::Rc<Shared>);
+    use candor::utils::ArgumentEncoder;
+    assert!(<(Option<Boxed>,)>::_const_header().is_none());
+    assert!(<(Vec<Shared>,)>::_const_header().is_none());
+}

@@ -68,6 +68,7 @@ pub(crate) fn expand(input: DeriveInput, flavor: Flavor) -> Result<TokenStream> 
     let cx = Cx {
         krate: &krate,
         flavor,
+        name: &input.ident,
     };
 
     let (ty_body, ser_body, mut docs, static_kind) = match &input.data {
@@ -187,6 +188,8 @@ fn sort_by_id<T>(items: &mut [T], key: impl Fn(&T) -> &Member, what: &str) -> Re
 struct Cx<'a> {
     krate: &'a TokenStream,
     flavor: Flavor,
+    /// The deriving type's name.
+    name: &'a syn::Ident,
 }
 
 /// The docs of sorted members, keyed by their Candid ids.
@@ -328,7 +331,11 @@ impl Cx<'_> {
                     quote! { #k::types::CandidType::idl_serialize(&self.0, __serializer) }
                 };
                 // A newtype is its field's type: no record to hang field docs on.
-                let stat = StaticBody::Forward(Box::new(field.ty.clone()));
+                let stat = if self.mentions_self(&field.ty) {
+                    StaticBody::ForwardRecursive(Box::new(field.ty.clone()))
+                } else {
+                    StaticBody::Forward(Box::new(field.ty.clone()))
+                };
                 Ok((ty, ser, TypeDocs::default(), stat))
             }
             // Unit struct: `null`, which has no value bytes (candid_derive opens an
@@ -353,11 +360,12 @@ impl Cx<'_> {
                     ::core::result::Result::Ok(())
                 };
                 let entry = self.shallow_record(&members);
-                let parts: Vec<TokenStream> = members
+                let parts = members
                     .iter()
                     .map(|m| {
-                        let ty = m.ty.as_ref().expect("record members have types");
-                        quote!(<#ty as #k::types::CandidType>::_ENTRY)
+                        ShallowPart::Type(Box::new(
+                            m.ty.clone().expect("record members have types"),
+                        ))
                     })
                     .collect();
                 let stat = StaticBody::Kind(self.static_record(&members), entry, parts);
@@ -381,8 +389,9 @@ impl Cx<'_> {
             payload_ty: TokenStream,
             /// The payload as a `StaticRef`.
             payload_static: TokenStream,
-            /// The payload's shallow part and entry (`types/shallow.rs`).
-            payload_shallow: (TokenStream, TokenStream),
+            /// The payload's shallow part (`types/shallow.rs`), and where its trees
+            /// come from.
+            payload_shallow: (TokenStream, ShallowPart),
             fields: Vec<Member>,
             /// Docs of a record payload's fields (none for unit and newtype cases).
             payload_docs: Option<TypeDocs>,
@@ -408,10 +417,7 @@ impl Cx<'_> {
                             owner: ::core::option::Option::None,
                             kind: #s::StaticKind::Prim(#s::Prim::Null),
                         })),
-                        (
-                            quote!(#sh::Part::prim(#s::Prim::Null)),
-                            quote!(#sh::Entry::leaf(#sh::Part::prim(#s::Prim::Null))),
-                        ),
+                        (quote!(#sh::Part::prim(#s::Prim::Null)), ShallowPart::Null),
                     ),
                     Fields::Unnamed(f) if f.unnamed.len() == 1 => {
                         // Checks the field's attributes too.
@@ -420,7 +426,7 @@ impl Cx<'_> {
                         let link = self.static_link(ty);
                         let shallow = (
                             quote!(<#ty as #k::types::CandidType>::_PART),
-                            quote!(<#ty as #k::types::CandidType>::_ENTRY),
+                            ShallowPart::Type(Box::new(ty.clone())),
                         );
                         (self.field_ty(ty), fields, None, link, shallow)
                     }
@@ -432,7 +438,10 @@ impl Cx<'_> {
                             owner: ::core::option::Option::None,
                             kind: #record,
                         }));
-                        let shallow = (quote!(#sh::Part::Node), self.shallow_record(&fields));
+                        let shallow = (
+                            quote!(#sh::Part::Node),
+                            ShallowPart::Record(self.shallow_record(&fields), field_types(&fields)),
+                        );
                         (self.record_ty(&fields), fields, Some(docs), inline, shallow)
                     }
                 };
@@ -550,11 +559,36 @@ impl Cx<'_> {
 pub(crate) enum StaticBody {
     /// A newtype: its field type's description.
     Forward(Box<syn::Type>),
+    /// A newtype whose field type names the newtype itself: its field type's
+    /// description, and no shallow constants (forwarding them would make a
+    /// constant that reaches itself, which does not compile, where the field is
+    /// a transparent wrapper of the newtype; a recursive type never gets a
+    /// constant header anyway).
+    ForwardRecursive(Box<syn::Type>),
     /// A unit struct: `null`.
     Null,
     /// A record or variant owned by the type: a `StaticKind` expression, its
-    /// shallow entry (`types/shallow.rs`) and its parts' entries, in field order.
-    Kind(TokenStream, TokenStream, Vec<TokenStream>),
+    /// shallow entry (`types/shallow.rs`) and its parts, in field order.
+    Kind(TokenStream, TokenStream, Vec<ShallowPart>),
+}
+
+/// Where the shallow trees (`types/shallow.rs`) of a field or case come from.
+#[derive(Clone)]
+pub(crate) enum ShallowPart {
+    /// A Rust type's own constants.
+    Type(Box<syn::Type>),
+    /// A unit case: `null`.
+    Null,
+    /// A record payload: its entry, and its fields' types in its order.
+    Record(TokenStream, Vec<syn::Type>),
+}
+
+/// The types of already-sorted record members.
+fn field_types(members: &[Member]) -> Vec<syn::Type> {
+    members
+        .iter()
+        .map(|m| m.ty.clone().expect("record members have types"))
+        .collect()
 }
 
 /// The static description (`types/static_type.rs` in candor): the same type as the
@@ -570,8 +604,15 @@ impl Cx<'_> {
                 quote! {
                     const _PART: #sh::Part = <#ty as #k::types::CandidType>::_PART;
                     const _ENTRY: #sh::Entry = <#ty as #k::types::CandidType>::_ENTRY;
-                    const _FLAT: #sh::Flat = <#ty as #k::types::CandidType>::_FLAT;
+                    const _L1: #sh::Tree = <#ty as #k::types::CandidType>::_L1;
+                    const _L2: #sh::Tree = <#ty as #k::types::CandidType>::_L2;
+                    const _L3: #sh::Tree = <#ty as #k::types::CandidType>::_L3;
+                    const _L4: #sh::Tree = <#ty as #k::types::CandidType>::_L4;
                 },
+            ),
+            StaticBody::ForwardRecursive(ty) => (
+                quote!(<#ty as #k::types::CandidType>::_static_type()),
+                TokenStream::new(),
             ),
             StaticBody::Null => (
                 quote! {
@@ -584,26 +625,36 @@ impl Cx<'_> {
                 },
                 quote!(const _PART: #sh::Part = #sh::Part::prim(#s::Prim::Null);),
             ),
-            StaticBody::Kind(kind, entry, parts) => (
-                quote! {
-                    ::core::option::Option::Some(const {
-                        &#k::types::StaticType {
-                            owner: ::core::option::Option::Some(
-                                <Self as #k::types::CandidType>::id,
-                            ),
-                            kind: #kind,
-                        }
-                    })
-                },
-                quote! {
-                    const _PART: #sh::Part = #sh::Part::Node;
-                    const _ENTRY: #sh::Entry = #entry;
-                    const _FLAT: #sh::Flat = #sh::Flat::of(
-                        <Self as #k::types::CandidType>::_ENTRY,
-                        &[#(#parts),*],
-                    );
-                },
-            ),
+            StaticBody::Kind(kind, entry, parts) => {
+                // Level `k` over the parts' level `k - 1`.
+                let levels = (2..=4).map(|level| {
+                    let name = format_ident!("_L{}", level);
+                    let trees = parts.iter().map(|p| self.shallow_tree(p, level - 1));
+                    quote! {
+                        const #name: #sh::Tree = #sh::Tree::of(
+                            <Self as #k::types::CandidType>::_ENTRY,
+                            &[#(#trees),*],
+                        );
+                    }
+                });
+                (
+                    quote! {
+                        ::core::option::Option::Some(const {
+                            &#k::types::StaticType {
+                                owner: ::core::option::Option::Some(
+                                    <Self as #k::types::CandidType>::id,
+                                ),
+                                kind: #kind,
+                            }
+                        })
+                    },
+                    quote! {
+                        const _PART: #sh::Part = #sh::Part::Node;
+                        const _ENTRY: #sh::Entry = #entry;
+                        #(#levels)*
+                    },
+                )
+            }
         };
         quote! {
             #[doc(hidden)]
@@ -638,6 +689,40 @@ impl Cx<'_> {
     fn shallow_field(&self, hash: u32, part: &TokenStream) -> TokenStream {
         let leb = leb_word(hash);
         quote!((#hash, #leb, #part))
+    }
+
+    /// Whether `ty` names the deriving type (or `Self`) anywhere in its tokens.
+    fn mentions_self(&self, ty: &syn::Type) -> bool {
+        fn walk(tokens: TokenStream, name: &syn::Ident) -> bool {
+            tokens.into_iter().any(|t| match t {
+                proc_macro2::TokenTree::Ident(i) => i == *name || i == "Self",
+                proc_macro2::TokenTree::Group(g) => walk(g.stream(), name),
+                _ => false,
+            })
+        }
+        walk(quote!(#ty), self.name)
+    }
+
+    /// The tree of a part down to `level` levels (`types/shallow.rs`).
+    fn shallow_tree(&self, part: &ShallowPart, level: usize) -> TokenStream {
+        let k = self.krate;
+        let sh = quote!(#k::types::shallow);
+        match part {
+            ShallowPart::Type(ty) => {
+                let name = format_ident!("_L{}", level);
+                quote!(<#ty as #k::types::CandidType>::#name)
+            }
+            ShallowPart::Null => quote! {
+                #sh::Tree::leaf(#sh::Entry::leaf(#sh::Part::prim(#k::types::static_type::Prim::Null)))
+            },
+            ShallowPart::Record(entry, _) if level == 1 => quote!(#sh::Tree::leaf(#entry)),
+            ShallowPart::Record(entry, tys) => {
+                let name = format_ident!("_L{}", level - 1);
+                quote! {
+                    #sh::Tree::of(#entry, &[#(<#tys as #k::types::CandidType>::#name),*])
+                }
+            }
+        }
     }
 
     /// The shallow entry (`types/shallow.rs`) of a record of already-sorted members.

@@ -2,7 +2,7 @@
 //! header, which the compiler writes for shallow types (`const_header.rs`), the
 //! descriptions at run time for the others (`static_table.rs`), or `ty()`.
 
-use super::{const_header, short_copy, static_table, tuple_header, IDLBuilder, StaticPath};
+use super::{const_header, short_copy, static_table, tuple_header, IDLBuilder, StaticPath, SLACK};
 use super::{TypeSerialize, ValueSerializer};
 use crate::error::Result;
 use crate::types::CandidType;
@@ -20,9 +20,17 @@ pub trait ArgumentEncoder {
         None
     }
     /// Hidden: the whole header as the compiler wrote it (`ser/const_header.rs`),
-    /// when every argument type is two levels deep at most.
+    /// when every argument type is four levels deep at most.
     #[doc(hidden)]
+    #[inline(always)]
     fn _const_header() -> Option<&'static [u8]> {
+        Self::_const_message().map(|(h, _)| h)
+    }
+    /// Hidden: [`_const_header`](Self::_const_header), and whether the values
+    /// after it always fit in the slack a message reserves past its header (then
+    /// no size is kept for the next message: `ser/size_hints.rs`).
+    #[doc(hidden)]
+    fn _const_message() -> Option<(&'static [u8], bool)> {
         None
     }
     /// Hidden: computes and keeps the header of a message of these arguments, by
@@ -82,8 +90,8 @@ macro_rules! encode_impl {
                 static_table::header(&[$(($t::id(), $t::_static_type()?)),+])
             }
             #[inline(always)]
-            fn _const_header() -> Option<&'static [u8]> {
-                const { &const_header::header(&[$($t::_FLAT),+]) }.get()
+            fn _const_message() -> Option<(&'static [u8], bool)> {
+                const { &const_header::header(&[$($t::_L4),+], SLACK) }.get()
             }
             fn _keep_headers() -> Result<()> {
                 // `Encode!(&a, &b)` encodes a tuple of references, a tuple type of

@@ -1,41 +1,152 @@
-//! The header of a tuple of shallow argument types, computed by the compiler from
-//! their [`Flat`] constants (`types/shallow.rs`): a message of such types costs no
-//! type work at run time, on its first call or any other.
+//! The header of a tuple of shallow argument types (four levels at most),
+//! computed by the compiler from their [`Tree`] constants (`types/shallow.rs`): a
+//! message of such types costs no type work at run time, on its first call or any
+//! other.
 //!
-//! The bytes are those `static_flat.rs` writes at run time from the same types'
-//! descriptions, by the same steps: `TypeSerialize`'s pre-order (a node's index
-//! before its parts'), each entry compared by its bytes with the entries before it
-//! and left out for an equal one, which is right for these types because an entry
-//! of primitives names no other entry, and a two-level entry names only such
-//! entries. `tests/static_header_paths.rs` checks the bytes against `ty()`'s.
+//! The bytes are `TypeSerialize`'s: its pre-order (a node's index before its
+//! parts'), and one entry for structurally equal types. An entry is written, its
+//! parts' entries after it (their indices then filled into its holes), and it is
+//! compared by its bytes with the entries before it: equal to one, it and its
+//! parts are left out for it, as `TypeSerialize` would not visit them. Bytes
+//! decide equality here because these types are not recursive: an entry of
+//! primitives names no other entry, and an entry above it names its parts'
+//! entries, each already the first of its shape (`static_flat.rs` does the same
+//! for two levels at run time). `tests/static_header_paths.rs` checks the bytes
+//! against `ty()`'s.
 
-use crate::types::shallow::{Entry, Flat, MAX_HOLES};
+use crate::types::shallow::{Tree, MAX_TREE};
 use crate::wire::opcode;
 
 /// The bytes a constant header holds: the longest kept in the binary per tuple
 /// type that has one (longer headers are written at run time).
 const HEADER_BYTES: usize = 128;
 
-/// The most entries such a table has (as `static_flat.rs`).
-const MAX_ENTRIES: usize = 16;
+/// The most entries such a table has: each entry index is then one byte.
+const MAX_ENTRIES: usize = MAX_TREE;
+
+/// The most arguments a tuple has (`encode_impl!`).
+const MAX_ARGS: usize = 16;
 
 /// A tuple's header, or none.
 pub(super) struct ConstHeader {
     /// 0 when there is none.
     len: usize,
     bytes: [u8; HEADER_BYTES],
+    /// Whether the values of a message fit in `short` bytes whatever they are
+    /// (counting a `nat` or `int` as the 19 bytes of any 128-bit number).
+    short: bool,
 }
 
 impl ConstHeader {
-    /// The header's bytes, if the compiler could write it.
+    /// The header's bytes, if the compiler could write it, and whether the values
+    /// after it fit in `short` bytes (the `short` given to [`header`]).
     #[inline(always)]
-    pub(super) fn get(&'static self) -> Option<&'static [u8]> {
+    pub(super) fn get(&'static self) -> Option<(&'static [u8], bool)> {
         if self.len == 0 {
             None
         } else {
-            self.bytes.get(..self.len)
+            Some((self.bytes.get(..self.len)?, self.short))
         }
     }
+}
+
+/// The most bytes a `nat` or `int` is counted as: any 128-bit number's LEB128.
+const WIDE_NUMBER: usize = 19;
+
+/// The most bytes a value of the type whose reference byte in the table of
+/// `header` is `t` takes, within `depth` levels; `None` if it has no bound (a
+/// `text` or a `vec`).
+const fn value_bound(header: &[u8], t: u8, depth: usize) -> Option<usize> {
+    if t >= 0x40 {
+        // A primitive's opcode byte (`0x7f` is `null`, `-1`).
+        return match t {
+            0x7f | 0x70 | 0x6f => Some(0),
+            0x7e | 0x7b | 0x77 => Some(1),
+            0x7a | 0x76 => Some(2),
+            0x79 | 0x75 | 0x73 => Some(4),
+            0x78 | 0x74 | 0x72 => Some(8),
+            0x7d | 0x7c => Some(WIDE_NUMBER),
+            0x68 => Some(31),
+            _ => None,
+        };
+    }
+    if depth == 0 {
+        return None;
+    }
+    // Entry `t`: entries after the magic and the count, each an opcode, then one
+    // part (`opt`, `vec`) or a count and that many id-and-part fields.
+    let mut at = opcode::MAGIC.len() + 1;
+    let mut e = 0;
+    while e < t {
+        at = match entry_end(header, at) {
+            Some(end) => end,
+            None => return None,
+        };
+        e += 1;
+    }
+    if at + 1 >= header.len() {
+        return None;
+    }
+    let op = header[at];
+    if op == opcode::OPT as u8 & 0x7f {
+        return match value_bound(header, header[at + 1], depth - 1) {
+            Some(n) => Some(1 + n),
+            None => None,
+        };
+    }
+    if op != opcode::RECORD as u8 & 0x7f && op != opcode::VARIANT as u8 & 0x7f {
+        return None;
+    }
+    let n = header[at + 1] as usize;
+    let mut at = at + 2;
+    let (mut sum, mut most) = (0, 0);
+    let mut i = 0;
+    while i < n {
+        while at < header.len() && header[at] >= 0x80 {
+            at += 1;
+        }
+        at += 1;
+        if at >= header.len() {
+            return None;
+        }
+        let Some(b) = value_bound(header, header[at], depth - 1) else {
+            return None;
+        };
+        sum += b;
+        if b > most {
+            most = b;
+        }
+        at += 1;
+        i += 1;
+    }
+    if op == opcode::RECORD as u8 & 0x7f {
+        Some(sum)
+    } else {
+        // A case's index, then its value.
+        Some(if n > 128 { 2 } else { 1 } + most)
+    }
+}
+
+/// Where the entry starting at `at` ends.
+const fn entry_end(header: &[u8], at: usize) -> Option<usize> {
+    if at + 1 >= header.len() {
+        return None;
+    }
+    let op = header[at];
+    if op == opcode::OPT as u8 & 0x7f || op == opcode::VEC as u8 & 0x7f {
+        return Some(at + 2);
+    }
+    let n = header[at + 1] as usize;
+    let mut at = at + 2;
+    let mut i = 0;
+    while i < n {
+        while at < header.len() && header[at] >= 0x80 {
+            at += 1;
+        }
+        at += 2;
+        i += 1;
+    }
+    Some(at)
 }
 
 /// The table being written.
@@ -77,11 +188,12 @@ impl Writer {
         true
     }
 
-    /// Writes `own`'s entry and then, into its holes, the entries of `parts` (a
-    /// node of primitives has none), and gives its index: its own, or an earlier
-    /// equal entry's, in which case nothing it wrote is kept. `None` past the
-    /// room or the entries this path takes.
-    const fn node(&mut self, own: &Entry, parts: &[Entry; MAX_HOLES]) -> Option<u8> {
+    /// Writes entry `i` of `tree` and then, into its holes, its parts' entries,
+    /// and gives its index: its own, or an earlier equal entry's, in which case
+    /// nothing it wrote is kept. `None` past the room or the entries this path
+    /// takes.
+    const fn node(&mut self, tree: &Tree, i: usize) -> Option<u8> {
+        let own = tree.entry(i);
         let idx = self.count;
         self.count += 1;
         let start = self.len;
@@ -91,7 +203,7 @@ impl Writer {
         let end = self.len;
         let mut h = 0;
         while h < own.holes() {
-            let Some(c) = self.node(&parts[h], &[Entry::UNKNOWN; MAX_HOLES]) else {
+            let Some(c) = self.node(tree, tree.kid(i, h)) else {
                 return None;
             };
             self.out[start + own.hole_at(h)] = c;
@@ -117,11 +229,13 @@ impl Writer {
 }
 
 /// The header of a message of arguments `args` (`DIDL`, the table, the argument
-/// types), or none if an argument is not known or deeper than two levels.
-pub(super) const fn header(args: &[Flat]) -> ConstHeader {
+/// types), or none if an argument is not known or deeper than four levels; and
+/// whether their values always fit in `short` bytes.
+pub(super) const fn header(args: &[Tree], short: usize) -> ConstHeader {
     const NONE: ConstHeader = ConstHeader {
         len: 0,
         bytes: [0; HEADER_BYTES],
+        short: false,
     };
     let mut w = Writer {
         out: [0; HEADER_BYTES],
@@ -130,22 +244,23 @@ pub(super) const fn header(args: &[Flat]) -> ConstHeader {
         count: 0,
     };
     // The table's size goes in the byte after the magic, once it is known.
-    if args.len() > MAX_ENTRIES || !w.put(opcode::MAGIC) || !w.put(&[0]) {
+    if args.len() > MAX_ARGS || !w.put(opcode::MAGIC) || !w.put(&[0]) {
         return NONE;
     }
-    let mut refs = [0u8; MAX_ENTRIES];
+    let mut refs = [0u8; MAX_ARGS];
     let mut i = 0;
     while i < args.len() {
         let a = &args[i];
-        refs[i] = if let Some(b) = a.own.prim() {
+        if !a.is_complete() {
+            return NONE;
+        }
+        refs[i] = if let Some(b) = a.entry(0).prim() {
             b
-        } else if a.own.is_node() {
-            match w.node(&a.own, &a.parts) {
+        } else {
+            match w.node(a, 0) {
                 Some(c) => c,
                 None => return NONE,
             }
-        } else {
-            return NONE;
         };
         i += 1;
     }
@@ -153,8 +268,22 @@ pub(super) const fn header(args: &[Flat]) -> ConstHeader {
     if !w.put(&[args.len() as u8]) || !w.put(refs.split_at(args.len()).0) {
         return NONE;
     }
+    // The values' bound: the arguments' bounds added up.
+    let mut total = 0;
+    let mut i = 0;
+    while i < args.len() {
+        match value_bound(w.out.split_at(w.len).0, refs[i], MAX_ENTRIES) {
+            Some(n) if total + n <= short => total += n,
+            _ => {
+                total = usize::MAX;
+                break;
+            }
+        }
+        i += 1;
+    }
     ConstHeader {
         len: w.len,
         bytes: w.out,
+        short: total <= short,
     }
 }

@@ -8,6 +8,7 @@
 mod arguments;
 mod const_header;
 mod dynamic;
+mod size_hints;
 mod static_flat;
 mod static_merge;
 pub(crate) mod static_table;
@@ -561,11 +562,12 @@ const EXACT_FROM: usize = 4096;
 /// Encodes a tuple of arguments into a new message with at most `SLACK` bytes of
 /// spare capacity, and none from `EXACT_FROM` bytes on.
 pub(crate) fn encode_args_owned<Tuple: ArgumentEncoder>(args: &Tuple) -> Result<Vec<u8>> {
-    let mut out = if let Some(h) = Tuple::_const_header() {
-        // The compiler wrote the header: nothing to find or keep, and no size hint
-        // (the values reserve as they are written).
-        let mut out = Vec::with_capacity(h.len() + SLACK);
-        write_after(h, true, args, &mut out)?;
+    let mut out = if let Some((h, short)) = Tuple::_const_message() {
+        // The compiler wrote the header: nothing to find or keep, nor any size
+        // when the values always fit the slack.
+        let hint = if short { None } else { size_hints::get(h) };
+        let mut out = Vec::with_capacity(hint.unwrap_or(h.len()) + SLACK);
+        write_const(h, (short, hint), args, &mut out)?;
         out
     } else {
         let header = tuple_header::<Tuple>()?;
@@ -597,9 +599,10 @@ pub(crate) fn append_message<Tuple: ArgumentEncoder>(
     args: &Tuple,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    if let Some(h) = Tuple::_const_header() {
-        out.reserve(h.len() + SLACK);
-        return write_after(h, true, args, out);
+    if let Some((h, short)) = Tuple::_const_message() {
+        let hint = if short { None } else { size_hints::get(h) };
+        out.reserve(hint.unwrap_or(h.len()) + SLACK);
+        return write_const(h, (short, hint), args, out);
     }
     let header = tuple_header::<Tuple>()?;
     out.reserve(header.size_hint.get() + SLACK);
@@ -639,6 +642,28 @@ fn write_message<Tuple: ArgumentEncoder>(
     let len = out.len() - start;
     let hint = header.size_hint.get();
     header.size_hint.set(len.max(hint / 2 + len / 2));
+    Ok(())
+}
+
+/// Appends `header`, which the compiler wrote, and the values of `args` to `out`,
+/// whose room the caller reserved from `hint` (what the last long messages of
+/// this header took, `size_hints.rs`), and records the hint for the next, unless
+/// the values are always `short` (within the slack).
+#[inline(always)]
+fn write_const<Tuple: ArgumentEncoder>(
+    header: &'static [u8],
+    (short, hint): (bool, Option<usize>),
+    args: &Tuple,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    if short {
+        return write_after(header, true, args, out);
+    }
+    let start = out.len();
+    write_after(header, hint.is_none(), args, out)?;
+    if let Some(next) = size_hints::next(hint, out.len() - start, header.len(), SLACK) {
+        size_hints::record(header, next);
+    }
     Ok(())
 }
 

@@ -66,56 +66,59 @@ macro_rules! static_forward {
         }
         const _PART: crate::types::shallow::Part = <$inner as crate::types::CandidType>::_PART;
         const _ENTRY: crate::types::shallow::Entry = <$inner as crate::types::CandidType>::_ENTRY;
-        const _FLAT: crate::types::shallow::Flat = <$inner as crate::types::CandidType>::_FLAT;
+        const _L1: crate::types::shallow::Tree = <$inner as crate::types::CandidType>::_L1;
+        const _L2: crate::types::shallow::Tree = <$inner as crate::types::CandidType>::_L2;
+        const _L3: crate::types::shallow::Tree = <$inner as crate::types::CandidType>::_L3;
+        const _L4: crate::types::shallow::Tree = <$inner as crate::types::CandidType>::_L4;
     };
 }
 
 /// The shallow constants (`types/shallow.rs`) of a type that owns one node, inside
 /// its `CandidType` impl: `opt T`, `vec T`, a blob, a map's `vec record { K; V }`,
-/// or a record or variant of `(id, T)` fields in the order `ty()` lists them.
+/// or a record or variant of `(id, T)` fields in the order `ty()` lists them. Each
+/// level `_Lk` is the entry over the parts' level `k - 1`.
 macro_rules! shallow {
     (opt $t:ty) => {
-        shallow!(@one opt $t);
+        shallow!(@node crate::types::shallow::Entry::opt(<$t as crate::types::CandidType>::_PART);
+            [<$t as crate::types::CandidType>::_L1],
+            [<$t as crate::types::CandidType>::_L2],
+            [<$t as crate::types::CandidType>::_L3]);
     };
     (vec $t:ty) => {
-        shallow!(@one vec $t);
-    };
-    (@one $kind:ident $t:ty) => {
-        const _PART: crate::types::shallow::Part = crate::types::shallow::Part::Node;
-        const _ENTRY: crate::types::shallow::Entry =
-            crate::types::shallow::Entry::$kind(<$t as crate::types::CandidType>::_PART);
-        const _FLAT: crate::types::shallow::Flat = crate::types::shallow::Flat::of(
-            Self::_ENTRY,
-            &[<$t as crate::types::CandidType>::_ENTRY],
-        );
+        shallow!(@node crate::types::shallow::Entry::vec(<$t as crate::types::CandidType>::_PART);
+            [<$t as crate::types::CandidType>::_L1],
+            [<$t as crate::types::CandidType>::_L2],
+            [<$t as crate::types::CandidType>::_L3]);
     };
     (blob) => {
         const _PART: crate::types::shallow::Part = crate::types::shallow::Part::Node;
         const _ENTRY: crate::types::shallow::Entry = crate::types::shallow::Entry::vec(
             crate::types::shallow::Part::prim(crate::types::static_type::Prim::Nat8),
         );
-        const _FLAT: crate::types::shallow::Flat = crate::types::shallow::Flat::leaf(Self::_ENTRY);
     };
     (map $k:ty, $v:ty) => {
-        const _PART: crate::types::shallow::Part = crate::types::shallow::Part::Node;
-        const _ENTRY: crate::types::shallow::Entry =
-            crate::types::shallow::Entry::vec(crate::types::shallow::Part::Node);
-        const _FLAT: crate::types::shallow::Flat = crate::types::shallow::Flat::of(
-            Self::_ENTRY,
-            &[crate::types::shallow::Entry::record(&[
-                shallow!(@field 0, $k),
-                shallow!(@field 1, $v),
-            ])],
-        );
+        shallow!(@node crate::types::shallow::Entry::vec(crate::types::shallow::Part::Node);
+            [crate::types::shallow::Tree::leaf(shallow!(@pair $k, $v))],
+            [shallow!(@pair $k, $v; _L1)],
+            [shallow!(@pair $k, $v; _L2)]);
+    };
+    (@pair $k:ty, $v:ty) => {
+        crate::types::shallow::Entry::record(&[shallow!(@field 0, $k), shallow!(@field 1, $v)])
+    };
+    (@pair $k:ty, $v:ty; $level:ident) => {
+        crate::types::shallow::Tree::of(
+            shallow!(@pair $k, $v),
+            &[
+                <$k as crate::types::CandidType>::$level,
+                <$v as crate::types::CandidType>::$level,
+            ],
+        )
     };
     ($kind:ident $(($id:expr, $t:ty)),+) => {
-        const _PART: crate::types::shallow::Part = crate::types::shallow::Part::Node;
-        const _ENTRY: crate::types::shallow::Entry =
-            crate::types::shallow::Entry::$kind(&[$(shallow!(@field $id, $t)),+]);
-        const _FLAT: crate::types::shallow::Flat = crate::types::shallow::Flat::of(
-            Self::_ENTRY,
-            &[$(<$t as crate::types::CandidType>::_ENTRY),+],
-        );
+        shallow!(@node crate::types::shallow::Entry::$kind(&[$(shallow!(@field $id, $t)),+]);
+            [$(<$t as crate::types::CandidType>::_L1),+],
+            [$(<$t as crate::types::CandidType>::_L2),+],
+            [$(<$t as crate::types::CandidType>::_L3),+]);
     };
     (@field $id:expr, $t:ty) => {
         (
@@ -123,6 +126,16 @@ macro_rules! shallow {
             crate::types::static_type::leb_word($id),
             <$t as crate::types::CandidType>::_PART,
         )
+    };
+    (@node $entry:expr; [$($l1:expr),+], [$($l2:expr),+], [$($l3:expr),+]) => {
+        const _PART: crate::types::shallow::Part = crate::types::shallow::Part::Node;
+        const _ENTRY: crate::types::shallow::Entry = $entry;
+        const _L2: crate::types::shallow::Tree =
+            crate::types::shallow::Tree::of(Self::_ENTRY, &[$($l1),+]);
+        const _L3: crate::types::shallow::Tree =
+            crate::types::shallow::Tree::of(Self::_ENTRY, &[$($l2),+]);
+        const _L4: crate::types::shallow::Tree =
+            crate::types::shallow::Tree::of(Self::_ENTRY, &[$($l3),+]);
     };
 }
 
@@ -259,10 +272,20 @@ pub trait CandidType {
     /// Hidden: the type's own table entry, from its parts' [`_PART`](Self::_PART).
     #[doc(hidden)]
     const _ENTRY: shallow::Entry = shallow::Entry::leaf(Self::_PART);
-    /// Hidden: the type's entry and those of the nodes it holds, from their
-    /// [`_ENTRY`](Self::_ENTRY), when it is two levels deep at most.
+    /// Hidden: the type's entries down to one level ([`_ENTRY`](Self::_ENTRY)
+    /// alone).
     #[doc(hidden)]
-    const _FLAT: shallow::Flat = shallow::Flat::leaf(Self::_ENTRY);
+    const _L1: shallow::Tree = shallow::Tree::leaf(Self::_ENTRY);
+    /// Hidden: the type's entries down to two levels, from its parts' `_L1`.
+    #[doc(hidden)]
+    const _L2: shallow::Tree = shallow::Tree::leaf(Self::_ENTRY);
+    /// Hidden: down to three levels, from its parts' `_L2`.
+    #[doc(hidden)]
+    const _L3: shallow::Tree = shallow::Tree::leaf(Self::_ENTRY);
+    /// Hidden: down to four levels, from its parts' `_L3`: what a header written
+    /// by the compiler takes (`ser/const_header.rs`).
+    #[doc(hidden)]
+    const _L4: shallow::Tree = shallow::Tree::leaf(Self::_ENTRY);
     /// Hidden: true for `u8`, so `Vec<u8>` can be written as one blob.
     #[doc(hidden)]
     fn _is_u8() -> bool

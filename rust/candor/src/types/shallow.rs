@@ -1,4 +1,4 @@
-//! What a type is one and two levels down, computed by the compiler: enough to
+//! What a type is down to four levels, computed by the compiler: enough to
 //! write the header of a shallow argument type (`ser/const_header.rs`) with no
 //! work at run time.
 //!
@@ -15,12 +15,12 @@
 //! * [`CandidType::_ENTRY`](super::CandidType::_ENTRY): the type's own table entry,
 //!   from its parts' `_PART`: their opcodes written in place, a hole where a part
 //!   is a node;
-//! * [`CandidType::_FLAT`](super::CandidType::_FLAT): that entry with the entries of
-//!   the nodes in its holes, from the parts' `_ENTRY`, when those have no holes of
-//!   their own: the two levels `ser/static_flat.rs` writes at run time.
+//! * `_L1` to [`CandidType::_L4`](super::CandidType::_L4): the type's entries down
+//!   to that many levels ([`Tree`]), level `k` from its entry and its parts' level
+//!   `k - 1`; complete when the type is no deeper.
 //!
-//! A recursive type always has a hole at the second level, so it is never flat and
-//! no constant reaches itself. Anything not known (a hand-written `CandidType`, a
+//! So no constant reaches itself: a recursive type's levels each name a lower
+//! one, and end incomplete. Anything not known (a hand-written `CandidType`, a
 //! function or service, a size past these arrays) makes the levels above it not
 //! known, and the header is written at run time as before.
 
@@ -221,52 +221,103 @@ impl Entry {
     }
 }
 
-/// A type's entry and, for each of its holes in order, the entry that fills it,
-/// itself without holes: the type as two levels of a table.
+/// The most entries a [`Tree`] holds (and a constant header: `ser/const_header.rs`).
+pub const MAX_TREE: usize = 16;
+
+/// A type's entries down to some level: its own entry first, then, for each of
+/// its holes in order, the tree of the part that fills it. *Complete* when no
+/// hole is left unfilled, that is when the type is no deeper than the level.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct Flat {
-    pub(crate) own: Entry,
-    pub(crate) parts: [Entry; MAX_HOLES],
+pub struct Tree {
+    /// How many entries; 0 when not known.
+    n: u8,
+    complete: bool,
+    entries: [Entry; MAX_TREE],
+    /// For entry `i`, the entry filling each of its holes (always after `i`).
+    kids: [[u8; MAX_HOLES]; MAX_TREE],
 }
 
-impl Flat {
-    /// Not known (or deeper than two levels).
-    pub const UNKNOWN: Flat = Flat {
-        own: Entry::UNKNOWN,
-        parts: [Entry::UNKNOWN; MAX_HOLES],
+impl Tree {
+    /// Not known.
+    pub const UNKNOWN: Tree = Tree {
+        n: 0,
+        complete: false,
+        entries: [Entry::UNKNOWN; MAX_TREE],
+        kids: [[0; MAX_HOLES]; MAX_TREE],
     };
 
-    /// A type whose entry is `own` and has no holes (a primitive, or a node of
-    /// primitives).
-    pub const fn leaf(own: Entry) -> Flat {
-        Self::of(own, &[])
-    }
-
-    /// A type whose entry is `own` and whose parts' entries are `parts`, one per
-    /// field in the order of `own` (one for `opt` and `vec`). Not known if a hole's
-    /// entry is not known or has holes itself.
-    pub const fn of(own: Entry, parts: &[Entry]) -> Flat {
+    /// A type down to its own entry: complete if that has no holes (a primitive,
+    /// or a node of primitives).
+    pub const fn leaf(own: Entry) -> Tree {
         if matches!(own.part, Part::Unknown) {
             return Self::UNKNOWN;
         }
-        let mut f = Flat {
-            own,
-            parts: [Entry::UNKNOWN; MAX_HOLES],
-        };
+        let mut t = Self::UNKNOWN;
+        t.n = 1;
+        t.complete = own.holes == 0;
+        t.entries[0] = own;
+        t
+    }
+
+    /// A type whose entry is `own` and whose parts' trees, a level less deep, are
+    /// `parts`, one per field in the order of `own` (one for `opt` and `vec`). Not
+    /// known if a part is not known or the entries do not fit; not complete if a
+    /// part is not.
+    pub const fn of(own: Entry, parts: &[Tree]) -> Tree {
+        let mut t = Self::leaf(own);
+        if t.n == 0 || t.complete {
+            return t;
+        }
+        t.complete = true;
         let mut h = 0;
         while h < own.holes as usize {
             let i = own.hole_of[h] as usize;
             if i >= parts.len() {
                 return Self::UNKNOWN;
             }
-            let p = parts[i];
-            if !p.is_node() || p.holes != 0 {
+            let p = &parts[i];
+            if p.n == 0 || !p.entries[0].is_node() {
                 return Self::UNKNOWN;
             }
-            f.parts[h] = p;
+            if !p.complete {
+                // Deeper than this level: no header from it, whatever else fits.
+                t.complete = false;
+                return t;
+            }
+            let base = t.n as usize;
+            if base + p.n as usize > MAX_TREE {
+                return Self::UNKNOWN;
+            }
+            let mut k = 0;
+            while k < p.n as usize {
+                t.entries[base + k] = p.entries[k];
+                let mut j = 0;
+                while j < MAX_HOLES {
+                    t.kids[base + k][j] = p.kids[k][j] + base as u8;
+                    j += 1;
+                }
+                k += 1;
+            }
+            t.kids[0][h] = base as u8;
+            t.n += p.n;
             h += 1;
         }
-        f
+        t
+    }
+
+    /// Whether every hole is filled.
+    pub(crate) const fn is_complete(&self) -> bool {
+        self.n != 0 && self.complete
+    }
+
+    /// Entry `i`.
+    pub(crate) const fn entry(&self, i: usize) -> &Entry {
+        &self.entries[i]
+    }
+
+    /// The entry filling hole `h` of entry `i`.
+    pub(crate) const fn kid(&self, i: usize, h: usize) -> usize {
+        self.kids[i][h] as usize
     }
 }
