@@ -278,6 +278,7 @@ impl Shapes {
 
     /// [`linked`](Self::linked), `own` when `d` is known to be `id`'s own
     /// description (not a transparent type's), so its owner need not be asked.
+    #[inline(always)]
     fn linked_as(
         &mut self,
         id: TypeId,
@@ -309,6 +310,7 @@ impl Shapes {
         Some(t)
     }
 
+    #[inline(always)]
     fn child(&mut self, r: StaticRef, depth: usize) -> Option<Ty> {
         match r {
             StaticRef::Link(l) => {

@@ -83,6 +83,15 @@ pub enum Prim {
 }
 
 impl Prim {
+    /// The primitive `r` names, if it names one.
+    pub(crate) fn of_ref(r: Ref) -> Option<Prim> {
+        ONE_BYTE_PRIMS
+            .iter()
+            .flatten()
+            .copied()
+            .find(|&p| Ref::prim(p) == r)
+    }
+
     /// The type's opcode in a type table.
     pub(crate) const fn opcode(self) -> i64 {
         match self {
@@ -352,6 +361,9 @@ pub(crate) const DEFAULT_MAX_HEADER_LEN: usize = 64 * 1024;
 pub(crate) struct Shape {
     /// The argument types, in order: a span of the arena's fields after the table's
     /// own (each entry's `ty`), so they move with the arena instead of being copied.
+    /// A header with no table and at most [`INLINE_ARGS`] arguments (each then a
+    /// primitive) holds them in `start` instead, one byte each, the first lowest:
+    /// its arena holds nothing, so a fresh decode state allocates nothing for it.
     pub args: Span,
     /// Number of type table entries (a cost unit of func/service checks).
     pub table_len: usize,
@@ -359,15 +371,36 @@ pub(crate) struct Shape {
     pub len: usize,
 }
 
+/// The most argument types a header with no table holds in its [`Shape`].
+pub(crate) const INLINE_ARGS: usize = 4;
+
 impl Shape {
     /// The type of argument `i` of the header whose arena is `arena`.
     #[inline(always)]
     pub(crate) fn arg(&self, arena: &Arena, i: usize) -> Option<Ref> {
-        if i < self.args.len as usize {
-            arena.field(self.args.start as usize + i).map(|f| f.ty)
-        } else {
+        let n = self.args.len as usize;
+        if i >= n {
             None
+        } else if self.table_len == 0 && n <= INLINE_ARGS {
+            Some(Ref::new(
+                self.args.start.checked_shr(8 * i as u32)? & 0xff,
+                false,
+            ))
+        } else {
+            arena.field(self.args.start as usize + i).map(|f| f.ty)
         }
+    }
+
+    /// The span of `n` primitive argument types `refs`, held inline (`n` at most
+    /// [`INLINE_ARGS`]).
+    #[inline(always)]
+    pub(crate) fn inline_args(refs: impl Iterator<Item = Prim>) -> Span {
+        let (mut start, mut len) = (0u32, 0u32);
+        for p in refs {
+            start |= (p as u32) << (8 * len);
+            len += 1;
+        }
+        Span { start, len }
     }
 }
 
@@ -427,8 +460,18 @@ pub(crate) fn parse_into(
             table.arena.push_node(node);
         }
     }
-    let args = table.arguments()?;
+    let mut args = table.arguments()?;
     let Table { rd, arena, .. } = table;
+    if table_len == 0 && args.len as usize <= INLINE_ARGS {
+        // No table: the arguments are primitives, held in the shape (`arg`).
+        let start = args.start as usize;
+        let fields = arena.fields.get(start..).unwrap_or_default();
+        let prims: Option<Vec<Prim>> = fields.iter().map(|f| Prim::of_ref(f.ty)).collect();
+        if let Some(prims) = prims.filter(|p| p.len() == args.len as usize) {
+            args = Shape::inline_args(prims.into_iter());
+            arena.fields.truncate(start);
+        }
+    }
     if table_len > 0 {
         methods_are_functions(arena)?;
         super::empty_records::replace_empty(arena, table_len as usize);

@@ -3,13 +3,17 @@
 //! such a header on every call, and it is never kept (`de/header_cache.rs`), so it
 //! is parsed every time; this reads it with no reader set up.
 
-use super::header::{Arena, FieldEntry, Ref, Shape, Span, FIRST_FIELDS, ONE_BYTE_PRIMS};
+use super::header::{
+    Arena, FieldEntry, Prim, Ref, Shape, Span, FIRST_FIELDS, INLINE_ARGS, ONE_BYTE_PRIMS,
+};
 use super::opcode;
 
 /// The shape of `DIDL 00 n t1 … tn` (fewer than 128 arguments, each `t` a one-byte
-/// primitive opcode) read into `arena`: the shape the general path would give.
-/// `None` for any other header, and for one the general path would refuse, which it
-/// then reads and reports.
+/// primitive opcode): the shape the general path would give, up to
+/// [`INLINE_ARGS`] argument types held in the shape itself (nothing written to
+/// `arena`, so a fresh state allocates nothing for them) and more read into
+/// `arena`. `None` for any other header, and for one the general path would
+/// refuse, which it then reads and reports.
 #[inline(always)]
 pub(crate) fn parse(bytes: &[u8], max_header_len: usize, arena: &mut Arena) -> Option<Shape> {
     let (head, rest) = bytes.split_first_chunk::<6>()?;
@@ -20,6 +24,17 @@ pub(crate) fn parse(bytes: &[u8], max_header_len: usize, arena: &mut Arena) -> O
     let argc = usize::from(argc);
     let len = 6 + argc;
     let types = rest.get(..argc).filter(|_| len <= max_header_len)?;
+    if argc <= INLINE_ARGS {
+        let mut prims = [Prim::Null; INLINE_ARGS];
+        for (slot, &b) in prims.iter_mut().zip(types) {
+            *slot = prim(b)?;
+        }
+        return Some(Shape {
+            args: Shape::inline_args(prims.into_iter().take(argc)),
+            table_len: 0,
+            len,
+        });
+    }
     let start = arena.fields.len();
     if arena.fields.capacity() == 0 {
         // A new arena's fields, at the size a header with a table would make them
@@ -29,12 +44,7 @@ pub(crate) fn parse(bytes: &[u8], max_header_len: usize, arena: &mut Arena) -> O
         arena.fields.reserve(argc);
     }
     for (id, &b) in (0u32..).zip(types) {
-        // Bytes below 0x40 are table indices (none is in range), above 0x7f the
-        // start of a longer opcode.
-        let prim = 0x7fu8
-            .checked_sub(b)
-            .and_then(|k| ONE_BYTE_PRIMS.get(usize::from(k)).copied().flatten());
-        let Some(p) = prim else {
+        let Some(p) = prim(b) else {
             arena.fields.truncate(start);
             return None;
         };
@@ -51,4 +61,70 @@ pub(crate) fn parse(bytes: &[u8], max_header_len: usize, arena: &mut Arena) -> O
         table_len: 0,
         len,
     })
+}
+
+/// The primitive whose one-byte opcode is `b`: bytes below 0x40 are table indices
+/// (none is in range), above 0x7f the start of a longer opcode.
+#[inline(always)]
+fn prim(b: u8) -> Option<Prim> {
+    0x7fu8
+        .checked_sub(b)
+        .and_then(|k| ONE_BYTE_PRIMS.get(usize::from(k)).copied().flatten())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::header::{parse_into, Arena, Prim, Ref, Shape, INLINE_ARGS};
+    use super::parse;
+
+    /// The argument types a shape gives over its arena.
+    fn args(shape: &Shape, arena: &Arena) -> Vec<Ref> {
+        (0..shape.args.len as usize)
+            .map(|i| shape.arg(arena, i).expect("an argument"))
+            .collect()
+    }
+
+    /// Up to `INLINE_ARGS` argument types are held in the shape, by this path and
+    /// by the general one alike (nothing in the arena), more in the arena; both
+    /// give the same types, also for opcodes the general path reads in a longer
+    /// form than one byte.
+    #[test]
+    fn argument_types_inline_and_in_the_arena() {
+        let prims = [
+            Prim::Null,
+            Prim::Principal,
+            Prim::Nat,
+            Prim::Text,
+            Prim::Empty,
+            Prim::Int8,
+        ];
+        for n in 0..=prims.len() + 2 {
+            let types: Vec<Prim> = (0..n).map(|i| prims[i % prims.len()]).collect();
+            let mut bytes = b"DIDL\x00".to_vec();
+            bytes.push(n as u8);
+            bytes.extend(types.iter().map(|p| p.opcode() as u8 & 0x7f));
+            let want: Vec<Ref> = types.iter().map(|&p| Ref::prim(p)).collect();
+
+            let mut plain_arena = Arena::new();
+            let plain = parse(&bytes, usize::MAX, &mut plain_arena).expect("a plain header");
+            let mut arena = Arena::new();
+            let general = parse_into(&bytes, usize::MAX, usize::MAX, &mut arena).unwrap();
+            assert_eq!(args(&plain, &plain_arena), want, "{n} arguments");
+            assert_eq!(args(&general, &arena), want, "{n} arguments");
+            assert_eq!((plain.len, general.len), (bytes.len(), bytes.len()));
+            let inline = n <= INLINE_ARGS;
+            assert_eq!(plain_arena.fields.is_empty(), inline, "{n} arguments");
+            assert_eq!(arena.fields.is_empty(), inline, "{n} arguments");
+        }
+        // `null` as two SLEB128 bytes: only the general path reads it.
+        let long = b"DIDL\x00\x02\xff\x7f\x7d";
+        assert!(parse(long, usize::MAX, &mut Arena::new()).is_none());
+        let mut arena = Arena::new();
+        let shape = parse_into(long, usize::MAX, usize::MAX, &mut arena).unwrap();
+        assert_eq!(
+            args(&shape, &arena),
+            [Ref::prim(Prim::Null), Ref::prim(Prim::Nat)]
+        );
+        assert!(arena.fields.is_empty());
+    }
 }
