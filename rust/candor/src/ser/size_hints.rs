@@ -83,24 +83,29 @@ mod tests {
 
     #[test]
     fn hints_follow_the_sizes_of_each_header() {
-        static A: [u8; 6] = *b"DIDL\0\x01";
-        static B: [u8; 6] = *b"DIDL\0\x02";
-        assert_eq!(get(&A), None);
-        record(&A, 100);
-        assert_eq!(get(&A), Some(100));
-        assert_eq!(get(&B), None);
-        record(&A, 300);
-        record(&B, 50);
-        assert_eq!((get(&A), get(&B)), (Some(300), Some(50)));
-        // A header landing on a taken slot takes it over; the other has none.
-        static MORE: [[u8; 8]; 200] = [[0; 8]; 200];
-        let a_slot = super::slot(A.as_ptr() as usize);
-        let other = MORE
+        // Headers at addresses picked by their slots, whatever the layout: `a`,
+        // `b` in another slot, and `c` in `a`'s.
+        static POOL: [[u8; 8]; 256] = [[0; 8]; 256];
+        let slot = |h: &[u8]| super::slot(h.as_ptr() as usize);
+        let a: &'static [u8] = &POOL[0];
+        let b: &'static [u8] = POOL
             .iter()
-            .find(|m| super::slot(m.as_ptr() as usize) == a_slot)
-            .expect("some address shares A's slot");
-        record(other, 7);
-        assert_eq!((get(&A), get(other)), (None, Some(7)));
+            .find(|h| slot(*h) != slot(a))
+            .expect("another slot");
+        let c: &'static [u8] = POOL[1..]
+            .iter()
+            .find(|h| slot(*h) == slot(a))
+            .expect("an address sharing a's slot");
+        assert_eq!(get(a), None);
+        record(a, 100);
+        assert_eq!(get(a), Some(100));
+        assert_eq!(get(b), None);
+        record(a, 300);
+        record(b, 50);
+        assert_eq!((get(a), get(b)), (Some(300), Some(50)));
+        // A header landing on a taken slot takes it over; the other has none.
+        record(c, 7);
+        assert_eq!((get(a), get(c), get(b)), (None, Some(7), Some(50)));
     }
 
     #[test]

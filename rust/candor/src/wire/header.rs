@@ -362,8 +362,9 @@ pub(crate) struct Shape {
     /// The argument types, in order: a span of the arena's fields after the table's
     /// own (each entry's `ty`), so they move with the arena instead of being copied.
     /// A header with no table and at most [`INLINE_ARGS`] arguments (each then a
-    /// primitive) holds them in `start` instead, one byte each, the first lowest:
-    /// its arena holds nothing, so a fresh decode state allocates nothing for it.
+    /// primitive) holds them in `start` instead, under [`INLINE`], one byte each,
+    /// the first lowest: its arena holds nothing, so a fresh decode state allocates
+    /// nothing for it.
     pub args: Span,
     /// Number of type table entries (a cost unit of func/service checks).
     pub table_len: usize,
@@ -371,23 +372,26 @@ pub(crate) struct Shape {
     pub len: usize,
 }
 
-/// The most argument types a header with no table holds in its [`Shape`].
-pub(crate) const INLINE_ARGS: usize = 4;
+/// The most argument types a header with no table holds in its [`Shape`]: three
+/// bytes of `Span::start`, below [`INLINE`].
+pub(crate) const INLINE_ARGS: usize = 3;
+
+/// The bit of `Span::start` that says the argument types are held in it (no arena
+/// has two billion fields).
+const INLINE: u32 = 1 << 31;
 
 impl Shape {
     /// The type of argument `i` of the header whose arena is `arena`.
     #[inline(always)]
     pub(crate) fn arg(&self, arena: &Arena, i: usize) -> Option<Ref> {
-        let n = self.args.len as usize;
-        if i >= n {
+        let Span { start, len } = self.args;
+        if i >= len as usize {
             None
-        } else if self.table_len == 0 && n <= INLINE_ARGS {
-            Some(Ref::new(
-                self.args.start.checked_shr(8 * i as u32)? & 0xff,
-                false,
-            ))
+        } else if start & INLINE == 0 {
+            arena.field(start as usize + i).map(|f| f.ty)
         } else {
-            arena.field(self.args.start as usize + i).map(|f| f.ty)
+            // `i` is below `INLINE_ARGS`, so the shift is below 24.
+            Some(Ref::new((start >> ((8 * i as u32) & 31)) & 0xff, false))
         }
     }
 
@@ -395,7 +399,7 @@ impl Shape {
     /// [`INLINE_ARGS`]).
     #[inline(always)]
     pub(crate) fn inline_args(refs: impl Iterator<Item = Prim>) -> Span {
-        let (mut start, mut len) = (0u32, 0u32);
+        let (mut start, mut len) = (INLINE, 0u32);
         for p in refs {
             start |= (p as u32) << (8 * len);
             len += 1;
