@@ -40,8 +40,8 @@ macro_rules! path {
     )*};
 }
 
-/// Whether the compiler writes the header (`ser/const_header.rs`): four levels at
-/// most, sixteen entries and 128 bytes at most, no function or service, no
+/// Whether the compiler writes the header (`ser/const_header.rs`): eight levels at
+/// most, 32 entries and 256 bytes at most, no function or service, no
 /// hand-written type.
 macro_rules! constant {
     ($constant:literal: $($t:ty),* $(,)?) => {$(
@@ -373,7 +373,7 @@ fn primitives_and_nodes_of_primitives_are_written_flat() {
         (Result<u64, String>, Result<u64, String>),
         (u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8),
     );
-    // Past the compiler's 128 bytes: written at run time.
+    // Flat, and written by the compiler too.
     type Long = (
         A,
         B,
@@ -393,7 +393,7 @@ fn primitives_and_nodes_of_primitives_are_written_flat() {
         Option<u64>,
     );
     flat!(Long);
-    constant!(false: Long);
+    constant!(true: Long);
     // Two levels: parts that are primitives or flat nodes.
     flat!(
         (Option<Option<u8>>,),
@@ -429,8 +429,14 @@ fn primitives_and_nodes_of_primitives_are_written_flat() {
     );
 }
 
-/// Five levels.
-type Deeper = Option<Option<Option<Option<Option<u8>>>>>;
+/// Nine levels.
+type Deeper = O4<O4<Option<u8>>>;
+
+/// Four levels of `opt`.
+type O4<T> = Option<Option<Option<Option<T>>>>;
+
+/// Three levels of `opt`.
+type O3<T> = Option<Option<Option<T>>>;
 
 /// A newtype wrapping itself (it has no finite value): it derives, as with
 /// candid, and has no constants (forwarded, they would reach themselves).
@@ -450,7 +456,7 @@ impl CandidType for HandWritten {
 }
 
 #[test]
-fn the_compiler_writes_headers_four_levels_deep_and_no_deeper() {
+fn the_compiler_writes_headers_eight_levels_deep_and_no_deeper() {
     constant!(true:
         (u8,),
         (Minted,),
@@ -468,15 +474,28 @@ fn the_compiler_writes_headers_four_levels_deep_and_no_deeper() {
         // `opt blob` from `[u8; 32]` and from `Memo`: one entry.
         (TransferArg, Memo, [u8; 32], Option<Memo>),
     );
+    constant!(true: (Option<Option<Deep>>,), (Option<TransferArg>,), (O4<O4<u8>>,));
     constant!(false:
         (Deeper,),
         (u8, Deeper),
-        (Option<Option<Deep>>,),
         (List,),
         (Tree,),
         (Wrapped,),
         (Even,),
-        (Option<TransferArg>,),
+        // 33 entries.
+        (
+            O3<u8>,
+            O3<u16>,
+            O3<u32>,
+            O3<u64>,
+            O3<i8>,
+            O3<i16>,
+            O3<i32>,
+            O3<i64>,
+            O3<f32>,
+            O3<f64>,
+            O3<String>
+        ),
     );
     // Nor a header with a type it knows nothing of (it has no description either).
     assert!(<(Option<HandWritten>,)>::_const_header().is_none());

@@ -115,15 +115,15 @@ fn a_warmed_query_takes_its_kept_header_and_answers_as_a_cold_one() {
     assert_eq!(warm_taken, 1, "a warmed call takes the header warm_up kept");
 }
 
-/// A reply five levels deep: the compiler does not write its header.
-type Deep = Result<Option<Option<Option<Option<u64>>>>, ApiError>;
+/// A reply nine levels deep: the compiler does not write its header.
+type Deep = Result<O4<O4<u64>>, ApiError>;
+
+/// Four levels of `opt`.
+type O4<T> = Option<Option<Option<Option<T>>>>;
 
 #[test]
 fn a_warmed_reply_is_candids_and_computes_no_header_by_value_or_by_reference() {
-    let want = candid::encode_one(Err::<Option<Option<Option<Option<u64>>>>, _>(
-        theirs::ApiError::InvalidTokenId,
-    ))
-    .unwrap();
+    let want = candid::encode_one(Err::<O4<O4<u64>>, _>(theirs::ApiError::InvalidTokenId)).unwrap();
     let (by_value, by_reference, computed) = fresh(|| {
         candor::warm_up::<(u64,), (Deep,)>().unwrap();
         let kept = candor::ser::headers_kept();

@@ -608,6 +608,10 @@ impl Cx<'_> {
                     const _L2: #sh::Tree = <#ty as #k::types::CandidType>::_L2;
                     const _L3: #sh::Tree = <#ty as #k::types::CandidType>::_L3;
                     const _L4: #sh::Tree = <#ty as #k::types::CandidType>::_L4;
+                    const _L5: #sh::Tree = <#ty as #k::types::CandidType>::_L5;
+                    const _L6: #sh::Tree = <#ty as #k::types::CandidType>::_L6;
+                    const _L7: #sh::Tree = <#ty as #k::types::CandidType>::_L7;
+                    const _L8: #sh::Tree = <#ty as #k::types::CandidType>::_L8;
                 },
             ),
             StaticBody::ForwardRecursive(ty) => (
@@ -627,7 +631,7 @@ impl Cx<'_> {
             ),
             StaticBody::Kind(kind, entry, parts) => {
                 // Level `k` over the parts' level `k - 1`.
-                let levels = (2..=4).map(|level| {
+                let levels = (2..=8).map(|level| {
                     let name = format_ident!("_L{}", level);
                     let trees = parts.iter().map(|p| self.shallow_tree(p, level - 1));
                     quote! {

@@ -20,7 +20,7 @@ pub trait ArgumentEncoder {
         None
     }
     /// Hidden: the whole header as the compiler wrote it (`ser/const_header.rs`),
-    /// when every argument type is four levels deep at most.
+    /// when every argument type is eight levels deep at most.
     #[doc(hidden)]
     #[inline(always)]
     fn _const_header() -> Option<&'static [u8]> {
@@ -91,7 +91,7 @@ macro_rules! encode_impl {
             }
             #[inline(always)]
             fn _const_message() -> Option<(&'static [u8], bool)> {
-                const { &const_header::header(&[$($t::_L4),+], SLACK) }.get()
+                const { &const_header::header(&[$($t::_L8),+], SLACK) }.get()
             }
             fn _keep_headers() -> Result<()> {
                 // `Encode!(&a, &b)` encodes a tuple of references, a tuple type of

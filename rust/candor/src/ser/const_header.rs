@@ -1,4 +1,4 @@
-//! The header of a tuple of shallow argument types (four levels at most),
+//! The header of a tuple of shallow argument types (eight levels at most),
 //! computed by the compiler from their [`Tree`] constants (`types/shallow.rs`): a
 //! message of such types costs no type work at run time, on its first call or any
 //! other.
@@ -19,7 +19,7 @@ use crate::wire::opcode;
 
 /// The bytes a constant header holds: the longest kept in the binary per tuple
 /// type that has one (longer headers are written at run time).
-const HEADER_BYTES: usize = 128;
+const HEADER_BYTES: usize = 256;
 
 /// The most entries such a table has: each entry index is then one byte.
 const MAX_ENTRIES: usize = MAX_TREE;
@@ -229,7 +229,7 @@ impl Writer {
 }
 
 /// The header of a message of arguments `args` (`DIDL`, the table, the argument
-/// types), or none if an argument is not known or deeper than four levels; and
+/// types), or none if an argument is not known or deeper than eight levels; and
 /// whether their values always fit in `short` bytes.
 pub(super) const fn header(args: &[Tree], short: usize) -> ConstHeader {
     const NONE: ConstHeader = ConstHeader {

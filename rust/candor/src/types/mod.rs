@@ -70,6 +70,10 @@ macro_rules! static_forward {
         const _L2: crate::types::shallow::Tree = <$inner as crate::types::CandidType>::_L2;
         const _L3: crate::types::shallow::Tree = <$inner as crate::types::CandidType>::_L3;
         const _L4: crate::types::shallow::Tree = <$inner as crate::types::CandidType>::_L4;
+        const _L5: crate::types::shallow::Tree = <$inner as crate::types::CandidType>::_L5;
+        const _L6: crate::types::shallow::Tree = <$inner as crate::types::CandidType>::_L6;
+        const _L7: crate::types::shallow::Tree = <$inner as crate::types::CandidType>::_L7;
+        const _L8: crate::types::shallow::Tree = <$inner as crate::types::CandidType>::_L8;
     };
 }
 
@@ -82,13 +86,21 @@ macro_rules! shallow {
         shallow!(@node crate::types::shallow::Entry::opt(<$t as crate::types::CandidType>::_PART);
             [<$t as crate::types::CandidType>::_L1],
             [<$t as crate::types::CandidType>::_L2],
-            [<$t as crate::types::CandidType>::_L3]);
+            [<$t as crate::types::CandidType>::_L3],
+            [<$t as crate::types::CandidType>::_L4],
+            [<$t as crate::types::CandidType>::_L5],
+            [<$t as crate::types::CandidType>::_L6],
+            [<$t as crate::types::CandidType>::_L7]);
     };
     (vec $t:ty) => {
         shallow!(@node crate::types::shallow::Entry::vec(<$t as crate::types::CandidType>::_PART);
             [<$t as crate::types::CandidType>::_L1],
             [<$t as crate::types::CandidType>::_L2],
-            [<$t as crate::types::CandidType>::_L3]);
+            [<$t as crate::types::CandidType>::_L3],
+            [<$t as crate::types::CandidType>::_L4],
+            [<$t as crate::types::CandidType>::_L5],
+            [<$t as crate::types::CandidType>::_L6],
+            [<$t as crate::types::CandidType>::_L7]);
     };
     (blob) => {
         const _PART: crate::types::shallow::Part = crate::types::shallow::Part::Node;
@@ -100,7 +112,11 @@ macro_rules! shallow {
         shallow!(@node crate::types::shallow::Entry::vec(crate::types::shallow::Part::Node);
             [crate::types::shallow::Tree::leaf(shallow!(@pair $k, $v))],
             [shallow!(@pair $k, $v; _L1)],
-            [shallow!(@pair $k, $v; _L2)]);
+            [shallow!(@pair $k, $v; _L2)],
+            [shallow!(@pair $k, $v; _L3)],
+            [shallow!(@pair $k, $v; _L4)],
+            [shallow!(@pair $k, $v; _L5)],
+            [shallow!(@pair $k, $v; _L6)]);
     };
     (@pair $k:ty, $v:ty) => {
         crate::types::shallow::Entry::record(&[shallow!(@field 0, $k), shallow!(@field 1, $v)])
@@ -118,7 +134,11 @@ macro_rules! shallow {
         shallow!(@node crate::types::shallow::Entry::$kind(&[$(shallow!(@field $id, $t)),+]);
             [$(<$t as crate::types::CandidType>::_L1),+],
             [$(<$t as crate::types::CandidType>::_L2),+],
-            [$(<$t as crate::types::CandidType>::_L3),+]);
+            [$(<$t as crate::types::CandidType>::_L3),+],
+            [$(<$t as crate::types::CandidType>::_L4),+],
+            [$(<$t as crate::types::CandidType>::_L5),+],
+            [$(<$t as crate::types::CandidType>::_L6),+],
+            [$(<$t as crate::types::CandidType>::_L7),+]);
     };
     (@field $id:expr, $t:ty) => {
         (
@@ -127,7 +147,7 @@ macro_rules! shallow {
             <$t as crate::types::CandidType>::_PART,
         )
     };
-    (@node $entry:expr; [$($l1:expr),+], [$($l2:expr),+], [$($l3:expr),+]) => {
+    (@node $entry:expr; [$($l1:expr),+], [$($l2:expr),+], [$($l3:expr),+], [$($l4:expr),+], [$($l5:expr),+], [$($l6:expr),+], [$($l7:expr),+]) => {
         const _PART: crate::types::shallow::Part = crate::types::shallow::Part::Node;
         const _ENTRY: crate::types::shallow::Entry = $entry;
         const _L2: crate::types::shallow::Tree =
@@ -136,6 +156,14 @@ macro_rules! shallow {
             crate::types::shallow::Tree::of(Self::_ENTRY, &[$($l2),+]);
         const _L4: crate::types::shallow::Tree =
             crate::types::shallow::Tree::of(Self::_ENTRY, &[$($l3),+]);
+        const _L5: crate::types::shallow::Tree =
+            crate::types::shallow::Tree::of(Self::_ENTRY, &[$($l4),+]);
+        const _L6: crate::types::shallow::Tree =
+            crate::types::shallow::Tree::of(Self::_ENTRY, &[$($l5),+]);
+        const _L7: crate::types::shallow::Tree =
+            crate::types::shallow::Tree::of(Self::_ENTRY, &[$($l6),+]);
+        const _L8: crate::types::shallow::Tree =
+            crate::types::shallow::Tree::of(Self::_ENTRY, &[$($l7),+]);
     };
 }
 
@@ -282,10 +310,22 @@ pub trait CandidType {
     /// Hidden: down to three levels, from its parts' `_L2`.
     #[doc(hidden)]
     const _L3: shallow::Tree = shallow::Tree::leaf(Self::_ENTRY);
-    /// Hidden: down to four levels, from its parts' `_L3`: what a header written
-    /// by the compiler takes (`ser/const_header.rs`).
+    /// Hidden: down to four levels, from its parts' `_L3`.
     #[doc(hidden)]
     const _L4: shallow::Tree = shallow::Tree::leaf(Self::_ENTRY);
+    /// Hidden: down to five levels, from its parts' `_L4`.
+    #[doc(hidden)]
+    const _L5: shallow::Tree = shallow::Tree::leaf(Self::_ENTRY);
+    /// Hidden: down to six levels, from its parts' `_L5`.
+    #[doc(hidden)]
+    const _L6: shallow::Tree = shallow::Tree::leaf(Self::_ENTRY);
+    /// Hidden: down to seven levels, from its parts' `_L6`.
+    #[doc(hidden)]
+    const _L7: shallow::Tree = shallow::Tree::leaf(Self::_ENTRY);
+    /// Hidden: down to eight levels, from its parts' `_L7`: what a header written
+    /// by the compiler takes (`ser/const_header.rs`).
+    #[doc(hidden)]
+    const _L8: shallow::Tree = shallow::Tree::leaf(Self::_ENTRY);
     /// Hidden: true for `u8`, so `Vec<u8>` can be written as one blob.
     #[doc(hidden)]
     fn _is_u8() -> bool

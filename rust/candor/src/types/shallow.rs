@@ -1,4 +1,4 @@
-//! What a type is down to four levels, computed by the compiler: enough to
+//! What a type is down to eight levels, computed by the compiler: enough to
 //! write the header of a shallow argument type (`ser/const_header.rs`) with no
 //! work at run time.
 //!
@@ -15,7 +15,7 @@
 //! * [`CandidType::_ENTRY`](super::CandidType::_ENTRY): the type's own table entry,
 //!   from its parts' `_PART`: their opcodes written in place, a hole where a part
 //!   is a node;
-//! * `_L1` to [`CandidType::_L4`](super::CandidType::_L4): the type's entries down
+//! * `_L1` to [`CandidType::_L8`](super::CandidType::_L8): the type's entries down
 //!   to that many levels ([`Tree`]), level `k` from its entry and its parts' level
 //!   `k - 1`; complete when the type is no deeper.
 //!
@@ -222,7 +222,7 @@ impl Entry {
 }
 
 /// The most entries a [`Tree`] holds (and a constant header: `ser/const_header.rs`).
-pub const MAX_TREE: usize = 16;
+pub const MAX_TREE: usize = 32;
 
 /// A type's entries down to some level: its own entry first, then, for each of
 /// its holes in order, the tree of the part that fills it. *Complete* when no
