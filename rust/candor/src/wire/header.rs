@@ -83,15 +83,6 @@ pub enum Prim {
 }
 
 impl Prim {
-    /// The primitive `r` names, if it names one.
-    pub(crate) fn of_ref(r: Ref) -> Option<Prim> {
-        ONE_BYTE_PRIMS
-            .iter()
-            .flatten()
-            .copied()
-            .find(|&p| Ref::prim(p) == r)
-    }
-
     /// The type's opcode in a type table.
     pub(crate) const fn opcode(self) -> i64 {
         match self {
@@ -395,16 +386,19 @@ impl Shape {
         }
     }
 
-    /// The span of `n` primitive argument types `refs`, held inline (`n` at most
-    /// [`INLINE_ARGS`]).
+    /// The argument types `refs` held inline, or `None` if there are more than
+    /// [`INLINE_ARGS`] or one is not a primitive's reference.
     #[inline(always)]
-    pub(crate) fn inline_args(refs: impl Iterator<Item = Prim>) -> Span {
+    pub(crate) fn inline_args(refs: impl Iterator<Item = Ref>) -> Option<Span> {
         let (mut start, mut len) = (INLINE, 0u32);
-        for p in refs {
-            start |= (p as u32) << (8 * len);
+        for r in refs {
+            if len as usize == INLINE_ARGS || r.is_var() || r.idx() >= PRIM_COUNT {
+                return None;
+            }
+            start |= r.idx() << (8 * len);
             len += 1;
         }
-        Span { start, len }
+        Some(Span { start, len })
     }
 }
 
@@ -470,9 +464,8 @@ pub(crate) fn parse_into(
         // No table: the arguments are primitives, held in the shape (`arg`).
         let start = args.start as usize;
         let fields = arena.fields.get(start..).unwrap_or_default();
-        let prims: Option<Vec<Prim>> = fields.iter().map(|f| Prim::of_ref(f.ty)).collect();
-        if let Some(prims) = prims.filter(|p| p.len() == args.len as usize) {
-            args = Shape::inline_args(prims.into_iter());
+        if let Some(inline) = Shape::inline_args(fields.iter().map(|f| f.ty)) {
+            args = inline;
             arena.fields.truncate(start);
         }
     }

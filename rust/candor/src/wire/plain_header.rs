@@ -30,7 +30,7 @@ pub(crate) fn parse(bytes: &[u8], max_header_len: usize, arena: &mut Arena) -> O
             *slot = prim(b)?;
         }
         return Some(Shape {
-            args: Shape::inline_args(prims.into_iter().take(argc)),
+            args: Shape::inline_args(prims.into_iter().take(argc).map(Ref::prim))?,
             table_len: 0,
             len,
         });
