@@ -237,7 +237,7 @@ pub fn decode_args_with_config<'a, Tuple: ArgumentDecoder<'a>>(
 ) -> Result<Tuple> {
     // The decoder is used in the `Result` it was returned in: moving it out would
     // copy it (a `memory.copy` on wasm, charged by the byte) on every call.
-    match IDLDeserialize::new_with_config(bytes, config) {
+    match IDLDeserialize::new_for::<Tuple>(bytes, config) {
         Ok(ref mut de) => {
             let res = Tuple::decode(de)?;
             de.done()?;
@@ -252,7 +252,7 @@ pub fn decode_args_with_config_debug<'a, Tuple: ArgumentDecoder<'a>>(
     bytes: &'a [u8],
     config: &DecoderConfig,
 ) -> Result<(Tuple, DecoderConfig)> {
-    match IDLDeserialize::new_with_config(bytes, config) {
+    match IDLDeserialize::new_for::<Tuple>(bytes, config) {
         Ok(ref mut de) => {
             let res = Tuple::decode(de)?;
             de.done()?;

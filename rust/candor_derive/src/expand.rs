@@ -468,6 +468,7 @@ impl Cx<'_> {
         let mut ty_fields = Vec::new();
         let mut static_cases = Vec::new();
         let mut shallow_cases = Vec::new();
+        let mut shallow_labels = Vec::new();
         let mut shallow_parts = Vec::new();
         let mut arms = Vec::new();
         for (index, case) in cases.iter().enumerate() {
@@ -479,6 +480,7 @@ impl Cx<'_> {
             });
             static_cases.push(self.static_field(m, &case.payload_static));
             shallow_cases.push(self.shallow_field(m.hash, &case.payload_shallow.0));
+            shallow_labels.push(self.static_label(&m.label));
             shallow_parts.push(case.payload_shallow.1.clone());
 
             let ident = &case.variant.ident;
@@ -550,7 +552,9 @@ impl Cx<'_> {
         };
         let s = quote!(#k::types::static_type);
         let stat = quote!(#s::StaticKind::Variant(&[#(#static_cases),*]));
-        let entry = quote!(#k::types::shallow::Entry::variant(&[#(#shallow_cases),*]));
+        let entry = quote! {
+            #k::types::shallow::Entry::variant(&[#(#shallow_cases),*], &[#(#shallow_labels),*])
+        };
         Ok((ty, ser, docs, StaticBody::Kind(stat, entry, shallow_parts)))
     }
 }
@@ -680,12 +684,19 @@ impl Cx<'_> {
         let k = self.krate;
         let s = quote!(#k::types::static_type);
         let hash = m.hash;
-        let label = match &m.label {
-            LabelKind::Named(n) => quote!(#s::StaticLabel::Named(#n)),
-            LabelKind::Id(_) => quote!(#s::StaticLabel::Id),
-        };
+        let label = self.static_label(&m.label);
         let leb = leb_word(hash);
         quote!(#s::StaticField { id: #hash, label: #label, ty: #ty, leb: #leb })
+    }
+
+    /// How a description labels a field or case (`StaticLabel`).
+    fn static_label(&self, label: &LabelKind) -> TokenStream {
+        let k = self.krate;
+        let s = quote!(#k::types::static_type);
+        match label {
+            LabelKind::Named(n) => quote!(#s::StaticLabel::Named(#n)),
+            LabelKind::Id(_) => quote!(#s::StaticLabel::Id),
+        }
     }
 
     /// One field or case of a shallow entry: its id, the id's LEB128 word and its
@@ -736,7 +747,8 @@ impl Cx<'_> {
             let ty = m.ty.as_ref().expect("record members have types");
             self.shallow_field(m.hash, &quote!(<#ty as #k::types::CandidType>::_PART))
         });
-        quote!(#k::types::shallow::Entry::record(&[#(#fields),*]))
+        let labels = members.iter().map(|m| self.static_label(&m.label));
+        quote!(#k::types::shallow::Entry::record(&[#(#fields),*], &[#(#labels),*]))
     }
 
     /// `StaticKind::Record` of already-sorted members.

@@ -8,6 +8,7 @@
 //! (`Rc::make_mut`): that happens once per new type, never on the steady path.
 
 mod fields;
+mod installed;
 mod memo;
 
 use super::quota;
@@ -108,6 +109,8 @@ pub(crate) fn of<T: crate::types::CandidType + ?Sized>(
     })
 }
 
+pub(crate) use installed::install_known;
+
 /// The arena and root reference of a type given at run time (with the definitions
 /// of its `Var`s in `env`). Built in a private arena: run-time types have no Rust
 /// identity to cache them by, and interning them into the shared arena would grow it
@@ -157,6 +160,18 @@ impl Interner {
             super::header_cache::park_expected(&placeholder);
         }
         shared
+    }
+
+    /// Lets every holder of the shared arena but a live decoder go of it before it
+    /// grows ([`let_go`](Self::let_go) with no decoder of its own).
+    fn park_holders(&mut self) {
+        let placeholder = self
+            .placeholder
+            .get_or_insert_with(|| Rc::new(Arena::new()))
+            .clone();
+        if Rc::strong_count(&self.arena) > 1 {
+            super::header_cache::park_expected(&placeholder);
+        }
     }
 
     /// The cached root of a Rust type: `None` if not interned yet, `Some(None)` for

@@ -12,6 +12,7 @@
 
 mod access;
 mod args;
+mod arguments;
 mod coerce;
 mod copy;
 
@@ -21,6 +22,7 @@ mod expect;
 mod header_cache;
 mod kept;
 mod key;
+mod known;
 mod lent;
 mod merge;
 mod primvec;
@@ -30,9 +32,12 @@ mod state;
 mod subtype;
 mod value;
 
+pub use self::arguments::ArgumentDecoder;
 pub use self::direct::Direct;
 #[doc(hidden)]
 pub use self::expect::expected_arena_dump;
+#[doc(hidden)]
+pub use self::known::KnownHeader;
 use self::state::DecodeState;
 use crate::error::Result;
 use crate::error::{Error, PathSegment};
@@ -254,6 +259,24 @@ pub fn spec_only_reads() -> u64 {
     value::spec_only_reads()
 }
 
+/// Turns this thread's known headers on (the default) or off. On, a message whose
+/// header is the one the compiler writes for the argument types it is decoded as
+/// takes its wire and expected types from that header instead of parsing and
+/// placing them, with the same values, errors and units (`spec/decoder.md`, fast
+/// path 29); off, every header is parsed. For tests that compare the two.
+#[doc(hidden)]
+pub fn set_known_headers(on: bool) {
+    known::set_enabled(on);
+}
+
+/// How many decodes on this thread took their header as known instead of parsing
+/// it: for tests and benchmarks that check known headers fire, and only where
+/// they may.
+#[doc(hidden)]
+pub fn known_headers_taken() -> u64 {
+    known::taken()
+}
+
 /// How many decodes on this thread took a kept header instead of parsing: for tests
 /// and benchmarks that check the cache fires.
 #[doc(hidden)]
@@ -304,7 +327,25 @@ impl<'de> IDLDeserialize<'de> {
     }
 
     /// Reads the header of `bytes`, under `config`'s limits.
+    #[inline]
     pub fn new_with_config(bytes: &'de [u8], config: &DecoderConfig) -> Result<Self> {
+        Self::new_known(bytes, config, None)
+    }
+
+    /// Hidden: [`new_with_config`](Self::new_with_config) for a message to be
+    /// decoded as `Args`: a header that is the one the compiler wrote for `Args`
+    /// is taken as known instead of being parsed, and `Args`' expected types are
+    /// placed from it (`known.rs`). The same decoder either way.
+    #[doc(hidden)]
+    #[inline]
+    pub fn new_for<Args: ArgumentDecoder<'de>>(
+        bytes: &'de [u8],
+        config: &DecoderConfig,
+    ) -> Result<Self> {
+        Self::new_known(bytes, config, Some((Args::_known, Args::_arg_id)))
+    }
+
+    fn new_known(bytes: &'de [u8], config: &DecoderConfig, known: Option<Known>) -> Result<Self> {
         let limits = limits_of(config);
         // A header with an empty type table (primitive arguments only) is not kept:
         // keeping one costs its first decode (the key's copy, a state of its own)
@@ -329,7 +370,7 @@ impl<'de> IDLDeserialize<'de> {
                 None => {}
             }
         }
-        Self::parsed(bytes, config, limits, cacheable, (quota, size_bound))
+        Self::parsed(bytes, config, limits, cacheable, known, (quota, size_bound))
     }
 
     /// A decoder for a header that is not kept (or not yet): parsed, and admitted to
@@ -340,13 +381,25 @@ impl<'de> IDLDeserialize<'de> {
         config: &DecoderConfig,
         limits: header_cache::Limits,
         cacheable: bool,
+        known: Option<Known>,
         (quota, size_bound): (Option<usize>, bool),
     ) -> Result<Self> {
+        // A header the compiler wrote for the arguments (fast path 29): its
+        // expected types go in first, as placing them may park the kept states.
+        let known = match known {
+            Some((header, ids)) if cacheable && known::enabled() => header()
+                .filter(|k| k.starts(bytes, limits.max_type_len, limits.max_header_len))
+                .inspect(|k| expect::install_known(k, ids)),
+            _ => None,
+        };
         let mut state = header_cache::parse_state(expect::shared_arena);
         let arena = state.wire.arena_mut();
         // A header of primitive arguments (no table: not `cacheable`) first, fast
         // path 28; a header with a table goes straight to the general parse.
-        let plain = if cacheable {
+        let plain = if let Some(k) = known {
+            known::count();
+            Some(k.fill(arena))
+        } else if cacheable {
             None
         } else {
             plain_header::parse(bytes, limits.max_header_len, arena)
@@ -616,55 +669,12 @@ impl<'de> IDLDeserialize<'de> {
     }
 }
 
-/// A tuple of arguments decoded from one message.
-pub trait ArgumentDecoder<'a>: Sized {
-    /// Decodes the next arguments, one per tuple element, in order.
-    fn decode(de: &mut IDLDeserialize<'a>) -> Result<Self>;
-    /// Hidden: places each argument type among the thread's interned expected
-    /// types, through `de`, as decoding a message of these arguments would, and
-    /// reads nothing ([`crate::warm_up`]).
-    #[doc(hidden)]
-    fn _place_types(_de: &mut IDLDeserialize<'a>) -> Result<()> {
-        Ok(())
-    }
-}
-
-impl<'a> ArgumentDecoder<'a> for () {
-    fn decode(_de: &mut IDLDeserialize<'a>) -> Result<()> {
-        Ok(())
-    }
-}
-
-macro_rules! decode_impl {
-    ($($t:ident),+) => {
-        impl<'a, $($t: Deserialize<'a> + CandidType),+> ArgumentDecoder<'a> for ($($t,)+) {
-            #[inline]
-            fn decode(de: &mut IDLDeserialize<'a>) -> Result<Self> {
-                Ok(($(de.get_value::<$t>()?,)+))
-            }
-            fn _place_types(de: &mut IDLDeserialize<'a>) -> Result<()> {
-                $(de._place::<$t>()?;)+
-                Ok(())
-            }
-        }
-    };
-}
-decode_impl!(A);
-decode_impl!(A, B);
-decode_impl!(A, B, C);
-decode_impl!(A, B, C, D);
-decode_impl!(A, B, C, D, E);
-decode_impl!(A, B, C, D, E, F);
-decode_impl!(A, B, C, D, E, F, G);
-decode_impl!(A, B, C, D, E, F, G, H);
-decode_impl!(A, B, C, D, E, F, G, H, I);
-decode_impl!(A, B, C, D, E, F, G, H, I, J);
-decode_impl!(A, B, C, D, E, F, G, H, I, J, K);
-decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L);
-decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M);
-decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
-decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
-decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
+/// A header the compiler wrote for a tuple of arguments, with each argument
+/// type's identity by position (see [`IDLDeserialize::new_for`]).
+type Known = (
+    fn() -> Option<&'static KnownHeader>,
+    fn(usize) -> Option<crate::types::TypeId>,
+);
 
 /// The header limits `config` parses under, which key the header cache.
 #[inline(always)]

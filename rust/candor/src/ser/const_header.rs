@@ -15,20 +15,21 @@
 //! against `ty()`'s.
 
 use crate::types::shallow::{Tree, MAX_TREE};
+use crate::types::static_type::StaticLabel;
 use crate::wire::opcode;
 
 /// The bytes a constant header holds: the longest kept in the binary per tuple
 /// type that has one (longer headers are written at run time).
-const HEADER_BYTES: usize = 256;
+pub(crate) const HEADER_BYTES: usize = 256;
 
 /// The most entries such a table has: each entry index is then one byte.
-const MAX_ENTRIES: usize = MAX_TREE;
+pub(crate) const MAX_ENTRIES: usize = MAX_TREE;
 
 /// The most arguments a tuple has (`encode_impl!`).
 const MAX_ARGS: usize = 16;
 
 /// A tuple's header, or none.
-pub(super) struct ConstHeader {
+pub(crate) struct ConstHeader {
     /// 0 when there is none.
     len: usize,
     bytes: [u8; HEADER_BYTES],
@@ -38,6 +39,16 @@ pub(super) struct ConstHeader {
 }
 
 impl ConstHeader {
+    /// The header's bytes, if the compiler could write it (a `const fn`: for
+    /// constants built on it, `de/known.rs`).
+    pub(crate) const fn bytes(&self) -> Option<&[u8]> {
+        if self.len == 0 {
+            None
+        } else {
+            Some(self.bytes.split_at(self.len).0)
+        }
+    }
+
     /// The header's bytes, if the compiler could write it, and whether the values
     /// after it fit in `short` bytes (the `short` given to [`header`]).
     #[inline(always)]
@@ -156,6 +167,48 @@ struct Writer {
     /// Where each entry's own bytes are.
     spans: [(usize, usize); MAX_ENTRIES],
     count: usize,
+    /// How each entry's fields are labelled (`Entry::labels`).
+    labels: [&'static [StaticLabel]; MAX_ENTRIES],
+    /// False once an entry was left out for an earlier equal one whose fields
+    /// are labelled otherwise: the same wire entry, two expected types.
+    labels_agree: bool,
+}
+
+/// Whether two entries' fields are labelled alike.
+const fn same_labels(a: &[StaticLabel], b: &[StaticLabel]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        let same = match (&a[i], &b[i]) {
+            (StaticLabel::Named(x), StaticLabel::Named(y)) => same_str(x, y),
+            (StaticLabel::Id, StaticLabel::Id) | (StaticLabel::Unnamed, StaticLabel::Unnamed) => {
+                true
+            }
+            _ => false,
+        };
+        if !same {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 impl Writer {
@@ -214,6 +267,9 @@ impl Writer {
             if self.same(self.spans[k], (start, end)) {
                 // Equal to an earlier entry, its parts are too: they added no
                 // entry, and `TypeSerialize` would not have visited them.
+                if !same_labels(self.labels[k], own.labels()) {
+                    self.labels_agree = false;
+                }
                 self.len = start;
                 self.count = idx;
                 return Some(k as u8);
@@ -224,6 +280,7 @@ impl Writer {
             return None;
         }
         self.spans[idx] = (start, end);
+        self.labels[idx] = own.labels();
         Some(idx as u8)
     }
 }
@@ -232,16 +289,35 @@ impl Writer {
 /// types), or none if an argument is not known or deeper than eight levels; and
 /// whether their values always fit in `short` bytes.
 pub(super) const fn header(args: &[Tree], short: usize) -> ConstHeader {
-    const NONE: ConstHeader = ConstHeader {
-        len: 0,
-        bytes: [0; HEADER_BYTES],
-        short: false,
+    write(args, short).header
+}
+
+/// A header the compiler wrote, with how each of its entries' fields are
+/// labelled (see [`Writer::labels`]).
+pub(crate) struct Written {
+    pub header: ConstHeader,
+    pub labels: [&'static [StaticLabel]; MAX_ENTRIES],
+    pub labels_agree: bool,
+}
+
+/// [`header`], with the labels.
+pub(crate) const fn write(args: &[Tree], short: usize) -> Written {
+    const NONE: Written = Written {
+        header: ConstHeader {
+            len: 0,
+            bytes: [0; HEADER_BYTES],
+            short: false,
+        },
+        labels: [&[]; MAX_ENTRIES],
+        labels_agree: false,
     };
     let mut w = Writer {
         out: [0; HEADER_BYTES],
         len: 0,
         spans: [(0, 0); MAX_ENTRIES],
         count: 0,
+        labels: [&[]; MAX_ENTRIES],
+        labels_agree: true,
     };
     // The table's size goes in the byte after the magic, once it is known.
     if args.len() > MAX_ARGS || !w.put(opcode::MAGIC) || !w.put(&[0]) {
@@ -281,9 +357,13 @@ pub(super) const fn header(args: &[Tree], short: usize) -> ConstHeader {
         }
         i += 1;
     }
-    ConstHeader {
-        len: w.len,
-        bytes: w.out,
-        short: total <= short,
+    Written {
+        header: ConstHeader {
+            len: w.len,
+            bytes: w.out,
+            short: total <= short,
+        },
+        labels: w.labels,
+        labels_agree: w.labels_agree,
     }
 }

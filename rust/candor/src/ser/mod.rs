@@ -6,7 +6,7 @@
 //! straight into the output buffer.
 
 mod arguments;
-mod const_header;
+pub(crate) mod const_header;
 mod dynamic;
 mod size_hints;
 mod static_flat;

@@ -430,8 +430,16 @@ impl<T: CandidType, E: CandidType> CandidType for Result<T, E> {
         StaticField::named("Err", link::<E>()),
     ]));
     shallow!(
-        variant(super::idl_hash("Ok"), T),
-        (super::idl_hash("Err"), E)
+        variant(
+            super::idl_hash("Ok"),
+            crate::types::static_type::StaticLabel::Named("Ok"),
+            T
+        ),
+        (
+            super::idl_hash("Err"),
+            crate::types::static_type::StaticLabel::Named("Err"),
+            E
+        )
     );
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         match self {
@@ -552,7 +560,7 @@ macro_rules! tuple_impls {
             static_owned!(StaticKind::Record(&[
                 $(StaticField::new($n, StaticLabel::Id, link::<$name>()),)+
             ]));
-            shallow!(record $(($n, $name)),+);
+            shallow!(record $(($n, crate::types::static_type::StaticLabel::Id, $name)),+);
             #[inline]
             fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
                 let mut ser = serializer.serialize_struct()?;
@@ -612,8 +620,16 @@ impl CandidType for std::time::SystemTime {
         StaticField::named("secs_since_epoch", link::<u64>()),
     ]));
     shallow!(
-        record(super::idl_hash("nanos_since_epoch"), u32),
-        (super::idl_hash("secs_since_epoch"), u64)
+        record(
+            super::idl_hash("nanos_since_epoch"),
+            crate::types::static_type::StaticLabel::Named("nanos_since_epoch"),
+            u32
+        ),
+        (
+            super::idl_hash("secs_since_epoch"),
+            crate::types::static_type::StaticLabel::Named("secs_since_epoch"),
+            u64
+        )
     );
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         use serde::ser::Error;
@@ -637,8 +653,16 @@ impl CandidType for std::time::Duration {
         StaticField::named("nanos", link::<u32>()),
     ]));
     shallow!(
-        record(super::idl_hash("secs"), u64),
-        (super::idl_hash("nanos"), u32)
+        record(
+            super::idl_hash("secs"),
+            crate::types::static_type::StaticLabel::Named("secs"),
+            u64
+        ),
+        (
+            super::idl_hash("nanos"),
+            crate::types::static_type::StaticLabel::Named("nanos"),
+            u32
+        )
     );
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         let mut s = serializer.serialize_struct()?;

@@ -119,7 +119,13 @@ macro_rules! shallow {
             [shallow!(@pair $k, $v; _L6)]);
     };
     (@pair $k:ty, $v:ty) => {
-        crate::types::shallow::Entry::record(&[shallow!(@field 0, $k), shallow!(@field 1, $v)])
+        crate::types::shallow::Entry::record(
+            &[shallow!(@field 0, $k), shallow!(@field 1, $v)],
+            &[
+                crate::types::static_type::StaticLabel::Id,
+                crate::types::static_type::StaticLabel::Id,
+            ],
+        )
     };
     (@pair $k:ty, $v:ty; $level:ident) => {
         crate::types::shallow::Tree::of(
@@ -130,8 +136,11 @@ macro_rules! shallow {
             ],
         )
     };
-    ($kind:ident $(($id:expr, $t:ty)),+) => {
-        shallow!(@node crate::types::shallow::Entry::$kind(&[$(shallow!(@field $id, $t)),+]);
+    ($kind:ident $(($id:expr, $label:expr, $t:ty)),+) => {
+        shallow!(@node crate::types::shallow::Entry::$kind(
+                &[$(shallow!(@field $id, $t)),+],
+                &[$($label),+],
+            );
             [$(<$t as crate::types::CandidType>::_L1),+],
             [$(<$t as crate::types::CandidType>::_L2),+],
             [$(<$t as crate::types::CandidType>::_L3),+],

@@ -53,8 +53,16 @@ impl<T: CandidType, E: CandidType> CandidType for MotokoResult<T, E> {
         StaticField::named("err", link::<E>()),
     ]));
     shallow!(
-        variant(super::idl_hash("ok"), T),
-        (super::idl_hash("err"), E)
+        variant(
+            super::idl_hash("ok"),
+            crate::types::static_type::StaticLabel::Named("ok"),
+            T
+        ),
+        (
+            super::idl_hash("err"),
+            crate::types::static_type::StaticLabel::Named("err"),
+            E
+        )
     );
     fn idl_serialize<S: Serializer>(&self, serializer: S) -> Result<(), S::Error> {
         match self {

@@ -24,7 +24,7 @@
 //! function or service, a size past these arrays) makes the levels above it not
 //! known, and the header is written at run time as before.
 
-use super::static_type::Prim;
+use super::static_type::{Prim, StaticLabel};
 use crate::wire::opcode;
 
 /// The bytes an entry holds: a record's opcode, count and up to 15 fields with
@@ -71,6 +71,10 @@ pub struct Entry {
     hole_at: [u8; MAX_HOLES],
     /// Each hole's part: the index of its field (0 for `opt` and `vec`).
     hole_of: [u8; MAX_HOLES],
+    /// How the type's description labels each field (none for `opt` and `vec`):
+    /// what the decoder's expected type of a header the compiler wrote holds
+    /// (`de/known.rs`).
+    labels: &'static [StaticLabel],
 }
 
 impl Entry {
@@ -82,6 +86,7 @@ impl Entry {
         holes: 0,
         hole_at: [0; MAX_HOLES],
         hole_of: [0; MAX_HOLES],
+        labels: &[],
     };
 
     /// The entry of a type whose part is `p`, when that says all: a primitive has
@@ -107,14 +112,15 @@ impl Entry {
     }
 
     /// A record of `fields` (id, its LEB128 word as `StaticField::leb` holds it,
-    /// part), in the order `ty()` lists them.
-    pub const fn record(fields: &[(u32, u64, Part)]) -> Entry {
-        Self::fields(opcode::RECORD, fields)
+    /// part), in the order `ty()` lists them, labelled as its description labels
+    /// them (one label per field).
+    pub const fn record(fields: &[(u32, u64, Part)], labels: &'static [StaticLabel]) -> Entry {
+        Self::fields(opcode::RECORD, fields, labels)
     }
 
     /// A variant of `cases`, as [`record`](Self::record) takes them.
-    pub const fn variant(cases: &[(u32, u64, Part)]) -> Entry {
-        Self::fields(opcode::VARIANT, cases)
+    pub const fn variant(cases: &[(u32, u64, Part)], labels: &'static [StaticLabel]) -> Entry {
+        Self::fields(opcode::VARIANT, cases, labels)
     }
 
     /// A node with opcode `op` and nothing else yet.
@@ -158,11 +164,12 @@ impl Entry {
         e
     }
 
-    const fn fields(op: i64, fields: &[(u32, u64, Part)]) -> Entry {
-        if fields.len() > MAX_FIELDS {
+    const fn fields(op: i64, fields: &[(u32, u64, Part)], labels: &'static [StaticLabel]) -> Entry {
+        if fields.len() > MAX_FIELDS || labels.len() != fields.len() {
             return Self::UNKNOWN;
         }
         let mut e = Self::node(op);
+        e.labels = labels;
         e.bytes[1] = fields.len() as u8;
         e.len = 2;
         let mut i = 0;
@@ -218,6 +225,11 @@ impl Entry {
     /// How many holes it has.
     pub(crate) const fn holes(&self) -> usize {
         self.holes as usize
+    }
+
+    /// How its fields are labelled, in order (none for `opt` and `vec`).
+    pub(crate) const fn labels(&self) -> &'static [StaticLabel] {
+        self.labels
     }
 }
 

@@ -327,7 +327,7 @@ const fn prim_of_opcode(op: i64) -> Option<Prim> {
 
 /// The primitive whose opcode is the one SLEB128 byte `b`, at `0x7f - b` (the
 /// opcodes -1 to -24: `null` to `empty`, six composite types, `principal`).
-pub(super) const ONE_BYTE_PRIMS: [Option<Prim>; 24] = {
+pub(crate) const ONE_BYTE_PRIMS: [Option<Prim>; 24] = {
     let mut table = [None; 24];
     let mut k = 0;
     while k < table.len() {

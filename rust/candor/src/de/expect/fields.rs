@@ -41,7 +41,7 @@ pub(super) fn reserve_fields(
 /// Where a new span of fields starts, the labels brought level with the fields
 /// first: they run parallel, and wire-only fields before them read as ids.
 #[inline(always)]
-fn span_start(arena: &mut Arena) -> usize {
+pub(super) fn span_start(arena: &mut Arena) -> usize {
     if arena.labels.len() != arena.fields.len() {
         arena.labels.resize(arena.fields.len(), FieldLabel::Id);
     }

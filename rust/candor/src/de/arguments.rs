@@ -1,0 +1,78 @@
+//! [`ArgumentDecoder`]: a tuple of arguments decoded from one message, one
+//! argument at a time, and what the tuple's types tell the decoder before it reads
+//! any (the header the compiler writes for them, `known.rs`; their places among
+//! the interned types, for `warm_up`).
+
+use super::{IDLDeserialize, KnownHeader};
+use crate::error::Result;
+use crate::types::CandidType;
+use serde::de::Deserialize;
+
+/// A tuple of arguments decoded from one message.
+pub trait ArgumentDecoder<'a>: Sized {
+    /// Decodes the next arguments, one per tuple element, in order.
+    fn decode(de: &mut IDLDeserialize<'a>) -> Result<Self>;
+    /// Hidden: places each argument type among the thread's interned expected
+    /// types, through `de`, as decoding a message of these arguments would, and
+    /// reads nothing ([`crate::warm_up`]).
+    #[doc(hidden)]
+    fn _place_types(_de: &mut IDLDeserialize<'a>) -> Result<()> {
+        Ok(())
+    }
+    /// Hidden: the header the compiler writes for these argument types, parsed
+    /// by it ([`KnownHeader`]), when it writes one.
+    #[doc(hidden)]
+    fn _known() -> Option<&'static KnownHeader> {
+        None
+    }
+    /// Hidden: the identity of argument type `i`, as [`IDLDeserialize::get_value`]
+    /// takes it.
+    #[doc(hidden)]
+    fn _arg_id(_i: usize) -> Option<crate::types::TypeId> {
+        None
+    }
+}
+
+impl<'a> ArgumentDecoder<'a> for () {
+    fn decode(_de: &mut IDLDeserialize<'a>) -> Result<()> {
+        Ok(())
+    }
+}
+
+macro_rules! decode_impl {
+    ($($t:ident),+) => {
+        impl<'a, $($t: Deserialize<'a> + CandidType),+> ArgumentDecoder<'a> for ($($t,)+) {
+            #[inline]
+            fn decode(de: &mut IDLDeserialize<'a>) -> Result<Self> {
+                Ok(($(de.get_value::<$t>()?,)+))
+            }
+            fn _place_types(de: &mut IDLDeserialize<'a>) -> Result<()> {
+                $(de._place::<$t>()?;)+
+                Ok(())
+            }
+            #[inline(always)]
+            fn _known() -> Option<&'static KnownHeader> {
+                const { &KnownHeader::of(&[$($t::_L8),+]) }.get()
+            }
+            fn _arg_id(i: usize) -> Option<crate::types::TypeId> {
+                [$(crate::types::TypeId::of::<$t>()),+].get(i).copied()
+            }
+        }
+    };
+}
+decode_impl!(A);
+decode_impl!(A, B);
+decode_impl!(A, B, C);
+decode_impl!(A, B, C, D);
+decode_impl!(A, B, C, D, E);
+decode_impl!(A, B, C, D, E, F);
+decode_impl!(A, B, C, D, E, F, G);
+decode_impl!(A, B, C, D, E, F, G, H);
+decode_impl!(A, B, C, D, E, F, G, H, I);
+decode_impl!(A, B, C, D, E, F, G, H, I, J);
+decode_impl!(A, B, C, D, E, F, G, H, I, J, K);
+decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L);
+decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M);
+decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
+decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
+decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);

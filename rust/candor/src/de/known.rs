@@ -1,0 +1,418 @@
+//! Headers the compiler wrote, known to the decoder: the wire types and the
+//! expected types of a message whose header is the one candor itself would write
+//! for the argument types being decoded.
+//!
+//! A first call of a method pays for its header twice over: the wire types are
+//! parsed from the message (`wire/header.rs`), and the expected types are placed
+//! from the Rust types' descriptions (`expect.rs`). When the arguments are no
+//! deeper than eight levels, the compiler already writes their header
+//! (`ser/const_header.rs`); a message sent by a client that encodes with the same
+//! algorithm (candid's, as `dfx`, `ic-repl` and Rust agents do) starts with those
+//! very bytes. For such a message both arenas are known before it arrives:
+//!
+//! * the wire types are the header's entries, parsed here by the compiler, and
+//!   copied into the decode state's arena in place of a parse;
+//! * the expected types are the same entries, with the fields labelled as the
+//!   types' descriptions label them, appended to the thread's interned types in
+//!   place of a placing (`expect::install_known`).
+//!
+//! The two are the same types: the compiler's header is `ty()`'s
+//! (`tests/static_header_paths.rs`), and placing gives `ty()`'s nodes
+//! (`tests/static_descriptions.rs`). Equal entries share one wire entry; when
+//! their fields are labelled differently the expected types are placed as before.
+//! A message whose header differs in any byte (another client's order, other
+//! types) is parsed and placed as always.
+
+use crate::ser::const_header::{self, HEADER_BYTES, MAX_ENTRIES};
+use crate::types::shallow::Tree;
+use crate::types::static_type::StaticLabel;
+use crate::wire::header::{
+    Arena, FieldEntry, Node, Prim, Ref, Shape, Span, ONE_BYTE_PRIMS, PRIM_COUNT,
+};
+use crate::wire::opcode;
+use crate::wire::same_bytes::same_bytes;
+use std::cell::Cell;
+
+thread_local! {
+    static ENABLED: Cell<bool> = const { Cell::new(true) };
+    static TAKEN: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Turns known headers on (the default) or off on this thread: for the tests that
+/// compare decoding with and without them.
+pub(crate) fn set_enabled(on: bool) {
+    ENABLED.with(|e| e.set(on));
+}
+
+#[inline]
+pub(super) fn enabled() -> bool {
+    ENABLED.with(Cell::get)
+}
+
+/// Counts a header taken as known (see [`taken`]).
+#[inline]
+pub(super) fn count() {
+    TAKEN.with(|n| n.set(n.get().wrapping_add(1)));
+}
+
+/// How many headers this thread took as known instead of parsing them.
+pub(crate) fn taken() -> u64 {
+    TAKEN.with(Cell::get)
+}
+
+/// The most fields (and argument types) a known header holds.
+const MAX_FIELDS: usize = 64;
+
+/// A header the compiler wrote for a tuple of argument types, parsed by it.
+#[doc(hidden)]
+pub struct KnownHeader {
+    /// The header's length in bytes; 0 when there is none.
+    len: usize,
+    bytes: [u8; HEADER_BYTES],
+    /// The table's entries, as `parse_into` makes them.
+    nodes: [Node; MAX_ENTRIES],
+    table_len: usize,
+    /// The entries' fields, then the argument types (`args`).
+    fields: [FieldEntry; MAX_FIELDS],
+    args: Span,
+    /// How each entry's fields are labelled.
+    labels: [&'static [StaticLabel]; MAX_ENTRIES],
+    /// Whether the entries left out for equal ones were labelled alike.
+    labels_agree: bool,
+}
+
+const NO_FIELD: FieldEntry = FieldEntry {
+    id: 0,
+    ty: Ref::prim(Prim::Null),
+};
+
+const NONE: KnownHeader = KnownHeader {
+    len: 0,
+    bytes: [0; HEADER_BYTES],
+    nodes: [Node::Prim(Prim::Empty); MAX_ENTRIES],
+    table_len: 0,
+    fields: [NO_FIELD; MAX_FIELDS],
+    args: Span { start: 0, len: 0 },
+    labels: [&[]; MAX_ENTRIES],
+    labels_agree: false,
+};
+
+/// The reference a one-byte type in the header stands for, as `parse_into` reads
+/// it: an entry below `table_len` (with the var bit), or a primitive.
+const fn type_ref(b: u8, table_len: usize) -> Option<Ref> {
+    if b < 0x40 {
+        if (b as usize) < table_len {
+            return Some(Ref::new(PRIM_COUNT + b as u32, true));
+        }
+        return None;
+    }
+    let k = (0x7f - b) as usize;
+    if k >= ONE_BYTE_PRIMS.len() {
+        return None;
+    }
+    match ONE_BYTE_PRIMS[k] {
+        Some(p) => Some(Ref::prim(p)),
+        None => None,
+    }
+}
+
+impl KnownHeader {
+    /// The header of arguments whose trees are `args`, parsed, or none if the
+    /// compiler writes none for them or it has no type table (such a header is
+    /// read by the plain path, `wire/plain_header.rs`).
+    pub const fn of(args: &[Tree]) -> KnownHeader {
+        let written = const_header::write(args, 0);
+        let Some(h) = written.header.bytes() else {
+            return NONE;
+        };
+        let magic = opcode::MAGIC.len();
+        if h.len() <= magic {
+            return NONE;
+        }
+        // The compiler writes at most `MAX_ENTRIES` entries: one byte of count.
+        let mut p = Parse {
+            h,
+            at: magic + 1,
+            table_len: h[magic] as usize,
+            k: NONE,
+            fields: 0,
+        };
+        if p.table_len == 0 {
+            return NONE;
+        }
+        let mut e = 0;
+        while e < p.table_len {
+            let Some(node) = p.entry() else {
+                return NONE;
+            };
+            p.k.nodes[e] = node;
+            e += 1;
+        }
+        let Some(argc) = p.next() else {
+            return NONE;
+        };
+        let argc = argc as usize;
+        p.k.args = Span {
+            start: p.fields as u32,
+            len: argc as u32,
+        };
+        let mut i = 0;
+        while i < argc {
+            if !p.field(i as u32) {
+                return NONE;
+            }
+            i += 1;
+        }
+        if p.at != h.len() {
+            return NONE;
+        }
+        let mut k = p.k;
+        let mut i = 0;
+        while i < h.len() {
+            k.bytes[i] = h[i];
+            i += 1;
+        }
+        k.len = h.len();
+        k.table_len = p.table_len;
+        k.labels = written.labels;
+        k.labels_agree = written.labels_agree;
+        k
+    }
+
+    /// The header, if there is one.
+    #[inline(always)]
+    pub fn get(&'static self) -> Option<&'static KnownHeader> {
+        if self.len == 0 {
+            None
+        } else {
+            Some(self)
+        }
+    }
+
+    /// Whether `bytes` start with this header, and parsing it under these limits
+    /// would succeed (a longer table or header than they allow is parsed, and fails,
+    /// as any other).
+    #[inline]
+    pub(crate) fn starts(&self, bytes: &[u8], max_type_len: usize, max_header_len: usize) -> bool {
+        self.len <= max_header_len
+            && self.table_len <= max_type_len
+            && match (bytes.get(..self.len), self.bytes.get(..self.len)) {
+                (Some(a), Some(b)) => same_bytes(a, b),
+                _ => false,
+            }
+    }
+
+    /// Fills `arena`, which is empty, with the header's wire types, as parsing it
+    /// would, and gives its shape.
+    pub(crate) fn fill(&self, arena: &mut Arena) -> Shape {
+        arena
+            .nodes
+            .extend_from_slice(self.nodes.get(..self.table_len).unwrap_or_default());
+        let n = (self.args.start + self.args.len) as usize;
+        arena
+            .fields
+            .extend_from_slice(self.fields.get(..n).unwrap_or_default());
+        Shape {
+            args: self.args,
+            table_len: self.table_len,
+            len: self.len,
+        }
+    }
+
+    /// The table's entries, their fields (before the argument types) and how each
+    /// entry's fields are labelled; `None` when an entry left out for an equal
+    /// one was labelled otherwise.
+    pub(crate) fn expected(&self) -> Option<Expected<'_>> {
+        if !self.labels_agree {
+            return None;
+        }
+        Some(Expected {
+            nodes: self.nodes.get(..self.table_len)?,
+            fields: self.fields.get(..self.args.start as usize)?,
+            labels: self.labels.get(..self.table_len)?,
+        })
+    }
+
+    /// The argument types, in order.
+    pub(crate) fn args(&self) -> &[FieldEntry] {
+        self.fields.get(self.args.range()).unwrap_or_default()
+    }
+}
+
+/// The compiler's parse of a header it wrote: one-byte counts, references and
+/// opcodes (at most 32 entries of at most 64 fields each), ids of up to five bytes.
+struct Parse<'h> {
+    h: &'h [u8],
+    at: usize,
+    table_len: usize,
+    k: KnownHeader,
+    /// Fields (and argument types) so far.
+    fields: usize,
+}
+
+impl Parse<'_> {
+    /// The next byte (never past the end: a constant that indexed past it would
+    /// not compile).
+    const fn next(&mut self) -> Option<u8> {
+        if self.at >= self.h.len() {
+            return None;
+        }
+        self.at += 1;
+        Some(self.h[self.at - 1])
+    }
+
+    /// The next entry: `opt`, `vec`, a record or a variant.
+    const fn entry(&mut self) -> Option<Node> {
+        let Some(op) = self.next() else {
+            return None;
+        };
+        if op == opcode::OPT as u8 & 0x7f || op == opcode::VEC as u8 & 0x7f {
+            let Some(b) = self.next() else {
+                return None;
+            };
+            let Some(r) = type_ref(b, self.table_len) else {
+                return None;
+            };
+            return Some(if op == opcode::OPT as u8 & 0x7f {
+                Node::Opt(r)
+            } else {
+                Node::Vec(r)
+            });
+        }
+        if op != opcode::RECORD as u8 & 0x7f && op != opcode::VARIANT as u8 & 0x7f {
+            return None;
+        }
+        let Some(n) = self.next() else {
+            return None;
+        };
+        let n = n as usize;
+        if n >= 0x80 {
+            return None;
+        }
+        let span = Span {
+            start: self.fields as u32,
+            len: n as u32,
+        };
+        let mut i = 0;
+        while i < n {
+            // The id's LEB128 (32 bits at most: five bytes).
+            let mut id: u64 = 0;
+            let mut shift = 0;
+            loop {
+                let Some(b) = self.next() else {
+                    return None;
+                };
+                id |= ((b & 0x7f) as u64) << shift;
+                shift += 7;
+                if b < 0x80 {
+                    break;
+                }
+                if shift > 28 {
+                    return None;
+                }
+            }
+            if !self.field(id as u32) {
+                return None;
+            }
+            i += 1;
+        }
+        Some(if op == opcode::RECORD as u8 & 0x7f {
+            Node::Record(span)
+        } else {
+            Node::Variant(span)
+        })
+    }
+
+    /// A field (or argument type) `id` whose type is the next byte; false past
+    /// the room or on a reference the table does not have.
+    const fn field(&mut self, id: u32) -> bool {
+        if self.fields >= MAX_FIELDS {
+            return false;
+        }
+        let Some(b) = self.next() else {
+            return false;
+        };
+        let Some(ty) = type_ref(b, self.table_len) else {
+            return false;
+        };
+        self.k.fields[self.fields] = FieldEntry { id, ty };
+        self.fields += 1;
+        true
+    }
+}
+
+/// A known header's entries, to be appended to the expected types.
+pub(crate) struct Expected<'a> {
+    pub nodes: &'a [Node],
+    pub fields: &'a [FieldEntry],
+    pub labels: &'a [&'static [StaticLabel]],
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::de::ArgumentDecoder;
+    use crate::ser::ArgumentEncoder;
+    use crate::wire::header::parse_into;
+
+    /// The compiler's parse of `T`'s header, beside the run-time parse.
+    fn both<T: ArgumentDecoder<'static> + ArgumentEncoder>() -> (&'static KnownHeader, Arena, Shape)
+    {
+        let k = T::_known().expect("a known header");
+        let bytes = T::_const_header().expect("a constant header");
+        let mut arena = Arena::new();
+        let shape = parse_into(bytes, usize::MAX, usize::MAX, &mut arena).unwrap();
+        (k, arena, shape)
+    }
+
+    fn check<T: ArgumentDecoder<'static> + ArgumentEncoder>() {
+        let (k, parsed, shape) = both::<T>();
+        let mut filled = Arena::new();
+        assert_eq!(k.fill(&mut filled), shape, "{}", std::any::type_name::<T>());
+        assert_eq!(filled.nodes, parsed.nodes, "{}", std::any::type_name::<T>());
+        assert_eq!(
+            filled.fields,
+            parsed.fields,
+            "{}",
+            std::any::type_name::<T>()
+        );
+        let bytes = T::_const_header().unwrap();
+        assert!(k.starts(bytes, usize::MAX, usize::MAX));
+        let mut longer = bytes.to_vec();
+        longer.extend_from_slice(&[1, 2, 3]);
+        assert!(k.starts(&longer, usize::MAX, usize::MAX));
+        assert!(!k.starts(&bytes[..bytes.len() - 1], usize::MAX, usize::MAX));
+        assert!(!k.starts(bytes, usize::MAX, bytes.len() - 1));
+        assert!(!k.starts(bytes, shape.table_len - 1, usize::MAX));
+        for i in 4..bytes.len() {
+            let mut other = bytes.to_vec();
+            other[i] ^= 1;
+            assert!(!k.starts(&other, usize::MAX, usize::MAX));
+        }
+    }
+
+    /// The compiler parses a header as `parse_into` does: the same entries,
+    /// fields, argument types and shape, for tables with entries shared between
+    /// arguments (a later entry naming an earlier one), ids of every length, and
+    /// primitives among the arguments.
+    #[test]
+    fn the_compiler_parses_headers_as_the_parser_does() {
+        use std::collections::BTreeMap;
+        check::<(Vec<u8>,)>();
+        check::<(Option<Vec<(u8, String)>>, crate::Principal)>();
+        check::<(Vec<u8>, Option<Vec<u8>>, u64)>();
+        check::<(BTreeMap<String, Vec<u64>>, Result<(u8, bool), String>)>();
+        check::<(Vec<Vec<Vec<Option<i16>>>>,)>();
+        check::<(crate::Principal, u8, Vec<(crate::Nat, crate::Int)>)>();
+        check::<(std::time::Duration, std::time::SystemTime)>();
+    }
+
+    /// No table, no known header (the plain path reads it); nor for a type the
+    /// compiler does not know.
+    #[test]
+    fn only_tables_the_compiler_wrote_are_known() {
+        assert!(<(u8, String)>::_known().is_none());
+        assert!(<(crate::Func,)>::_known().is_none());
+        assert!(<(crate::IDLValue,)>::_known().is_none());
+    }
+}

@@ -1,0 +1,322 @@
+//! Known headers (`de/known.rs`, fast path 29): a message whose header is the one
+//! the compiler writes for the argument types it is decoded as takes its wire and
+//! expected types from that header, instead of parsing and placing them.
+//!
+//! Messages are candid 0.10.39's encodings, through its own derive, of the types
+//! of canister-profiling's DIP721 (a mint), an ICRC-1 transfer and a Basic DAO
+//! vote: its header is the compiler's, byte for byte, so the path fires for
+//! messages from clients built on candid. Each decode runs on a fresh thread (the
+//! caches are per thread), with known headers on and off; values, errors and the
+//! units charged must be the same, for the messages and for every one-byte change
+//! of them.
+
+use candor::{CandidType, DecoderConfig, Deserialize, Nat, Principal};
+use serde_bytes::ByteBuf;
+use std::collections::BTreeMap;
+
+#[derive(CandidType, Deserialize, Clone, Debug, PartialEq)]
+enum MetadataPurpose {
+    Preview,
+    Rendered,
+}
+
+#[derive(CandidType, Deserialize, Clone, Debug, PartialEq)]
+#[allow(clippy::enum_variant_names)]
+enum MetadataVal {
+    TextContent(String),
+    BlobContent(Vec<u8>),
+    NatContent(u128),
+    Nat8Content(u8),
+    Nat16Content(u16),
+    Nat32Content(u32),
+    Nat64Content(u64),
+}
+
+/// The canister's key-value data is a `HashMap`; a `BTreeMap` has the same
+/// Candid type and prints in one order on every thread.
+#[derive(CandidType, Deserialize, Clone, Debug, PartialEq)]
+struct MetadataPart {
+    purpose: MetadataPurpose,
+    key_val_data: BTreeMap<String, MetadataVal>,
+    data: Vec<u8>,
+}
+
+#[derive(CandidType, Deserialize, Clone, Debug, PartialEq)]
+struct Account {
+    owner: Principal,
+    subaccount: Option<ByteBuf>,
+}
+
+#[derive(CandidType, Deserialize, Clone, Debug, PartialEq)]
+struct TransferArg {
+    from_subaccount: Option<ByteBuf>,
+    to: Account,
+    fee: Option<Nat>,
+    created_at_time: Option<u64>,
+    memo: Option<ByteBuf>,
+    amount: Nat,
+}
+
+#[derive(CandidType, Deserialize, Clone, Debug, PartialEq)]
+enum Vote {
+    #[serde(rename = "yes")]
+    Yes,
+    #[serde(rename = "no")]
+    No,
+}
+
+#[derive(CandidType, Deserialize, Clone, Debug, PartialEq)]
+struct VoteArgs {
+    proposal_id: u64,
+    vote: Vote,
+}
+
+/// The same types, as candid 0.10.39 derives them.
+mod theirs {
+    #![allow(dead_code)]
+    use serde_bytes::ByteBuf;
+    use std::collections::BTreeMap;
+
+    #[derive(candid::CandidType)]
+    pub enum MetadataPurpose {
+        Preview,
+        Rendered,
+    }
+
+    #[derive(candid::CandidType)]
+    #[allow(clippy::enum_variant_names)]
+    pub enum MetadataVal {
+        TextContent(String),
+        BlobContent(Vec<u8>),
+        NatContent(u128),
+        Nat8Content(u8),
+        Nat16Content(u16),
+        Nat32Content(u32),
+        Nat64Content(u64),
+    }
+
+    #[derive(candid::CandidType)]
+    pub struct MetadataPart {
+        pub purpose: MetadataPurpose,
+        pub key_val_data: BTreeMap<String, MetadataVal>,
+        pub data: Vec<u8>,
+    }
+
+    #[derive(candid::CandidType)]
+    pub struct Account {
+        pub owner: candid::Principal,
+        pub subaccount: Option<ByteBuf>,
+    }
+
+    #[derive(candid::CandidType)]
+    pub struct TransferArg {
+        pub from_subaccount: Option<ByteBuf>,
+        pub to: Account,
+        pub fee: Option<candid::Nat>,
+        pub created_at_time: Option<u64>,
+        pub memo: Option<ByteBuf>,
+        pub amount: candid::Nat,
+    }
+
+    #[derive(candid::CandidType, serde::Deserialize)]
+    pub enum Vote {
+        #[serde(rename = "yes")]
+        Yes,
+        #[serde(rename = "no")]
+        No,
+    }
+
+    #[derive(candid::CandidType)]
+    pub struct VoteArgs {
+        pub proposal_id: u64,
+        pub vote: Vote,
+    }
+}
+
+fn bob() -> Principal {
+    Principal::from_text("4gwnv-ttcce-5jl24-fprnm-4wiio-gee2r-er2hu-u24ri-zdfel-qxcgl-oae").unwrap()
+}
+
+fn mint_message() -> Vec<u8> {
+    use theirs::*;
+    let mut kv = BTreeMap::new();
+    kv.insert(
+        "description".to_string(),
+        MetadataVal::TextContent("The NFT metadata can hold arbitrary metadata".into()),
+    );
+    kv.insert("locationType".to_string(), MetadataVal::Nat8Content(4));
+    let part = MetadataPart {
+        purpose: MetadataPurpose::Rendered,
+        key_val_data: kv,
+        data: b"hello".to_vec(),
+    };
+    let owner = candid::Principal::from_slice(bob().as_slice());
+    candid::encode_args((owner, vec![part])).unwrap()
+}
+
+fn transfer_message() -> Vec<u8> {
+    use theirs::*;
+    let owner = candid::Principal::from_slice(bob().as_slice());
+    candid::encode_one(TransferArg {
+        from_subaccount: None,
+        to: Account {
+            owner,
+            subaccount: Some(ByteBuf::from(vec![7; 32])),
+        },
+        fee: Some(candid::Nat::from(10_000u64)),
+        created_at_time: None,
+        memo: Some(ByteBuf::from(b"memo".to_vec())),
+        amount: candid::Nat::from(123_456_789u64),
+    })
+    .unwrap()
+}
+
+fn vote_message() -> Vec<u8> {
+    use theirs::*;
+    candid::encode_one(VoteArgs {
+        proposal_id: 3,
+        vote: theirs::Vote::No,
+    })
+    .unwrap()
+}
+
+/// What a decode gave, printed, and the units it charged.
+type Outcome = (String, Option<usize>);
+
+/// Decodes `bytes` as `Args` on a fresh thread, known headers `on` or off, the
+/// header cache off (so that every message takes the known path when it can), under
+/// ic-cdk's decoder config; and how many headers were taken as known.
+fn decode<Args>(bytes: &[u8], on: bool) -> (Outcome, u64)
+where
+    Args: for<'a> candor::utils::ArgumentDecoder<'a> + std::fmt::Debug + Send + 'static,
+{
+    let bytes = bytes.to_vec();
+    std::thread::spawn(move || {
+        candor::de::set_header_cache(false);
+        candor::de::set_known_headers(on);
+        let mut config = DecoderConfig::new();
+        config.set_skipping_quota(10_000);
+        config.set_decoding_quota(1_000_000);
+        let before = candor::de::known_headers_taken();
+        let outcome = match candor::utils::decode_args_with_config_debug::<Args>(&bytes, &config) {
+            Ok((v, cost)) => (format!("{v:?}"), cost.decoding_quota),
+            Err(e) => (format!("error: {e}"), None),
+        };
+        (outcome, candor::de::known_headers_taken() - before)
+    })
+    .join()
+    .unwrap()
+}
+
+/// Known headers on and off give the same outcome for `bytes` and every one-byte
+/// change of it; the known path fires for `bytes` itself.
+fn same_both_ways<Args>(bytes: &[u8])
+where
+    Args: for<'a> candor::utils::ArgumentDecoder<'a>
+        + candor::utils::ArgumentEncoder
+        + std::fmt::Debug
+        + Send
+        + 'static,
+{
+    let header = Args::_const_header().expect("the compiler writes this header");
+    assert!(
+        bytes.starts_with(header),
+        "candid's header is the compiler's: {:02x?} / {:02x?}",
+        &bytes[..header.len()],
+        header
+    );
+    let (on, taken) = decode::<Args>(bytes, true);
+    assert!(on.0.starts_with('('), "{}", on.0);
+    assert_eq!(taken, 1, "the header is taken as known");
+    let (off, taken) = decode::<Args>(bytes, false);
+    assert_eq!(taken, 0);
+    assert_eq!(on, off);
+    for i in 0..bytes.len() {
+        for flip in [0x01u8, 0x80] {
+            let mut m = bytes.to_vec();
+            m[i] ^= flip;
+            let (on, taken) = decode::<Args>(&m, true);
+            let (off, _) = decode::<Args>(&m, false);
+            assert_eq!(on, off, "byte {i} ^ {flip:#x}");
+            // A changed header byte is never taken as known.
+            if i < header.len() {
+                assert_eq!(taken, 0, "byte {i} ^ {flip:#x}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_dip721_mint_takes_its_header_as_known() {
+    same_both_ways::<(Principal, Vec<MetadataPart>)>(&mint_message());
+}
+
+#[test]
+fn an_icrc1_transfer_takes_its_header_as_known() {
+    same_both_ways::<(TransferArg,)>(&transfer_message());
+}
+
+#[test]
+fn a_basic_dao_vote_takes_its_header_as_known() {
+    same_both_ways::<(VoteArgs,)>(&vote_message());
+}
+
+/// The same types in another order of entries (as another client may write them)
+/// are parsed, and decode to the same value.
+#[test]
+fn another_order_of_entries_is_parsed() {
+    type Args = (Vec<u8>, Option<Vec<u8>>);
+    let ours = candor::encode_args((vec![1u8], Some(vec![2u8]))).unwrap();
+    assert_eq!(&ours[..11], b"DIDL\x02\x6d\x7b\x6e\x00\x02\x00");
+    let theirs = b"DIDL\x02\x6e\x01\x6d\x7b\x02\x01\x00\x01\x01\x01\x01\x02";
+    let (a, taken_a) = decode::<Args>(&ours, true);
+    let (b, taken_b) = decode::<Args>(theirs, true);
+    assert_eq!((taken_a, taken_b), (1, 0));
+    assert_eq!(a.0, b.0);
+}
+
+/// A message decoded as other types than its header's is parsed, and decodes
+/// (by subtyping) as before; so does one with more arguments than the types.
+#[test]
+fn other_types_are_parsed() {
+    let bytes = vote_message();
+    let (on, taken) = decode::<(candor::Reserved,)>(&bytes, true);
+    assert_eq!(taken, 0);
+    assert_eq!(on, decode::<(candor::Reserved,)>(&bytes, false).0);
+    let two = candor::encode_args((
+        VoteArgs {
+            proposal_id: 1,
+            vote: Vote::Yes,
+        },
+        5u8,
+    ))
+    .unwrap();
+    let (on, taken) = decode::<(VoteArgs,)>(&two, true);
+    assert_eq!(taken, 0);
+    assert_eq!(on, decode::<(VoteArgs,)>(&two, false).0);
+}
+
+/// With the header cache on, a header taken as known is kept as a parsed one is:
+/// the next message takes the kept header.
+#[test]
+fn a_known_header_is_kept() {
+    let bytes = vote_message();
+    std::thread::spawn(move || {
+        let taken = candor::de::known_headers_taken();
+        let hits = candor::de::header_cache_hits();
+        for _ in 0..3 {
+            let (v,): (VoteArgs,) = candor::decode_args(&bytes).unwrap();
+            assert_eq!(
+                v,
+                VoteArgs {
+                    proposal_id: 3,
+                    vote: Vote::No
+                }
+            );
+        }
+        assert_eq!(candor::de::known_headers_taken() - taken, 1);
+        assert_eq!(candor::de::header_cache_hits() - hits, 2);
+    })
+    .join()
+    .unwrap();
+}
