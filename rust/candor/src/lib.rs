@@ -132,19 +132,36 @@ macro_rules! Decode {
     ( $bytes:expr $(,$ty:ty)* ) => {{
         $crate::Decode!([$crate::de::DecoderConfig::new()]; $bytes $(,$ty)*)
     }};
+    // More types than a tuple has (`ArgumentDecoder`): no known header.
+    ( [ $config:expr ] ; $bytes:expr, $t1:ty, $t2:ty, $t3:ty, $t4:ty, $t5:ty, $t6:ty, $t7:ty,
+      $t8:ty, $t9:ty, $t10:ty, $t11:ty, $t12:ty, $t13:ty, $t14:ty, $t15:ty, $t16:ty,
+      $($ty:ty),+ ) => {{
+        match $crate::de::IDLDeserialize::new_with_config($bytes, &$config) {
+            ::core::result::Result::Ok(ref mut de) => $crate::Decode!(@Values de [] $t1, $t2, $t3,
+                $t4, $t5, $t6, $t7, $t8, $t9, $t10, $t11, $t12, $t13, $t14, $t15, $t16, $($ty,)+),
+            ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
+        }
+    }};
     // Straight-line matches rather than a chain of `and_then` closures: each closure
     // boundary moves the decoded values (a `memory.copy` per move on wasm for any
     // value over a few words, charged by the byte). The decoder is used where it was
     // returned (`ref mut`), not moved out of the `Result`, for the same reason.
+    // The types go in as a list of markers, so that the header the compiler writes
+    // for them is known to the decoder (`TypeList`), and each value comes out
+    // through its marker, so that a type left to inference (`_`) is one type.
     ( [ $config:expr ] ; $bytes:expr $(,$ty:ty)* ) => {{
-        match $crate::de::IDLDeserialize::new_with_config($bytes, &$config) {
-            ::core::result::Result::Ok(ref mut de) => $crate::Decode!(@Values de [] $($ty,)*),
+        let __types = $crate::Decode!(@Types $($ty,)*);
+        match $crate::de::IDLDeserialize::new_for_list($bytes, &$config, &__types) {
+            ::core::result::Result::Ok(ref mut de) => {
+                $crate::Decode!(@Marked de (__types) [] $($ty,)*)
+            }
             ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
         }
     }};
     (@Debug [ $config:expr ] ; $bytes:expr $(,$ty:ty)* ) => {{
-        match $crate::de::IDLDeserialize::new_with_config($bytes, &$config) {
-            ::core::result::Result::Ok(ref mut de) => match $crate::Decode!(@Values de [] $($ty,)*) {
+        let __types = $crate::Decode!(@Types $($ty,)*);
+        match $crate::de::IDLDeserialize::new_for_list($bytes, &$config, &__types) {
+            ::core::result::Result::Ok(ref mut de) => match $crate::Decode!(@Marked de (__types) [] $($ty,)*) {
                 ::core::result::Result::Ok(res) => {
                     ::core::result::Result::Ok((res, de.get_config().compute_cost(&$config)))
                 }
@@ -153,6 +170,21 @@ macro_rules! Decode {
             ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
         }
     }};
+    (@Types) => { () };
+    (@Types $ty:ty, $($tail:ty,)*) => {
+        (::core::marker::PhantomData::<$ty>, $crate::Decode!(@Types $($tail,)*))
+    };
+    (@Marked $de:ident ($types:expr) [$($ans:ident)*] $ty:ty, $($tail:ty,)* ) => {{
+        match $de.get_value_of(&$types.0) {
+            ::core::result::Result::Ok(val) => {
+                $crate::Decode!(@Marked $de ($types.1) [$($ans)* val] $($tail,)*)
+            }
+            ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
+        }
+    }};
+    (@Marked $de:ident ($types:expr) [$($ans:ident)*]) => {
+        $crate::Decode!(@Values $de [$($ans)*])
+    };
     (@Values $de:ident [$($ans:ident)*] $ty:ty, $($tail:ty,)* ) => {{
         match $de.get_value::<$ty>() {
             ::core::result::Result::Ok(val) => $crate::Decode!(@Values $de [$($ans)* val] $($tail,)*),

@@ -60,3 +60,45 @@ fn the_debug_form_adds_the_cost_and_fails_alike() {
     let err = Decode!(@Debug [config]; &trailing, u8).unwrap_err();
     assert!(err.to_string().contains("Trailing"), "{err}");
 }
+
+/// A type left to inference is inferred from how the value is used, as with
+/// candid's `Decode!`; so is one inside another type.
+#[test]
+fn types_left_to_inference_are_inferred() {
+    let bytes = Encode!(&vec![1u32, 2], &"x").unwrap();
+    let (v, s): (Vec<u32>, String) = Decode!(&bytes, _, _).unwrap();
+    assert_eq!((v, s.as_str()), (vec![1, 2], "x"));
+    let v: Vec<u32> = Decode!(&bytes, Vec<_>, String).map(|(v, _)| v).unwrap();
+    assert_eq!(v, vec![1, 2]);
+}
+
+/// More types than a tuple has (sixteen) still decode, without a known header.
+#[test]
+fn seventeen_types_decode() {
+    let mut builder = candor::ser::IDLBuilder::new();
+    for i in 0..17u8 {
+        builder.arg(&i).unwrap();
+    }
+    let bytes = builder.serialize_to_vec().unwrap();
+    let all = Decode!(&bytes, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8)
+        .unwrap();
+    assert_eq!(all.16, 16);
+}
+
+/// `Decode!` takes the header the compiler writes for its types as known (see
+/// `known_headers.rs`), with the header cache off as with it on.
+#[test]
+fn decode_takes_known_headers() {
+    std::thread::spawn(|| {
+        candor::de::set_header_cache(false);
+        let bytes = Encode!(&vec![Some(1u8)], &"x").unwrap();
+        let before = candor::de::known_headers_taken();
+        for _ in 0..2 {
+            let (v, s) = Decode!(&bytes, Vec<Option<u8>>, String).unwrap();
+            assert_eq!((v, s.as_str()), (vec![Some(1)], "x"));
+        }
+        assert_eq!(candor::de::known_headers_taken() - before, 2);
+    })
+    .join()
+    .unwrap();
+}

@@ -30,15 +30,24 @@ mod quota;
 mod skip;
 mod state;
 mod subtype;
+mod switches;
 mod value;
 
 pub use self::arguments::ArgumentDecoder;
+#[doc(hidden)]
+pub use self::arguments::TypeList;
 pub use self::direct::Direct;
 #[doc(hidden)]
 pub use self::expect::expected_arena_dump;
 #[doc(hidden)]
 pub use self::known::KnownHeader;
 use self::state::DecodeState;
+pub use self::switches::set_header_cache;
+#[doc(hidden)]
+pub use self::switches::{
+    direct_decodes, header_cache_answers_taken, header_cache_hits, known_headers_taken,
+    set_direct_decoding, set_known_headers, spec_only_reads,
+};
 use crate::error::Result;
 use crate::error::{Error, PathSegment};
 use crate::types::{CandidType, Type, TypeEnv};
@@ -224,74 +233,6 @@ impl DecoderConfig {
     }
 }
 
-/// Turns this thread's header cache on (the default) or off, and empties it.
-///
-/// A header (magic, type table, argument types) parsed on a thread is kept, and
-/// a later message that starts with the same bytes, decoded under the same header
-/// limits, skips parsing it; values, errors and the units charged are the same
-/// either way (`spec/decoder.md`, "Header cache"). Off, every header is parsed.
-pub fn set_header_cache(on: bool) {
-    header_cache::set_enabled(on);
-}
-
-/// Turns this thread's direct decoding on (the default) or off. On, an argument
-/// whose type is a std vector of candor's leaf types (or of such vectors) is decoded without
-/// serde's visitors, with the same value, error and units (`spec/decoder.md`,
-/// fast path 16); off, every argument takes the serde path. For tests and fuzz
-/// targets that compare the two.
-#[doc(hidden)]
-pub fn set_direct_decoding(on: bool) {
-    direct::set_enabled(on);
-}
-
-/// How many arguments this thread decoded directly: for tests that check direct
-/// decoding fires, and only where it may.
-#[doc(hidden)]
-pub fn direct_decodes() -> u64 {
-    direct::decoded()
-}
-
-/// How many values this thread read by the spec's coercions that candid refuses
-/// (`spec/differences.md` D12): for the differential tests, which accept exactly
-/// those decodes where candid fails.
-#[doc(hidden)]
-pub fn spec_only_reads() -> u64 {
-    value::spec_only_reads()
-}
-
-/// Turns this thread's known headers on (the default) or off. On, a message whose
-/// header is the one the compiler writes for the argument types it is decoded as
-/// takes its wire and expected types from that header instead of parsing and
-/// placing them, with the same values, errors and units (`spec/decoder.md`, fast
-/// path 29); off, every header is parsed. For tests that compare the two.
-#[doc(hidden)]
-pub fn set_known_headers(on: bool) {
-    known::set_enabled(on);
-}
-
-/// How many decodes on this thread took their header as known instead of parsing
-/// it: for tests and benchmarks that check known headers fire, and only where
-/// they may.
-#[doc(hidden)]
-pub fn known_headers_taken() -> u64 {
-    known::taken()
-}
-
-/// How many decodes on this thread took a kept header instead of parsing: for tests
-/// and benchmarks that check the cache fires.
-#[doc(hidden)]
-pub fn header_cache_hits() -> u64 {
-    header_cache::hits()
-}
-
-/// How many decodes on this thread started from the subtype answers earlier decodes
-/// of the same kept header found: for tests that check they are kept, and only
-/// where they hold.
-#[doc(hidden)]
-pub fn header_cache_answers_taken() -> u64 {
-    header_cache::answers_taken()
-}
-
 /// The decoding quota left once a header of `len` bytes is paid for (candid
 /// charges it before any value), or the error when `quota` cannot pay.
 #[inline(always)]
@@ -345,6 +286,21 @@ impl<'de> IDLDeserialize<'de> {
         Self::new_known(bytes, config, Some((Args::_known, Args::_arg_id)))
     }
 
+    /// Hidden: [`new_for`](Self::new_for) for the tuple of the types a `Decode!`
+    /// names ([`TypeList`]).
+    #[doc(hidden)]
+    #[inline]
+    pub fn new_for_list<L: TypeList>(
+        bytes: &'de [u8],
+        config: &DecoderConfig,
+        _types: &L,
+    ) -> Result<Self>
+    where
+        L::Tuple: ArgumentDecoder<'de>,
+    {
+        Self::new_for::<L::Tuple>(bytes, config)
+    }
+
     fn new_known(bytes: &'de [u8], config: &DecoderConfig, known: Option<Known>) -> Result<Self> {
         let limits = limits_of(config);
         // A header with an empty type table (primitive arguments only) is not kept:
@@ -370,7 +326,33 @@ impl<'de> IDLDeserialize<'de> {
                 None => {}
             }
         }
+        let known = match known {
+            Some((header, ids)) if cacheable => Self::known(bytes, limits, header, ids),
+            _ => None,
+        };
         Self::parsed(bytes, config, limits, cacheable, known, (quota, size_bound))
+    }
+
+    /// The header the compiler wrote for the arguments, when `bytes` start with it
+    /// (fast path 29), with the arguments' expected types placed from it: they go
+    /// in before the header takes a state, as placing them may park the kept
+    /// states.
+    #[inline(never)]
+    fn known(
+        bytes: &[u8],
+        limits: header_cache::Limits,
+        header: fn() -> Option<&'static KnownHeader>,
+        ids: fn(usize) -> Option<crate::types::TypeId>,
+    ) -> Option<&'static KnownHeader> {
+        if !known::enabled() {
+            return None;
+        }
+        let k = header()?;
+        if !k.starts(bytes, limits.max_type_len, limits.max_header_len) {
+            return None;
+        }
+        expect::install_known(k, ids);
+        Some(k)
     }
 
     /// A decoder for a header that is not kept (or not yet): parsed, and admitted to
@@ -381,21 +363,14 @@ impl<'de> IDLDeserialize<'de> {
         config: &DecoderConfig,
         limits: header_cache::Limits,
         cacheable: bool,
-        known: Option<Known>,
+        known: Option<&'static KnownHeader>,
         (quota, size_bound): (Option<usize>, bool),
     ) -> Result<Self> {
-        // A header the compiler wrote for the arguments (fast path 29): its
-        // expected types go in first, as placing them may park the kept states.
-        let known = match known {
-            Some((header, ids)) if cacheable && known::enabled() => header()
-                .filter(|k| k.starts(bytes, limits.max_type_len, limits.max_header_len))
-                .inspect(|k| expect::install_known(k, ids)),
-            _ => None,
-        };
         let mut state = header_cache::parse_state(expect::shared_arena);
         let arena = state.wire.arena_mut();
-        // A header of primitive arguments (no table: not `cacheable`) first, fast
-        // path 28; a header with a table goes straight to the general parse.
+        // A header the compiler wrote (fast path 29) is copied; a header of
+        // primitive arguments (no table: not `cacheable`) is read by fast path 28;
+        // any other header with a table goes straight to the general parse.
         let plain = if let Some(k) = known {
             known::count();
             Some(k.fill(arena))
@@ -506,6 +481,16 @@ impl<'de> IDLDeserialize<'de> {
                 self.decode_arg(w)
             }
         }
+    }
+
+    /// Hidden: [`get_value`](Self::get_value) of the type `marker` names (`Decode!`).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn get_value_of<T>(&mut self, _marker: &std::marker::PhantomData<T>) -> Result<T>
+    where
+        T: Deserialize<'de> + CandidType,
+    {
+        self.get_value()
     }
 
     /// Places `T`'s expected type among the thread's interned types, as

@@ -93,9 +93,9 @@ impl Interner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::header::Arena;
     use crate::de::ArgumentDecoder;
     use crate::types::CandidType;
+    use crate::wire::header::Arena;
     use std::collections::BTreeMap;
 
     /// Whether `a`'s type at `ra` and `b`'s at `rb` are the same expected type:

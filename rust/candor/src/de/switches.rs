@@ -1,0 +1,74 @@
+//! The thread's switches and counters of the decoder's fast paths: the header
+//! cache (public, as candid users may turn it off), and, for tests and benchmarks
+//! that compare a path with the one it shortens or check that it fires, direct
+//! decoding, known headers and their counts.
+
+use super::{direct, header_cache, known, value};
+
+/// Turns this thread's header cache on (the default) or off, and empties it.
+///
+/// A header (magic, type table, argument types) parsed on a thread is kept, and
+/// a later message that starts with the same bytes, decoded under the same header
+/// limits, skips parsing it; values, errors and the units charged are the same
+/// either way (`spec/decoder.md`, "Header cache"). Off, every header is parsed.
+pub fn set_header_cache(on: bool) {
+    header_cache::set_enabled(on);
+}
+
+/// Turns this thread's direct decoding on (the default) or off. On, an argument
+/// whose type is a std vector of candor's leaf types (or of such vectors) is decoded without
+/// serde's visitors, with the same value, error and units (`spec/decoder.md`,
+/// fast path 16); off, every argument takes the serde path. For tests and fuzz
+/// targets that compare the two.
+#[doc(hidden)]
+pub fn set_direct_decoding(on: bool) {
+    direct::set_enabled(on);
+}
+
+/// How many arguments this thread decoded directly: for tests that check direct
+/// decoding fires, and only where it may.
+#[doc(hidden)]
+pub fn direct_decodes() -> u64 {
+    direct::decoded()
+}
+
+/// How many values this thread read by the spec's coercions that candid refuses
+/// (`spec/differences.md` D12): for the differential tests, which accept exactly
+/// those decodes where candid fails.
+#[doc(hidden)]
+pub fn spec_only_reads() -> u64 {
+    value::spec_only_reads()
+}
+
+/// Turns this thread's known headers on (the default) or off. On, a message whose
+/// header is the one the compiler writes for the argument types it is decoded as
+/// takes its wire and expected types from that header instead of parsing and
+/// placing them, with the same values, errors and units (`spec/decoder.md`, fast
+/// path 29); off, every header is parsed. For tests that compare the two.
+#[doc(hidden)]
+pub fn set_known_headers(on: bool) {
+    known::set_enabled(on);
+}
+
+/// How many decodes on this thread took their header as known instead of parsing
+/// it: for tests and benchmarks that check known headers fire, and only where
+/// they may.
+#[doc(hidden)]
+pub fn known_headers_taken() -> u64 {
+    known::taken()
+}
+
+/// How many decodes on this thread took a kept header instead of parsing: for tests
+/// and benchmarks that check the cache fires.
+#[doc(hidden)]
+pub fn header_cache_hits() -> u64 {
+    header_cache::hits()
+}
+
+/// How many decodes on this thread started from the subtype answers earlier decodes
+/// of the same kept header found: for tests that check they are kept, and only
+/// where they hold.
+#[doc(hidden)]
+pub fn header_cache_answers_taken() -> u64 {
+    header_cache::answers_taken()
+}
