@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use candor::{Int, Nat, Principal, Reserved};
-use candor_fuzz::{List, Rec, Shape, Tree};
+use candor_fuzz::{List, Part, Rec, Shape, Tree, Val};
 
 fn rec(n: u32) -> Rec {
     Rec {
@@ -43,6 +43,18 @@ fn rec(n: u32) -> Rec {
     }
 }
 
+fn part() -> Part {
+    Part {
+        purpose: Some(true),
+        data: BTreeMap::from([
+            ("tag".to_string(), Val::Text("anime".into())),
+            ("n".to_string(), Val::Small(4)),
+        ]),
+        tags: vec![(1, "x".into())],
+        owner: Principal::from_slice(&[1, 2, 3]),
+    }
+}
+
 fn main() -> std::io::Result<()> {
     let dir = PathBuf::from(std::env::args().nth(1).unwrap_or("corpus/decode".into()));
     std::fs::create_dir_all(&dir)?;
@@ -76,6 +88,10 @@ fn main() -> std::io::Result<()> {
         candor::encode_one(vec![Nat::from(1u8), Nat::from(u128::MAX) * Nat::from(3u8)]).unwrap(),
         candor::encode_one(vec![Int::from(-5i64), Int::from(i128::MIN)]).unwrap(),
         candor::encode_one(vec![vec![1u32], vec![], vec![2, 3]]).unwrap(),
+        // Types whose header the compiler writes (the `known` target).
+        candor::encode_one(part()).unwrap(),
+        candor::encode_one(Val::Wide(u128::MAX)).unwrap(),
+        candor::encode_one(vec![Some((1u8, "a".to_string())), None]).unwrap(),
     ];
     for (i, s) in seeds.iter().enumerate() {
         std::fs::write(dir.join(format!("seed-{i:02}")), s)?;

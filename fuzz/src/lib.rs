@@ -86,6 +86,27 @@ pub struct Rec {
     pub ignored: Reserved,
 }
 
+/// A case of [`Part`]'s map: text, a blob, a small and a wide number.
+#[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
+pub enum Val {
+    Text(String),
+    Blob(#[serde(with = "serde_bytes")] Vec<u8>),
+    Small(u8),
+    Wide(u128),
+}
+
+/// A record with no recursion, as canister arguments mostly are (a DIP721
+/// metadata part's shape): the compiler writes its header, which the `known`
+/// target takes as known and parses.
+#[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
+pub struct Part {
+    pub purpose: Option<bool>,
+    pub data: BTreeMap<String, Val>,
+    pub tags: Vec<(u32, String)>,
+    #[arbitrary(with = arb_principal)]
+    pub owner: Principal,
+}
+
 /// The limits every fuzzed decode runs under (what a canister would set).
 pub fn config() -> candor::DecoderConfig {
     let mut config = candor::DecoderConfig::new();
@@ -188,4 +209,44 @@ fn same_direct_and_serde<T: for<'a> Deserialize<'a> + CandidType + std::fmt::Deb
     candor::de::set_direct_decoding(true);
     let direct = outcome::<T>(data, &config);
     assert_eq!(direct, serde, "direct decoding changed the outcome");
+}
+
+/// One decode's outcome on a fresh thread (fresh caches and interned types), the
+/// header cache off, known headers `on` or off.
+fn fresh_outcome<T>(data: &[u8], on: bool) -> String
+where
+    T: for<'a> Deserialize<'a> + CandidType + std::fmt::Debug + 'static,
+{
+    let data = data.to_vec();
+    std::thread::spawn(move || {
+        candor::de::set_header_cache(false);
+        candor::de::set_known_headers(on);
+        outcome::<T>(&data, &config())
+    })
+    .join()
+    .expect("a decode never panics")
+}
+
+fn same_known_and_parsed<T>(data: &[u8])
+where
+    T: for<'a> Deserialize<'a> + CandidType + std::fmt::Debug + 'static,
+{
+    let header = <(T,) as candor::utils::ArgumentEncoder>::_const_header()
+        .expect("the compiler writes this header");
+    let mut known = header.to_vec();
+    known.extend_from_slice(data);
+    for message in [data, &known[..]] {
+        let on = fresh_outcome::<T>(message, true);
+        let off = fresh_outcome::<T>(message, false);
+        assert_eq!(on, off, "a known header changed the outcome");
+    }
+}
+
+/// Decodes `data`, and `data` after the header the compiler writes for each type,
+/// with known headers on and off, each on a fresh thread: every outcome must be
+/// the same.
+pub fn decode_known_and_parsed(data: &[u8]) {
+    same_known_and_parsed::<Part>(data);
+    same_known_and_parsed::<Val>(data);
+    same_known_and_parsed::<Vec<Option<(u8, String)>>>(data);
 }

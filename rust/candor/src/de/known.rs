@@ -27,7 +27,7 @@ use crate::ser::const_header::{self, HEADER_BYTES, MAX_ENTRIES};
 use crate::types::shallow::Tree;
 use crate::types::static_type::StaticLabel;
 use crate::wire::header::{
-    Arena, FieldEntry, Node, Prim, Ref, Shape, Span, ONE_BYTE_PRIMS, PRIM_COUNT,
+    Arena, FieldEntry, Node, Prim, Ref, Shape, Span, FIRST_FIELDS, ONE_BYTE_PRIMS, PRIM_COUNT,
 };
 use crate::wire::opcode;
 use crate::wire::same_bytes::same_bytes;
@@ -205,13 +205,22 @@ impl KnownHeader {
     /// Fills `arena`, which is empty, with the header's wire types, as parsing it
     /// would, and gives its shape.
     pub(crate) fn fill(&self, arena: &mut Arena) -> Shape {
-        arena
-            .nodes
-            .extend_from_slice(self.nodes.get(..self.table_len).unwrap_or_default());
-        let n = (self.args.start + self.args.len) as usize;
-        arena
+        let nodes = self.nodes.get(..self.table_len).unwrap_or_default();
+        let fields = self
             .fields
-            .extend_from_slice(self.fields.get(..n).unwrap_or_default());
+            .get(..(self.args.start + self.args.len) as usize)
+            .unwrap_or_default();
+        // A fresh state's vectors are allocated at their size at once, as the parse
+        // allocates them (growing an empty one costs more), the fields with room
+        // for a typical header's, as the state is reused for the next.
+        if arena.nodes.capacity() == 0 {
+            arena.nodes = Vec::with_capacity(nodes.len());
+        }
+        if arena.fields.capacity() == 0 {
+            arena.fields = Vec::with_capacity(fields.len().max(FIRST_FIELDS));
+        }
+        arena.nodes.extend_from_slice(nodes);
+        arena.fields.extend_from_slice(fields);
         Shape {
             args: self.args,
             table_len: self.table_len,

@@ -339,7 +339,7 @@ pub(crate) const ONE_BYTE_PRIMS: [Option<Prim>; 24] = {
 
 /// Fields (and argument types) a new wire arena makes room for at once: a header
 /// of a few records and variants, as a canister method's arguments have.
-pub(super) const FIRST_FIELDS: usize = 32;
+pub(crate) const FIRST_FIELDS: usize = 32;
 
 /// Default bound on type table entries (candid's `MAX_TYPE_TABLE_LEN`).
 pub(crate) const DEFAULT_MAX_TYPE_LEN: usize = 10_000;

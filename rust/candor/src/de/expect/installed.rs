@@ -26,15 +26,14 @@ impl Interner {
         let Some(exp) = known.expected() else {
             return;
         };
-        let missing = |it: &Interner, i: usize, f: &FieldEntry| {
-            f.ty.idx() >= PRIM_COUNT && id_of(i).is_some_and(|id| it.root(id).is_none())
-        };
-        if !known
-            .args()
-            .iter()
-            .enumerate()
-            .any(|(i, f)| missing(self, i, f))
-        {
+        // The arguments (at most sixteen) with no root yet, as bits.
+        let mut missing = 0u32;
+        for (i, f) in known.args().iter().enumerate().take(32) {
+            if f.ty.idx() >= PRIM_COUNT && id_of(i).is_some_and(|id| self.root(id).is_none()) {
+                missing |= 1 << i;
+            }
+        }
+        if missing == 0 {
             return;
         }
         self.park_holders();
@@ -80,9 +79,10 @@ impl Interner {
                 StaticLabel::Id => FieldLabel::Id,
             }));
         }
-        for (i, f) in known.args().iter().enumerate() {
-            if missing(self, i, f) {
-                if let Some(id) = id_of(i) {
+        for (i, f) in known.args().iter().enumerate().take(32) {
+            if missing & (1 << i) != 0 {
+                // Looked up again: a type named twice gets its first place.
+                if let Some(id) = id_of(i).filter(|&id| self.root(id).is_none()) {
                     self.add_root(id, Some(to_expected(f.ty)));
                 }
             }
@@ -168,5 +168,20 @@ mod tests {
         assert!(it.root(Args::_arg_id(1).unwrap()).is_none());
         it.install(k, Args::_arg_id);
         assert_eq!(it.arena.nodes.len(), nodes);
+    }
+
+    /// A type named twice gets one root, at its first argument's entry.
+    #[test]
+    fn a_type_named_twice_gets_one_root() {
+        type Args = (Vec<u64>, Vec<u64>);
+        let k = Args::_known().expect("known");
+        let mut it = Interner::default();
+        it.install(k, Args::_arg_id);
+        assert_eq!(it.roots_small.len(), 1);
+        let r = it.root(Args::_arg_id(0).unwrap()).unwrap().unwrap();
+        assert_eq!(
+            it.arena.node(r),
+            Node::Vec(Ref::prim(crate::wire::header::Prim::Nat64))
+        );
     }
 }
