@@ -3,7 +3,7 @@
 //! any (the header the compiler writes for them, `known.rs`; their places among
 //! the interned types, for `warm_up`).
 
-use super::{IDLDeserialize, KnownHeader};
+use super::{header_cache, limits_of, DecoderConfig, IDLDeserialize, KnownHeader};
 use crate::error::Result;
 use crate::types::CandidType;
 use serde::de::Deserialize;
@@ -118,3 +118,30 @@ list_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M);
 list_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
 list_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
 list_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
+
+/// Parses `header` (a message's header with no values) and keeps it for good, with
+/// the expected types of `Args` placed and held by its state, as the first message
+/// of `Args` with that header would leave them, decoded under ic-cdk's limits (the
+/// default ones) ([`crate::warm_up`]). The header is not kept when it has no type
+/// table (such headers never are), or [`header_cache::MAX_PINNED`] are kept
+/// already; the types are placed all the same. The thread is left with a spare
+/// state, which the next header that is not kept parses into.
+pub(crate) fn keep_arguments<Args: for<'a> ArgumentDecoder<'a>>(header: &[u8]) -> Result<()> {
+    let config = DecoderConfig::new();
+    {
+        let mut de = IDLDeserialize::new_with_config(header, &config)?;
+        Args::_place_types(&mut de)?;
+        // Dropped here: the state goes back to the header's entry.
+    }
+    header_cache::pin(header, limits_of(&config));
+    // A header with a table keeps the spare state it was parsed into. A header of
+    // primitive arguments, which is never kept, is then parsed into a new spare and
+    // leaves it as the first such call would, its arena's vectors allocated.
+    if header.get(crate::wire::opcode::MAGIC.len()) != Some(&0) {
+        drop(IDLDeserialize::new_with_config(
+            b"DIDL\x00\x01\x7f",
+            &config,
+        )?);
+    }
+    Ok(())
+}

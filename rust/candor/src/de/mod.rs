@@ -33,6 +33,7 @@ mod subtype;
 mod switches;
 mod value;
 
+pub(crate) use self::arguments::keep_arguments;
 pub use self::arguments::ArgumentDecoder;
 #[doc(hidden)]
 pub use self::arguments::TypeList;
@@ -283,7 +284,9 @@ impl<'de> IDLDeserialize<'de> {
         bytes: &'de [u8],
         config: &DecoderConfig,
     ) -> Result<Self> {
-        Self::new_known(bytes, config, Some((Args::_known, Args::_arg_id)))
+        // One static per tuple type: the decoder takes one pointer more, not two.
+        let known: &'static Known = const { &(Args::_known, Args::_arg_id) };
+        Self::new_known(bytes, config, Some(known))
     }
 
     /// Hidden: [`new_for`](Self::new_for) for the tuple of the types a `Decode!`
@@ -301,7 +304,11 @@ impl<'de> IDLDeserialize<'de> {
         Self::new_for::<L::Tuple>(bytes, config)
     }
 
-    fn new_known(bytes: &'de [u8], config: &DecoderConfig, known: Option<Known>) -> Result<Self> {
+    fn new_known(
+        bytes: &'de [u8],
+        config: &DecoderConfig,
+        known: Option<&'static Known>,
+    ) -> Result<Self> {
         let limits = limits_of(config);
         // A header with an empty type table (primitive arguments only) is not kept:
         // keeping one costs its first decode (the key's copy, a state of its own)
@@ -325,18 +332,21 @@ impl<'de> IDLDeserialize<'de> {
                 Some(Err(e)) => return Err(e),
                 None => {}
             }
+            if let Some(&(header, ids)) = known {
+                if let Some(k) = Self::known(bytes, limits, header, ids) {
+                    return Self::from_known(bytes, config, limits, k, (quota, size_bound));
+                }
+            }
         }
-        let known = match known {
-            Some((header, ids)) if cacheable => Self::known(bytes, limits, header, ids),
-            _ => None,
-        };
-        Self::parsed(bytes, config, limits, cacheable, known, (quota, size_bound))
+        Self::parsed(bytes, config, limits, cacheable, (quota, size_bound))
     }
 
     /// The header the compiler wrote for the arguments, when `bytes` start with it
     /// (fast path 29), with the arguments' expected types placed from it: they go
     /// in before the header takes a state, as placing them may park the kept
-    /// states.
+    /// states. Cold: taken once per header a thread keeps, and the path of every
+    /// later message goes around it.
+    #[cold]
     #[inline(never)]
     fn known(
         bytes: &[u8],
@@ -363,18 +373,13 @@ impl<'de> IDLDeserialize<'de> {
         config: &DecoderConfig,
         limits: header_cache::Limits,
         cacheable: bool,
-        known: Option<&'static KnownHeader>,
         (quota, size_bound): (Option<usize>, bool),
     ) -> Result<Self> {
         let mut state = header_cache::parse_state(expect::shared_arena);
         let arena = state.wire.arena_mut();
-        // A header the compiler wrote (fast path 29) is copied; a header of
-        // primitive arguments (no table: not `cacheable`) is read by fast path 28;
-        // any other header with a table goes straight to the general parse.
-        let plain = if let Some(k) = known {
-            known::count();
-            Some(k.fill(arena))
-        } else if cacheable {
+        // A header of primitive arguments (no table: not `cacheable`) first, fast
+        // path 28; a header with a table goes straight to the general parse.
+        let plain = if cacheable {
             None
         } else {
             plain_header::parse(bytes, limits.max_header_len, arena)
@@ -391,6 +396,33 @@ impl<'de> IDLDeserialize<'de> {
             }
         };
         let state = header_cache::lend_parsed(bytes, limits, &shape, cacheable, state);
+        // On an error the lent state goes back (kept with the header when admitted).
+        let decoding_quota = pay_header(shape.len, quota)?;
+        Ok(Self::build(
+            bytes,
+            config,
+            state,
+            shape,
+            (decoding_quota, size_bound),
+        ))
+    }
+
+    /// A decoder for a header the compiler wrote (fast path 29), whose expected
+    /// types are in place: its wire types copied into a state instead of parsed,
+    /// then kept and paid for as a parsed header is.
+    #[cold]
+    #[inline(never)]
+    fn from_known(
+        bytes: &'de [u8],
+        config: &DecoderConfig,
+        limits: header_cache::Limits,
+        known: &'static KnownHeader,
+        (quota, size_bound): (Option<usize>, bool),
+    ) -> Result<Self> {
+        let mut state = header_cache::parse_state(expect::shared_arena);
+        let shape = known.fill(state.wire.arena_mut());
+        known::count();
+        let state = header_cache::lend_parsed(bytes, limits, &shape, true, state);
         // On an error the lent state goes back (kept with the header when admitted).
         let decoding_quota = pay_header(shape.len, quota)?;
         Ok(Self::build(
@@ -670,33 +702,6 @@ fn limits_of(config: &DecoderConfig) -> header_cache::Limits {
             .max_header_len
             .unwrap_or(header::DEFAULT_MAX_HEADER_LEN),
     }
-}
-
-/// Parses `header` (a message's header with no values) and keeps it for good, with
-/// the expected types of `Args` placed and held by its state, as the first message
-/// of `Args` with that header would leave them, decoded under ic-cdk's limits (the
-/// default ones) ([`crate::warm_up`]). The header is not kept when it has no type
-/// table (such headers never are), or [`header_cache::MAX_PINNED`] are kept
-/// already; the types are placed all the same. The thread is left with a spare
-/// state, which the next header that is not kept parses into.
-pub(crate) fn keep_arguments<Args: for<'a> ArgumentDecoder<'a>>(header: &[u8]) -> Result<()> {
-    let config = DecoderConfig::new();
-    {
-        let mut de = IDLDeserialize::new_with_config(header, &config)?;
-        Args::_place_types(&mut de)?;
-        // Dropped here: the state goes back to the header's entry.
-    }
-    header_cache::pin(header, limits_of(&config));
-    // A header with a table keeps the spare state it was parsed into. A header of
-    // primitive arguments, which is never kept, is then parsed into a new spare and
-    // leaves it as the first such call would, its arena's vectors allocated.
-    if header.get(crate::wire::opcode::MAGIC.len()) != Some(&0) {
-        drop(IDLDeserialize::new_with_config(
-            b"DIDL\x00\x01\x7f",
-            &config,
-        )?);
-    }
-    Ok(())
 }
 
 /// The root of `T`'s expected type when its static description is a primitive: that
