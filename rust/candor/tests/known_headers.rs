@@ -3,9 +3,10 @@
 //! expected types from that header, instead of parsing and placing them.
 //!
 //! Messages are candid 0.10.39's encodings, through its own derive, of the types
-//! of canister-profiling's DIP721 (a mint), an ICRC-1 transfer and a Basic DAO
-//! vote: its header is the compiler's, byte for byte, so the path fires for
-//! messages from clients built on candid. Each decode runs on a fresh thread (the
+//! of canister-profiling's DIP721 (a mint), an ICRC-1 transfer, a Basic DAO vote
+//! and the other shapes the derive labels: its header is the compiler's, byte for
+//! byte, so the path fires for messages from clients built on candid. Each decode
+//! runs on a fresh thread (the
 //! caches are per thread), with known headers on and off; values, errors and the
 //! units charged must be the same, for the messages and for every one-byte change
 //! of them.
@@ -71,6 +72,25 @@ struct VoteArgs {
     vote: Vote,
 }
 
+/// A tuple struct, a variant with a record payload and renamed fields, a
+/// newtype: the other shapes the derive labels.
+#[derive(CandidType, Deserialize, Clone, Debug, PartialEq)]
+struct Pair(u8, String);
+
+#[derive(CandidType, Deserialize, Clone, Debug, PartialEq)]
+enum Event {
+    Created {
+        id: u64,
+        #[serde(rename = "who")]
+        owner: Principal,
+    },
+    Renamed(Pair),
+    Gone,
+}
+
+#[derive(CandidType, Deserialize, Clone, Debug, PartialEq)]
+struct Events(Vec<Event>);
+
 /// The same types, as candid 0.10.39 derives them.
 mod theirs {
     #![allow(dead_code)]
@@ -131,6 +151,23 @@ mod theirs {
         pub proposal_id: u64,
         pub vote: Vote,
     }
+
+    #[derive(candid::CandidType, serde::Deserialize)]
+    pub struct Pair(pub u8, pub String);
+
+    #[derive(candid::CandidType, serde::Deserialize)]
+    pub enum Event {
+        Created {
+            id: u64,
+            #[serde(rename = "who")]
+            owner: candid::Principal,
+        },
+        Renamed(Pair),
+        Gone,
+    }
+
+    #[derive(candid::CandidType)]
+    pub struct Events(pub Vec<Event>);
 }
 
 fn bob() -> Principal {
@@ -178,6 +215,17 @@ fn vote_message() -> Vec<u8> {
         vote: theirs::Vote::No,
     })
     .unwrap()
+}
+
+fn events_message() -> Vec<u8> {
+    use theirs::*;
+    let owner = candid::Principal::from_slice(bob().as_slice());
+    let events = Events(vec![
+        Event::Created { id: 9, owner },
+        Event::Renamed(Pair(2, "two".into())),
+        Event::Gone,
+    ]);
+    candid::encode_args((events, Some(Pair(1, "one".into())))).unwrap()
 }
 
 /// What a decode gave, printed, and the units it charged.
@@ -259,6 +307,11 @@ fn an_icrc1_transfer_takes_its_header_as_known() {
 #[test]
 fn a_basic_dao_vote_takes_its_header_as_known() {
     same_both_ways::<(VoteArgs,)>(&vote_message());
+}
+
+#[test]
+fn derived_shapes_take_their_header_as_known() {
+    same_both_ways::<(Events, Option<Pair>)>(&events_message());
 }
 
 /// The same types in another order of entries (as another client may write them)

@@ -153,6 +153,22 @@ mod tests {
         check::<(A, crate::Principal, B), B>(2);
         check::<(C,), C>(0);
         check::<(Vec<u8>, Option<Vec<u8>>), Option<Vec<u8>>>(1);
+        // Other std types with constants: sets, deques, boxes,
+        // byte buffers and arrays, `MotokoResult`, nested options, maps of maps.
+        type D = (
+            std::collections::BTreeSet<u16>,
+            std::collections::VecDeque<Box<i8>>,
+            Box<Option<Option<f64>>>,
+        );
+        check::<(D,), D>(0);
+        type E = (
+            serde_bytes::ByteBuf,
+            [u8; 32],
+            crate::types::result::MotokoResult<u8, String>,
+        );
+        check::<(E,), E>(0);
+        type F = std::collections::HashMap<String, BTreeMap<u64, Vec<crate::Int>>>;
+        check::<(F, Box<Vec<crate::Reserved>>), F>(0);
     }
 
     /// A type with a root already is not placed again; a primitive argument gets
