@@ -6,10 +6,9 @@
 //! of canister-profiling's DIP721 (a mint), an ICRC-1 transfer, a Basic DAO vote
 //! and the other shapes the derive labels: its header is the compiler's, byte for
 //! byte, so the path fires for messages from clients built on candid. Each decode
-//! runs on a fresh thread (the
-//! caches are per thread), with known headers on and off; values, errors and the
-//! units charged must be the same, for the messages and for every one-byte change
-//! of them.
+//! runs on a fresh thread (the caches are per thread), with known headers on and
+//! off; values, errors and the units charged must be the same, for the messages
+//! and for every one-byte change of them.
 
 use candor::{CandidType, DecoderConfig, Deserialize, Nat, Principal};
 use serde_bytes::ByteBuf;
