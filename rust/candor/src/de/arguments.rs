@@ -39,8 +39,34 @@ impl<'a> ArgumentDecoder<'a> for () {
     }
 }
 
+/// Hidden: the types a `Decode!` names, as a list of markers
+/// `(PhantomData<T1>, (PhantomData<T2>, ()))`, whose tuple `(T1, T2)` gives the
+/// header the compiler writes for them ([`IDLDeserialize::new_for_list`]). Each
+/// value is then read through its marker (`get_value_of`), so that a type left to
+/// inference (`_`) is one type in both places.
+#[doc(hidden)]
+pub trait TypeList {
+    /// The types as a tuple.
+    type Tuple;
+}
+
+impl TypeList for () {
+    type Tuple = ();
+}
+
+/// The marker list of the types given.
+macro_rules! type_list {
+    () => { () };
+    ($t:ident $(, $rest:ident)*) => { (std::marker::PhantomData<$t>, type_list!($($rest),*)) };
+}
+
+/// A tuple of arguments: how it is decoded, and its types' marker list.
 macro_rules! decode_impl {
     ($($t:ident),+) => {
+        impl<$($t),+> TypeList for type_list!($($t),+) {
+            type Tuple = ($($t,)+);
+        }
+
         impl<'a, $($t: Deserialize<'a> + CandidType),+> ArgumentDecoder<'a> for ($($t,)+) {
             #[inline]
             fn decode(de: &mut IDLDeserialize<'a>) -> Result<Self> {
@@ -76,48 +102,6 @@ decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M);
 decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
 decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
 decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
-
-/// Hidden: the types a `Decode!` names, as a list of markers
-/// `(PhantomData<T1>, (PhantomData<T2>, ()))`, whose tuple `(T1, T2)` gives the
-/// header the compiler writes for them ([`IDLDeserialize::new_for_list`]). Each
-/// value is then read through its marker (`get_value_of`), so that a type left to
-/// inference (`_`) is one type in both places.
-#[doc(hidden)]
-pub trait TypeList {
-    /// The types as a tuple.
-    type Tuple;
-}
-
-/// The marker list of the types given.
-macro_rules! type_list {
-    () => { () };
-    ($t:ident $(, $rest:ident)*) => { (std::marker::PhantomData<$t>, type_list!($($rest),*)) };
-}
-
-macro_rules! list_impl {
-    ($($t:ident),*) => {
-        impl<$($t),*> TypeList for type_list!($($t),*) {
-            type Tuple = ($($t,)*);
-        }
-    };
-}
-list_impl!();
-list_impl!(A);
-list_impl!(A, B);
-list_impl!(A, B, C);
-list_impl!(A, B, C, D);
-list_impl!(A, B, C, D, E);
-list_impl!(A, B, C, D, E, F);
-list_impl!(A, B, C, D, E, F, G);
-list_impl!(A, B, C, D, E, F, G, H);
-list_impl!(A, B, C, D, E, F, G, H, I);
-list_impl!(A, B, C, D, E, F, G, H, I, J);
-list_impl!(A, B, C, D, E, F, G, H, I, J, K);
-list_impl!(A, B, C, D, E, F, G, H, I, J, K, L);
-list_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M);
-list_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
-list_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
-list_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
 
 /// Parses `header` (a message's header with no values) and keeps it for good, with
 /// the expected types of `Args` placed and held by its state, as the first message

@@ -23,36 +23,8 @@ use super::value::{De, MapBody, SeqBody};
 use crate::types::number::Nat;
 use crate::wire::header::{Prim, Ref};
 use serde::de::Deserialize;
-use std::cell::Cell;
 
 const TEXT: Ref = Ref::prim(Prim::Text);
-
-thread_local! {
-    static ENABLED: Cell<bool> = const { Cell::new(true) };
-    static DECODED: Cell<u64> = const { Cell::new(0) };
-}
-
-/// Turns direct decoding on (the default) or off on this thread: for tests and fuzz
-/// targets that compare it with the serde path.
-pub(crate) fn set_enabled(on: bool) {
-    ENABLED.with(|e| e.set(on));
-}
-
-#[inline]
-pub(super) fn enabled() -> bool {
-    ENABLED.with(Cell::get)
-}
-
-/// Counts an argument decoded directly (see [`decoded`]).
-#[inline]
-pub(super) fn count() {
-    DECODED.with(|n| n.set(n.get().wrapping_add(1)));
-}
-
-/// How many arguments this thread decoded directly.
-pub(crate) fn decoded() -> u64 {
-    DECODED.with(Cell::get)
-}
 
 /// One value to decode directly: the frame the serde path would hand its
 /// `Deserialize`. Opaque outside candor; it appears in `CandidType`'s hidden

@@ -31,35 +31,6 @@ use crate::wire::header::{
 };
 use crate::wire::opcode;
 use crate::wire::same_bytes::same_bytes;
-use std::cell::Cell;
-
-thread_local! {
-    static ENABLED: Cell<bool> = const { Cell::new(true) };
-    static TAKEN: Cell<u64> = const { Cell::new(0) };
-}
-
-/// Turns known headers on (the default) or off on this thread: for the tests that
-/// compare decoding with and without them.
-pub(crate) fn set_enabled(on: bool) {
-    ENABLED.with(|e| e.set(on));
-}
-
-#[inline]
-pub(super) fn enabled() -> bool {
-    ENABLED.with(Cell::get)
-}
-
-/// Counts a header taken as known (see [`taken`]).
-#[inline]
-pub(super) fn count() {
-    TAKEN.with(|n| n.set(n.get().wrapping_add(1)));
-}
-
-/// How many headers this thread took as known instead of parsing them.
-pub(crate) fn taken() -> u64 {
-    TAKEN.with(Cell::get)
-}
-
 /// The most fields (and argument types) a known header holds.
 const MAX_FIELDS: usize = 64;
 

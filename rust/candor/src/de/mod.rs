@@ -354,7 +354,7 @@ impl<'de> IDLDeserialize<'de> {
         header: fn() -> Option<&'static KnownHeader>,
         ids: fn(usize) -> Option<crate::types::TypeId>,
     ) -> Option<&'static KnownHeader> {
-        if !known::enabled() {
+        if !switches::on(&switches::KNOWN) {
             return None;
         }
         let k = header()?;
@@ -395,16 +395,15 @@ impl<'de> IDLDeserialize<'de> {
                 return Err(e);
             }
         };
-        let state = header_cache::lend_parsed(bytes, limits, &shape, cacheable, state);
-        // On an error the lent state goes back (kept with the header when admitted).
-        let decoding_quota = pay_header(shape.len, quota)?;
-        Ok(Self::build(
+        Self::lend(
             bytes,
             config,
-            state,
+            limits,
             shape,
-            (decoding_quota, size_bound),
-        ))
+            cacheable,
+            state,
+            (quota, size_bound),
+        )
     }
 
     /// A decoder for a header the compiler wrote (fast path 29), whose expected
@@ -421,8 +420,31 @@ impl<'de> IDLDeserialize<'de> {
     ) -> Result<Self> {
         let mut state = header_cache::parse_state(expect::shared_arena);
         let shape = known.fill(state.wire.arena_mut());
-        known::count();
-        let state = header_cache::lend_parsed(bytes, limits, &shape, true, state);
+        switches::count(&switches::KNOWN);
+        Self::lend(
+            bytes,
+            config,
+            limits,
+            shape,
+            true,
+            state,
+            (quota, size_bound),
+        )
+    }
+
+    /// The decoder for a header just read into `state` (`shape`): the state lent
+    /// (kept with the header when `cacheable` and admitted), the header paid for.
+    #[inline(always)]
+    fn lend(
+        bytes: &'de [u8],
+        config: &DecoderConfig,
+        limits: header_cache::Limits,
+        shape: header::Shape,
+        cacheable: bool,
+        state: Box<state::Idle>,
+        (quota, size_bound): (Option<usize>, bool),
+    ) -> Result<Self> {
+        let state = header_cache::lend_parsed(bytes, limits, &shape, cacheable, state);
         // On an error the lent state goes back (kept with the header when admitted).
         let decoding_quota = pay_header(shape.len, quota)?;
         Ok(Self::build(
@@ -607,10 +629,10 @@ impl<'de> IDLDeserialize<'de> {
             }
         };
         self.next += 1;
-        if T::_try_direct() && direct::enabled() {
+        if T::_try_direct() && switches::on(&switches::DIRECT) {
             let mark = self.state_mut().mark();
             if let Some(v) = T::_decode_direct(Direct(value::De::new(self.state_mut(), w, e))) {
-                direct::count();
+                switches::count(&switches::DIRECT);
                 return Ok(v);
             }
             self.state_mut().back_to(mark);

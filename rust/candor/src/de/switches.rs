@@ -3,7 +3,52 @@
 //! that compare a path with the one it shortens or check that it fires, direct
 //! decoding, known headers and their counts.
 
-use super::{direct, header_cache, known, value};
+use super::{header_cache, value};
+use std::cell::Cell;
+use std::thread::LocalKey;
+
+/// A fast path that tests compare with the path it shortens: whether it is on (the
+/// default) and how often it was taken, on this thread.
+pub(super) struct Path {
+    on: Cell<bool>,
+    taken: Cell<u64>,
+}
+
+impl Path {
+    const fn new() -> Path {
+        Path {
+            on: Cell::new(true),
+            taken: Cell::new(0),
+        }
+    }
+}
+
+thread_local! {
+    /// Direct decoding (fast path 16).
+    pub(super) static DIRECT: Path = const { Path::new() };
+    /// Known headers (fast path 29).
+    pub(super) static KNOWN: Path = const { Path::new() };
+}
+
+/// Whether `path` is on.
+#[inline]
+pub(super) fn on(path: &'static LocalKey<Path>) -> bool {
+    path.with(|p| p.on.get())
+}
+
+/// Counts `path` taken once.
+#[inline]
+pub(super) fn count(path: &'static LocalKey<Path>) {
+    path.with(|p| p.taken.set(p.taken.get().wrapping_add(1)));
+}
+
+fn set(path: &'static LocalKey<Path>, on: bool) {
+    path.with(|p| p.on.set(on));
+}
+
+fn taken(path: &'static LocalKey<Path>) -> u64 {
+    path.with(|p| p.taken.get())
+}
 
 /// Turns this thread's header cache on (the default) or off, and empties it.
 ///
@@ -22,14 +67,14 @@ pub fn set_header_cache(on: bool) {
 /// targets that compare the two.
 #[doc(hidden)]
 pub fn set_direct_decoding(on: bool) {
-    direct::set_enabled(on);
+    set(&DIRECT, on);
 }
 
 /// How many arguments this thread decoded directly: for tests that check direct
 /// decoding fires, and only where it may.
 #[doc(hidden)]
 pub fn direct_decodes() -> u64 {
-    direct::decoded()
+    taken(&DIRECT)
 }
 
 /// How many values this thread read by the spec's coercions that candid refuses
@@ -47,7 +92,7 @@ pub fn spec_only_reads() -> u64 {
 /// path 29); off, every header is parsed. For tests that compare the two.
 #[doc(hidden)]
 pub fn set_known_headers(on: bool) {
-    known::set_enabled(on);
+    set(&KNOWN, on);
 }
 
 /// How many decodes on this thread took their header as known instead of parsing
@@ -55,7 +100,7 @@ pub fn set_known_headers(on: bool) {
 /// they may.
 #[doc(hidden)]
 pub fn known_headers_taken() -> u64 {
-    known::taken()
+    taken(&KNOWN)
 }
 
 /// How many decodes on this thread took a kept header instead of parsing: for tests
