@@ -31,6 +31,7 @@ use crate::wire::header::{
 };
 use crate::wire::opcode;
 use crate::wire::same_bytes::same_bytes;
+
 /// The most fields (and argument types) a known header holds.
 const MAX_FIELDS: usize = 64;
 
@@ -108,7 +109,7 @@ impl KnownHeader {
             k: NONE,
             fields: 0,
         };
-        if p.table_len == 0 {
+        if p.table_len == 0 || p.table_len > MAX_ENTRIES {
             return NONE;
         }
         let mut e = 0;

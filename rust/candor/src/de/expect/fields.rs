@@ -66,13 +66,21 @@ pub(super) fn reserve_static_fields(
             ty: Ref::prim(Prim::Empty),
         }
     }));
-    arena.labels.extend(fs.iter().map(|f| match f.label {
-        // The description's name, not a copy of it.
+    arena
+        .labels
+        .extend(fs.iter().map(|f| field_label(&f.label)));
+    (start, sorted)
+}
+
+/// How an expected field is labelled, as its description labels it: a name is
+/// the description's own, not a copy of it.
+#[inline]
+pub(super) fn field_label(label: &StaticLabel) -> FieldLabel {
+    match *label {
         StaticLabel::Named(n) => FieldLabel::Named(n.into()),
         StaticLabel::Unnamed => FieldLabel::Unnamed,
         StaticLabel::Id => FieldLabel::Id,
-    }));
-    (start, sorted)
+    }
 }
 
 /// Gives the reserved field at `at` its type.

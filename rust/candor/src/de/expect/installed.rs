@@ -4,8 +4,7 @@
 
 use super::{fields, Interner, TypeId};
 use crate::de::known::KnownHeader;
-use crate::types::static_type::StaticLabel;
-use crate::wire::header::{FieldEntry, FieldLabel, Node, Ref, Span, PRIM_COUNT};
+use crate::wire::header::{FieldEntry, Node, Ref, Span, PRIM_COUNT};
 use std::rc::Rc;
 
 /// Places the expected types of the arguments whose header the compiler wrote
@@ -73,11 +72,7 @@ impl Interner {
             ty: to_expected(f.ty),
         }));
         for labels in exp.labels {
-            arena.labels.extend(labels.iter().map(|l| match *l {
-                StaticLabel::Named(n) => FieldLabel::Named(n.into()),
-                StaticLabel::Unnamed => FieldLabel::Unnamed,
-                StaticLabel::Id => FieldLabel::Id,
-            }));
+            arena.labels.extend(labels.iter().map(fields::field_label));
         }
         for (i, f) in known.args().iter().enumerate().take(32) {
             if missing & (1 << i) != 0 {
