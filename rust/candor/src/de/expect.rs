@@ -148,30 +148,27 @@ impl Interner {
     /// (`held`, when it holds the shared arena; the answer says whether it did) and
     /// the decode states kept for the next messages take the placeholder meanwhile.
     fn let_go(&mut self, held: &mut Rc<Arena>) -> bool {
-        let placeholder = self
-            .placeholder
-            .get_or_insert_with(|| Rc::new(Arena::new()))
-            .clone();
         let shared = Rc::ptr_eq(held, &self.arena);
         if shared {
-            drop(std::mem::replace(held, placeholder.clone()));
+            drop(std::mem::replace(held, self.placeholder()));
         }
-        if Rc::strong_count(&self.arena) > 1 {
-            super::header_cache::park_expected(&placeholder);
-        }
+        self.park_holders();
         shared
     }
 
     /// Lets every holder of the shared arena but a live decoder go of it before it
     /// grows ([`let_go`](Self::let_go) with no decoder of its own).
     fn park_holders(&mut self) {
-        let placeholder = self
-            .placeholder
-            .get_or_insert_with(|| Rc::new(Arena::new()))
-            .clone();
         if Rc::strong_count(&self.arena) > 1 {
-            super::header_cache::park_expected(&placeholder);
+            super::header_cache::park_expected(&self.placeholder());
         }
+    }
+
+    /// The empty arena holders take while the shared one grows, made on first need.
+    fn placeholder(&mut self) -> Rc<Arena> {
+        self.placeholder
+            .get_or_insert_with(|| Rc::new(Arena::new()))
+            .clone()
     }
 
     /// The cached root of a Rust type: `None` if not interned yet, `Some(None)` for
