@@ -8,11 +8,22 @@
 //! byte, so the path fires for messages from clients built on candid. Each decode
 //! runs on a fresh thread (the caches are per thread), with known headers on and
 //! off; values, errors and the units charged must be the same, for the messages
-//! and for every one-byte change of them.
+//! and for every one-byte change of them. The same messages with their headers as
+//! agent-js writes them (`benches/canister/src/post_order.rs`, each entry after
+//! the entries it names) take the compiler's header in that order.
 
 use candor::{CandidType, DecoderConfig, Deserialize, Nat, Principal};
 use serde_bytes::ByteBuf;
 use std::collections::BTreeMap;
+
+/// What the bench canister's `post_order.rs` imports as `crate::lib`: candid's
+/// types, so the headers are written from candid's descriptions.
+mod lib {
+    pub use candid::types;
+}
+
+#[path = "../../../benches/canister/src/post_order.rs"]
+mod post_order;
 
 #[derive(CandidType, Deserialize, Clone, Debug, PartialEq)]
 enum MetadataPurpose {
@@ -227,6 +238,20 @@ fn events_message() -> Vec<u8> {
     candid::encode_args((events, Some(Pair(1, "one".into())))).unwrap()
 }
 
+/// `bytes` (candid's message for `Args`, whose header is the compiler's) with its
+/// header written as agent-js writes it (`post_order::header` of `types`).
+fn in_post_order<Args: candor::utils::ArgumentEncoder>(
+    bytes: &[u8],
+    types: &[candid::types::Type],
+) -> Vec<u8> {
+    let header = Args::_const_header().expect("the compiler writes this header");
+    assert!(bytes.starts_with(header));
+    let mut out = post_order::header(types).expect("no recursive types here");
+    assert_ne!(out, header, "another order of entries");
+    out.extend_from_slice(&bytes[header.len()..]);
+    out
+}
+
 /// What a decode gave, printed, and the units it charged.
 type Outcome = (String, Option<usize>);
 
@@ -237,6 +262,16 @@ fn decode<Args>(bytes: &[u8], on: bool) -> (Outcome, u64)
 where
     Args: for<'a> candor::utils::ArgumentDecoder<'a> + std::fmt::Debug + Send + 'static,
 {
+    let (outcome, taken, _) = decode_counted::<Args>(bytes, on);
+    (outcome, taken)
+}
+
+/// [`decode`], and also how many decodes installed the expected types from the
+/// known header.
+fn decode_counted<Args>(bytes: &[u8], on: bool) -> (Outcome, u64, u64)
+where
+    Args: for<'a> candor::utils::ArgumentDecoder<'a> + std::fmt::Debug + Send + 'static,
+{
     let bytes = bytes.to_vec();
     std::thread::spawn(move || {
         candor::de::set_header_cache(false);
@@ -244,12 +279,17 @@ where
         let mut config = DecoderConfig::new();
         config.set_skipping_quota(10_000);
         config.set_decoding_quota(1_000_000);
-        let before = candor::de::known_headers_taken();
+        let taken = candor::de::known_headers_taken();
+        let installed = candor::de::known_types_installed();
         let outcome = match candor::utils::decode_args_with_config_debug::<Args>(&bytes, &config) {
             Ok((v, cost)) => (format!("{v:?}"), cost.decoding_quota),
             Err(e) => (format!("error: {e}"), None),
         };
-        (outcome, candor::de::known_headers_taken() - before)
+        (
+            outcome,
+            candor::de::known_headers_taken() - taken,
+            candor::de::known_types_installed() - installed,
+        )
     })
     .join()
     .unwrap()
@@ -313,18 +353,81 @@ fn derived_shapes_take_their_header_as_known() {
     same_both_ways::<(Events, Option<Pair>)>(&events_message());
 }
 
-/// The same types in another order of entries (as another client may write them)
-/// are parsed, and decode to the same value.
+/// The same types in an order of entries neither candid nor agent-js writes are
+/// parsed (their expected types still installed), and decode to the same value.
 #[test]
 fn another_order_of_entries_is_parsed() {
     type Args = (Vec<u8>, Option<Vec<u8>>);
     let ours = candor::encode_args((vec![1u8], Some(vec![2u8]))).unwrap();
     assert_eq!(&ours[..11], b"DIDL\x02\x6d\x7b\x6e\x00\x02\x00");
     let theirs = b"DIDL\x02\x6e\x01\x6d\x7b\x02\x01\x00\x01\x01\x01\x01\x02";
-    let (a, taken_a) = decode::<Args>(&ours, true);
-    let (b, taken_b) = decode::<Args>(theirs, true);
-    assert_eq!((taken_a, taken_b), (1, 0));
+    let (a, taken_a, _) = decode_counted::<Args>(&ours, true);
+    let (b, taken_b, installed) = decode_counted::<Args>(theirs, true);
+    assert_eq!((taken_a, taken_b, installed), (1, 0, 1));
     assert_eq!(a.0, b.0);
+}
+
+/// A message whose header agent-js wrote (`bytes`, the types of `Args` in post
+/// order, by the bench canister's writer, not the compiler's) takes the known
+/// header in that order, with the expected types installed, and decodes as the
+/// candid-ordered `ours` does; known headers on and off give the same outcome for
+/// it and every one-byte change of it.
+fn post_order_same_both_ways<Args>(bytes: &[u8], ours: &[u8])
+where
+    Args: for<'a> candor::utils::ArgumentDecoder<'a> + std::fmt::Debug + Send + 'static,
+{
+    let (on, taken, installed) = decode_counted::<Args>(bytes, true);
+    assert!(on.0.starts_with('('), "{}", on.0);
+    assert_eq!(
+        (taken, installed),
+        (1, 1),
+        "taken as known, types installed"
+    );
+    let (off, _, installed) = decode_counted::<Args>(bytes, false);
+    assert_eq!(installed, 0);
+    assert_eq!(on, off);
+    assert_eq!(on.0, decode::<Args>(ours, true).0 .0);
+    for i in 0..bytes.len() {
+        for flip in [0x01u8, 0x80] {
+            let mut m = bytes.to_vec();
+            m[i] ^= flip;
+            let (on, _) = decode::<Args>(&m, true);
+            let (off, _) = decode::<Args>(&m, false);
+            assert_eq!(on, off, "byte {i} ^ {flip:#x}");
+        }
+    }
+}
+
+/// Messages from agent-js (browsers, Node tools), which writes each entry after
+/// the entries it names, take the compiler's header in that order.
+#[test]
+fn agent_js_order_takes_the_known_header() {
+    use candid::CandidType as _;
+    let mint = mint_message();
+    let mint_types = [
+        <candid::Principal as candid::CandidType>::ty(),
+        Vec::<theirs::MetadataPart>::ty(),
+    ];
+    post_order_same_both_ways::<(Principal, Vec<MetadataPart>)>(
+        &in_post_order::<(Principal, Vec<MetadataPart>)>(&mint, &mint_types),
+        &mint,
+    );
+    let transfer = transfer_message();
+    post_order_same_both_ways::<(TransferArg,)>(
+        &in_post_order::<(TransferArg,)>(&transfer, &[theirs::TransferArg::ty()]),
+        &transfer,
+    );
+    let vote = vote_message();
+    post_order_same_both_ways::<(VoteArgs,)>(
+        &in_post_order::<(VoteArgs,)>(&vote, &[theirs::VoteArgs::ty()]),
+        &vote,
+    );
+    let events = events_message();
+    let events_types = [theirs::Events::ty(), Option::<theirs::Pair>::ty()];
+    post_order_same_both_ways::<(Events, Option<Pair>)>(
+        &in_post_order::<(Events, Option<Pair>)>(&events, &events_types),
+        &events,
+    );
 }
 
 /// A message decoded as other types than its header's is parsed, and decodes

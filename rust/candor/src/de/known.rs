@@ -20,9 +20,16 @@
 //! (`tests/static_header_paths.rs`), and placing gives `ty()`'s nodes
 //! (`tests/static_descriptions.rs`). Equal entries share one wire entry; when
 //! their fields are labelled differently the expected types are placed as before.
-//! A message whose header differs in any byte (another client's order, other
-//! types) is parsed and placed as always.
+//! agent-js writes the same entries in another order, each after the entries it
+//! names; the compiler writes that order too, and a message that starts with it
+//! is taken the same way (`post_order.rs`). The expected types depend on the Rust
+//! types alone, so they are installed for any message with a table decoded as
+//! them. A message whose header differs in any byte from both (another order,
+//! other types) is parsed as always.
 
+use super::post_order::{self, PostOrder};
+use super::{expect, header_cache, switches, DecoderConfig, IDLDeserialize};
+use crate::error::Result;
 use crate::ser::const_header::{self, HEADER_BYTES, MAX_ENTRIES};
 use crate::types::shallow::Tree;
 use crate::types::static_type::StaticLabel;
@@ -51,6 +58,17 @@ pub struct KnownHeader {
     labels: [&'static [StaticLabel]; MAX_ENTRIES],
     /// Whether the entries left out for equal ones were labelled alike.
     labels_agree: bool,
+    /// The same entries in agent-js's order, when it is not candid's.
+    post: Option<PostOrder>,
+}
+
+/// Which order of the entries a message's header has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Order {
+    /// The compiler's, candid's: an entry before the entries it names.
+    Candid,
+    /// agent-js's: an entry after them (`post_order.rs`).
+    AgentJs,
 }
 
 const NO_FIELD: FieldEntry = FieldEntry {
@@ -67,6 +85,7 @@ const NONE: KnownHeader = KnownHeader {
     args: Span { start: 0, len: 0 },
     labels: [&[]; MAX_ENTRIES],
     labels_agree: false,
+    post: None,
 };
 
 /// The reference a one-byte type in the header stands for, as `parse_into` reads
@@ -148,6 +167,12 @@ impl KnownHeader {
         k.table_len = p.table_len;
         k.labels = written.labels;
         k.labels_agree = written.labels_agree;
+        k.post = post_order::of(
+            h,
+            k.nodes.split_at(p.table_len).0,
+            k.fields.split_at(p.fields).0,
+            k.args,
+        );
         k
     }
 
@@ -161,22 +186,62 @@ impl KnownHeader {
         }
     }
 
-    /// Whether `bytes` start with this header, and parsing it under these limits
-    /// would succeed (a longer table or header than they allow is parsed, and fails,
-    /// as any other).
+    /// In which order `bytes` start with this header's entries, if they do and
+    /// parsing them under these limits would succeed (a longer table or header than
+    /// they allow is parsed, and fails, as any other). Both orders are as long.
     #[inline]
-    pub(crate) fn starts(&self, bytes: &[u8], max_type_len: usize, max_header_len: usize) -> bool {
-        self.len <= max_header_len
-            && self.table_len <= max_type_len
-            && match (bytes.get(..self.len), self.bytes.get(..self.len)) {
-                (Some(a), Some(b)) => same_bytes(a, b),
-                _ => false,
-            }
+    pub(crate) fn starts(
+        &self,
+        bytes: &[u8],
+        max_type_len: usize,
+        max_header_len: usize,
+    ) -> Option<Order> {
+        if self.len > max_header_len || self.table_len > max_type_len {
+            return None;
+        }
+        let head = bytes.get(..self.len)?;
+        let is = |h: &[u8]| h.get(..self.len).is_some_and(|h| same_bytes(head, h));
+        if is(&self.bytes) {
+            Some(Order::Candid)
+        } else if self.post.as_ref().is_some_and(|p| is(&p.bytes)) {
+            Some(Order::AgentJs)
+        } else {
+            None
+        }
     }
 
-    /// Fills `arena`, which is empty, with the header's wire types, as parsing it
-    /// would, and gives its shape.
-    pub(crate) fn fill(&self, arena: &mut Arena) -> Shape {
+    /// Fills `arena`, which is empty, with the wire types of the header in
+    /// `order`, as parsing it would, and gives its shape.
+    pub(crate) fn fill(&self, arena: &mut Arena, order: Order) -> Shape {
+        match (order, &self.post) {
+            (Order::AgentJs, Some(post)) => post_order::fill(self, post, arena),
+            _ => self.fill_candid(arena),
+        }
+    }
+
+    /// The header in agent-js's order, if it is not candid's.
+    #[cfg(test)]
+    pub(crate) fn post_order(&self) -> Option<&PostOrder> {
+        self.post.as_ref()
+    }
+
+    /// The entries, their fields and argument types, and where the argument types are.
+    pub(crate) fn parts(&self) -> (&[Node], &[FieldEntry], Span) {
+        let nodes = self.nodes.get(..self.table_len).unwrap_or_default();
+        let fields = self
+            .fields
+            .get(..(self.args.start + self.args.len) as usize)
+            .unwrap_or_default();
+        (nodes, fields, self.args)
+    }
+
+    /// The header's length in bytes.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// [`fill`](Self::fill) in candid's order.
+    fn fill_candid(&self, arena: &mut Arena) -> Shape {
         let nodes = self.nodes.get(..self.table_len).unwrap_or_default();
         let fields = self
             .fields
@@ -329,6 +394,61 @@ pub(crate) struct Expected<'a> {
     pub labels: &'a [&'static [StaticLabel]],
 }
 
+/// The decoder's side of the path: taking a known header in place of a parse.
+impl<'de> IDLDeserialize<'de> {
+    /// The header the compiler wrote for the arguments, and in which order of
+    /// entries (candid's or agent-js's) `bytes` start with it, if they do (fast
+    /// path 29). The expected types, which depend on the Rust types alone, are
+    /// installed from it whatever header a Candid message has, before the header
+    /// takes a state (placing may park the kept states). Cold: once per header a
+    /// thread keeps.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn known(
+        bytes: &[u8],
+        limits: header_cache::Limits,
+        header: fn() -> Option<&'static KnownHeader>,
+        ids: fn(usize) -> Option<crate::types::TypeId>,
+    ) -> Option<(&'static KnownHeader, Order)> {
+        if !switches::on(&switches::KNOWN) {
+            return None;
+        }
+        let k = header()?;
+        // Not for a wrong magic, which fails at once.
+        if bytes.starts_with(crate::wire::opcode::MAGIC) && expect::install_known(k, ids) {
+            switches::count_installed();
+        }
+        k.starts(bytes, limits.max_type_len, limits.max_header_len)
+            .map(|order| (k, order))
+    }
+
+    /// A decoder for a header the compiler wrote (fast path 29), whose expected
+    /// types are in place: its wire types copied into a state instead of parsed,
+    /// then kept and paid for as a parsed header is.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn from_known(
+        bytes: &'de [u8],
+        config: &DecoderConfig,
+        limits: header_cache::Limits,
+        (known, order): (&'static KnownHeader, Order),
+        (quota, size_bound): (Option<usize>, bool),
+    ) -> Result<Self> {
+        let mut state = header_cache::parse_state(expect::shared_arena);
+        let shape = known.fill(state.wire.arena_mut(), order);
+        switches::count(&switches::KNOWN);
+        Self::lend(
+            bytes,
+            config,
+            limits,
+            shape,
+            true,
+            state,
+            (quota, size_bound),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,7 +469,12 @@ mod tests {
     fn check<T: ArgumentDecoder<'static> + ArgumentEncoder>() {
         let (k, parsed, shape) = both::<T>();
         let mut filled = Arena::new();
-        assert_eq!(k.fill(&mut filled), shape, "{}", std::any::type_name::<T>());
+        assert_eq!(
+            k.fill(&mut filled, Order::Candid),
+            shape,
+            "{}",
+            std::any::type_name::<T>()
+        );
         assert_eq!(filled.nodes, parsed.nodes, "{}", std::any::type_name::<T>());
         assert_eq!(
             filled.fields,
@@ -358,17 +483,30 @@ mod tests {
             std::any::type_name::<T>()
         );
         let bytes = T::_const_header().unwrap();
-        assert!(k.starts(bytes, usize::MAX, usize::MAX));
+        assert_eq!(k.starts(bytes, usize::MAX, usize::MAX), Some(Order::Candid));
         let mut longer = bytes.to_vec();
         longer.extend_from_slice(&[1, 2, 3]);
-        assert!(k.starts(&longer, usize::MAX, usize::MAX));
-        assert!(!k.starts(&bytes[..bytes.len() - 1], usize::MAX, usize::MAX));
-        assert!(!k.starts(bytes, usize::MAX, bytes.len() - 1));
-        assert!(!k.starts(bytes, shape.table_len - 1, usize::MAX));
-        for i in 4..bytes.len() {
-            let mut other = bytes.to_vec();
-            other[i] ^= 1;
-            assert!(!k.starts(&other, usize::MAX, usize::MAX));
+        assert_eq!(
+            k.starts(&longer, usize::MAX, usize::MAX),
+            Some(Order::Candid)
+        );
+        assert_eq!(
+            k.starts(&bytes[..bytes.len() - 1], usize::MAX, usize::MAX),
+            None
+        );
+        assert_eq!(k.starts(bytes, usize::MAX, bytes.len() - 1), None);
+        assert_eq!(k.starts(bytes, shape.table_len - 1, usize::MAX), None);
+        for (order, bytes) in [(Order::Candid, bytes)].into_iter().chain(
+            k.post_order()
+                .map(|p| (Order::AgentJs, p.bytes.get(..bytes.len()).unwrap())),
+        ) {
+            assert_eq!(k.starts(bytes, usize::MAX, usize::MAX), Some(order));
+            assert_eq!(k.starts(bytes, usize::MAX, bytes.len() - 1), None);
+            for i in 4..bytes.len() {
+                let mut other = bytes.to_vec();
+                other[i] ^= 1;
+                assert_eq!(k.starts(&other, usize::MAX, usize::MAX), None);
+            }
         }
     }
 
@@ -382,7 +520,10 @@ mod tests {
         check::<(Vec<u8>,)>();
         check::<(Option<Vec<(u8, String)>>, crate::Principal)>();
         check::<(Vec<u8>, Option<Vec<u8>>, u64)>();
-        check::<(BTreeMap<String, Vec<u64>>, Result<(u8, bool), String>)>();
+        check::<(
+            BTreeMap<String, Vec<u64>>,
+            std::result::Result<(u8, bool), String>,
+        )>();
         check::<(Vec<Vec<Vec<Option<i16>>>>,)>();
         check::<(crate::Principal, u8, Vec<(crate::Nat, crate::Int)>)>();
         check::<(std::time::Duration, std::time::SystemTime)>();

@@ -25,6 +25,7 @@ mod key;
 mod known;
 mod lent;
 mod merge;
+mod post_order;
 mod primvec;
 mod quota;
 mod skip;
@@ -47,7 +48,7 @@ pub use self::switches::set_header_cache;
 #[doc(hidden)]
 pub use self::switches::{
     direct_decodes, header_cache_answers_taken, header_cache_hits, known_headers_taken,
-    set_direct_decoding, set_known_headers, spec_only_reads,
+    known_types_installed, set_direct_decoding, set_known_headers, spec_only_reads,
 };
 use crate::error::Result;
 use crate::error::{Error, PathSegment};
@@ -341,30 +342,6 @@ impl<'de> IDLDeserialize<'de> {
         Self::parsed(bytes, config, limits, cacheable, (quota, size_bound))
     }
 
-    /// The header the compiler wrote for the arguments, when `bytes` start with it
-    /// (fast path 29), with the arguments' expected types placed from it: they go
-    /// in before the header takes a state, as placing them may park the kept
-    /// states. Cold: taken once per header a thread keeps, and the path of every
-    /// later message goes around it.
-    #[cold]
-    #[inline(never)]
-    fn known(
-        bytes: &[u8],
-        limits: header_cache::Limits,
-        header: fn() -> Option<&'static KnownHeader>,
-        ids: fn(usize) -> Option<crate::types::TypeId>,
-    ) -> Option<&'static KnownHeader> {
-        if !switches::on(&switches::KNOWN) {
-            return None;
-        }
-        let k = header()?;
-        if !k.starts(bytes, limits.max_type_len, limits.max_header_len) {
-            return None;
-        }
-        expect::install_known(k, ids);
-        Some(k)
-    }
-
     /// A decoder for a header that is not kept (or not yet): parsed, and admitted to
     /// the cache when `cacheable`.
     #[inline(never)]
@@ -401,32 +378,6 @@ impl<'de> IDLDeserialize<'de> {
             limits,
             shape,
             cacheable,
-            state,
-            (quota, size_bound),
-        )
-    }
-
-    /// A decoder for a header the compiler wrote (fast path 29), whose expected
-    /// types are in place: its wire types copied into a state instead of parsed,
-    /// then kept and paid for as a parsed header is.
-    #[cold]
-    #[inline(never)]
-    fn from_known(
-        bytes: &'de [u8],
-        config: &DecoderConfig,
-        limits: header_cache::Limits,
-        known: &'static KnownHeader,
-        (quota, size_bound): (Option<usize>, bool),
-    ) -> Result<Self> {
-        let mut state = header_cache::parse_state(expect::shared_arena);
-        let shape = known.fill(state.wire.arena_mut());
-        switches::count(&switches::KNOWN);
-        Self::lend(
-            bytes,
-            config,
-            limits,
-            shape,
-            true,
             state,
             (quota, size_bound),
         )

@@ -28,6 +28,9 @@ thread_local! {
     pub(super) static DIRECT: Path = const { Path::new() };
     /// Known headers (fast path 29).
     pub(super) static KNOWN: Path = const { Path::new() };
+    /// Expected types installed from a known header (fast path 29), whether or
+    /// not the message's header was that one.
+    static INSTALLED: Cell<u64> = const { Cell::new(0) };
 }
 
 /// Whether `path` is on.
@@ -40,6 +43,11 @@ pub(super) fn on(path: &'static LocalKey<Path>) -> bool {
 #[inline]
 pub(super) fn count(path: &'static LocalKey<Path>) {
     path.with(|p| p.taken.set(p.taken.get().wrapping_add(1)));
+}
+
+/// Counts one install of expected types from a known header.
+pub(super) fn count_installed() {
+    INSTALLED.with(|n| n.set(n.get().wrapping_add(1)));
 }
 
 fn set(path: &'static LocalKey<Path>, on: bool) {
@@ -101,6 +109,15 @@ pub fn set_known_headers(on: bool) {
 #[doc(hidden)]
 pub fn known_headers_taken() -> u64 {
     taken(&KNOWN)
+}
+
+/// How many decodes on this thread placed their argument types' expected types
+/// from the header the compiler wrote for them (fast path 29), whatever header
+/// the message had: for tests that check a client's other order of entries still
+/// installs them.
+#[doc(hidden)]
+pub fn known_types_installed() -> u64 {
+    INSTALLED.with(Cell::get)
 }
 
 /// How many decodes on this thread took a kept header instead of parsing: for tests

@@ -139,7 +139,7 @@ const fn value_bound(header: &[u8], t: u8, depth: usize) -> Option<usize> {
 }
 
 /// Where the entry starting at `at` ends.
-const fn entry_end(header: &[u8], at: usize) -> Option<usize> {
+pub(crate) const fn entry_end(header: &[u8], at: usize) -> Option<usize> {
     if at + 1 >= header.len() {
         return None;
     }

@@ -40,7 +40,7 @@ impl Ref {
     }
     /// The arena index.
     #[inline(always)]
-    pub(crate) fn idx(self) -> u32 {
+    pub(crate) const fn idx(self) -> u32 {
         self.0 & !VAR_BIT
     }
     /// True if resolving this reference costs a unit (it names a table entry or knot).

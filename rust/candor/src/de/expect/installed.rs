@@ -14,16 +14,16 @@ use std::rc::Rc;
 /// type). The same types as placing each argument's description gives (see
 /// `known.rs`), reached with no memo, no links followed and no description read.
 /// Nothing is placed when every argument type has a root already, or the header
-/// cannot say how its shared entries are labelled.
-pub(crate) fn install_known(known: &KnownHeader, id_of: fn(usize) -> Option<TypeId>) {
-    super::INTERNER.with(|cell| cell.borrow_mut().install(known, id_of));
+/// cannot say how its shared entries are labelled. True when something was.
+pub(crate) fn install_known(known: &KnownHeader, id_of: fn(usize) -> Option<TypeId>) -> bool {
+    super::INTERNER.with(|cell| cell.borrow_mut().install(known, id_of))
 }
 
 impl Interner {
     /// [`install_known`] into this interner.
-    fn install(&mut self, known: &KnownHeader, id_of: fn(usize) -> Option<TypeId>) {
+    fn install(&mut self, known: &KnownHeader, id_of: fn(usize) -> Option<TypeId>) -> bool {
         let Some(exp) = known.expected() else {
-            return;
+            return false;
         };
         // The arguments (at most sixteen) with no root yet, as bits.
         let mut missing = 0u32;
@@ -33,7 +33,7 @@ impl Interner {
             }
         }
         if missing == 0 {
-            return;
+            return false;
         }
         self.park_holders();
         let arena = Rc::make_mut(&mut self.arena);
@@ -82,6 +82,7 @@ impl Interner {
                 }
             }
         }
+        true
     }
 }
 
