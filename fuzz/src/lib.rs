@@ -6,6 +6,15 @@ use std::collections::BTreeMap;
 use arbitrary::{Arbitrary, Unstructured};
 use candor::{CandidType, Deserialize, Int, Nat, Principal, Reserved};
 
+/// What the bench canister's `post_order.rs` imports as `crate::lib`.
+mod lib {
+    pub use candor::types;
+}
+
+/// Headers as agent-js writes them, for the `known` target.
+#[path = "../../benches/canister/src/post_order.rs"]
+mod post_order;
+
 fn arb_nat(u: &mut Unstructured<'_>) -> arbitrary::Result<Nat> {
     // Up to 256 bits, so multi-byte LEB128 beyond u128 is covered.
     let (hi, lo): (u128, u128) = (u.arbitrary()?, u.arbitrary()?);
@@ -235,16 +244,19 @@ where
         .expect("the compiler writes this header");
     let mut known = header.to_vec();
     known.extend_from_slice(data);
-    for message in [data, &known[..]] {
+    // The same entries in agent-js's order (each after the entries it names).
+    let mut post = post_order::header(&[T::ty()]).expect("no recursive types here");
+    post.extend_from_slice(data);
+    for message in [data, &known[..], &post[..]] {
         let on = fresh_outcome::<T>(message, true);
         let off = fresh_outcome::<T>(message, false);
         assert_eq!(on, off, "a known header changed the outcome");
     }
 }
 
-/// Decodes `data`, and `data` after the header the compiler writes for each type,
-/// with known headers on and off, each on a fresh thread: every outcome must be
-/// the same.
+/// Decodes `data`, and `data` after the header the compiler writes for each type
+/// and after the same header in agent-js's order, with known headers on and off,
+/// each on a fresh thread: every outcome must be the same.
 pub fn decode_known_and_parsed(data: &[u8]) {
     same_known_and_parsed::<Part>(data);
     same_known_and_parsed::<Val>(data);

@@ -34,6 +34,7 @@ use std::collections::BTreeMap;
 mod dapps;
 mod first_replies;
 mod icrc_first_calls;
+mod post_order;
 mod serde_floor;
 mod storable;
 mod traffic;
@@ -515,7 +516,11 @@ where
         serde_floor::decode::<T>(&schema, &first[header..]),
         values[0]
     );
-    bench_fn(|| {
+    // The heap's size in pages before and after, outside what is measured: canbench's
+    // `heap_increase` is their difference, and where the heap starts decides it as much
+    // as what the benchmark allocates (`--show-canister-output` prints them).
+    let pages_before = heap_pages();
+    let result = bench_fn(|| {
         let messages: Vec<Vec<u8>> = {
             let _p = bench_scope("1. Encoding");
             values.iter().map(|v| Encode!(v).unwrap()).collect()
@@ -538,7 +543,20 @@ where
                 keep(serde_floor::decode::<T>(&schema, &m[header..]));
             }
         }
-    })
+    });
+    ic_cdk::api::debug_print(format!(
+        "heap pages: {pages_before} before, {} after",
+        heap_pages()
+    ));
+    result
+}
+
+/// The size of the canister's heap, in WebAssembly pages.
+fn heap_pages() -> usize {
+    #[cfg(target_arch = "wasm32")]
+    return core::arch::wasm32::memory_size(0);
+    #[cfg(not(target_arch = "wasm32"))]
+    return 0;
 }
 
 fn each<T>(f: impl Fn(u64) -> T) -> Vec<T> {
