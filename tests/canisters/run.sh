@@ -210,6 +210,22 @@ paste -d'\t' "$out/hostile.candid.out" "$out/hostile.candor.out" | awk -F'\t' -v
   }
   END { if (errors != "") { printf "\n%s", errors > "/dev/stderr"; exit 1 } }' || status=1
 
+# ---- the dapps called as a browser calls them: headers in agent-js's order ------------
+# The same scripts with every header written as agent-js writes it (each type table entry
+# after the entries it names; `encode_calls --agent-js`), sent to the plain candor builds:
+# each message must end as in the candid build (as above).
+js=(dip721 basic_dao)
+for pkg in "${js[@]}"; do
+  for entry in "${calls[@]}"; do
+    IFS=: read -r name _ script caller <<<"$entry"
+    [ "$name" = "$pkg" ] || continue
+    "$encode_calls" "$out/$pkg.candid.did" --agent-js <"$here/calls/$script.txt" >"$out/$pkg.js.script"
+    "$canbench" call --wasm "$out/candor-canisters/wasm32-unknown-unknown/release/$pkg.wasm" \
+      --script "$out/$pkg.js.script" ${caller:+--caller "$caller"} >"$out/$pkg.js.out"
+    compare_calls "$pkg" "$out/$pkg.candid.out" "$out/$pkg.js.out" >/dev/null || status=1
+  done
+done
+
 # ---- the dapps warmed: candor's `warm_up` in `init` (feature `warm_up`) ----------------
 # The same dapps built on candor with every method's caches filled in `init`, called with
 # the same scripts: each message must end as in the candid build (as above). Built into
@@ -242,16 +258,17 @@ echo "### Whole calls against Motoko (dfinity/canister-profiling's dapps)"
 echo
 echo "Note: dip721 and basic_dao are our own canisters implementing the interfaces of canister-profiling's Rust dapps and doing the same work per call; the Motoko and Rust (candid 0.10.10) columns are the numbers canister-profiling publishes for its own canisters, measured on its setup ($(sed -n 's/^# setup: //p' "$here/motoko.txt")), not in this run."
 echo
-echo "| canister | call | candid 0.10.39, first call | candor, first call | candor, second call | candor warmed, first call | Motoko (published) | Rust on candid 0.10.10 (published) | candor first ÷ Motoko | warmed first ÷ Motoko |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| canister | call | candid 0.10.39, first call | candor, first call | candor, first call from agent-js | candor, second call | candor warmed, first call | Motoko (published) | Rust on candid 0.10.10 (published) | candor first ÷ Motoko | agent-js first ÷ Motoko | warmed first ÷ Motoko |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 grep -v '^#' "$here/motoko.txt" | while read -r pkg method motoko rust; do
   [ -z "$pkg" ] && continue
   # The instructions of the first and second `update METHOD` of a build's output.
   nth() { grep "^update $2 " "$out/$pkg.$1.out" | sed -n "$3p" | grep -o 'instructions=[0-9]*$' | cut -d= -f2; }
   awk -v pkg="$pkg" -v m="$method" -v a="$(nth candid "$method" 1)" -v b="$(nth candor "$method" 1)" \
-    -v c="$(nth candor "$method" 2)" -v w="$(nth warm "$method" 1)" -v mo="$motoko" -v rs="$rust" '
+    -v j="$(nth js "$method" 1)" -v c="$(nth candor "$method" 2)" -v w="$(nth warm "$method" 1)" \
+    -v mo="$motoko" -v rs="$rust" '
     function commas(x,   s) { s = sprintf("%d", x); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
-    BEGIN { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %.2fx | %.2fx |\n", pkg, m, commas(a), commas(b), commas(c), commas(w), commas(mo), commas(rs), b / mo, w / mo }'
+    BEGIN { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2fx | %.2fx | %.2fx |\n", pkg, m, commas(a), commas(b), commas(j), commas(c), commas(w), commas(mo), commas(rs), b / mo, j / mo, w / mo }'
 done
 
 # ---- summary: one row per canister (README and docs/benchmarks.md show this one) ----

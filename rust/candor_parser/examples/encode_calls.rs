@@ -1,7 +1,13 @@
 //! Turns a call script written in Candid text into the hex form the offline runner
 //! reads (`canbench call --script`), typing each argument list by a service's `.did`.
 //!
-//! `cargo run -p candor_parser --example encode_calls -- SERVICE.did < calls.txt`
+//! `cargo run -p candor_parser --example encode_calls -- SERVICE.did [--agent-js] < calls.txt`
+//!
+//! With `--agent-js`, each message's header is written as agent-js (browsers, Node
+//! tools) writes it, each type table entry after the entries it names, instead of
+//! candid's order (the bench canister's `post_order.rs`); the values are the same.
+//! An argument list naming a recursive type, a function or a service keeps candid's
+//! order.
 //!
 //! Input lines:
 //! * `init (ARGS)`: the service's init (class) arguments;
@@ -13,16 +19,33 @@
 //! Output lines: `init HEX`, `query METHOD HEX`, `update METHOD HEX`. Any line that
 //! cannot be encoded is an error naming its line number (exit 1).
 
-use candor::types::{Type, TypeEnv, TypeInner};
+use candor::types::{Field, Type, TypeEnv, TypeInner};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
+/// What the bench canister's `post_order.rs` and `wire.rs` import as `crate::lib`.
+mod lib {
+    pub use candor::types;
+}
+
+#[path = "../../../benches/canister/src/post_order.rs"]
+mod post_order;
+
+#[path = "../../../benches/canister/src/wire.rs"]
+#[allow(dead_code)]
+mod wire;
+
 fn main() -> ExitCode {
-    let Some(did_path) = std::env::args().nth(1) else {
-        eprintln!("usage: encode_calls SERVICE.did < calls.txt");
-        return ExitCode::from(2);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (did_path, agent_js) = match args.as_slice() {
+        [did] => (did, false),
+        [did, flag] if flag == "--agent-js" => (did, true),
+        _ => {
+            eprintln!("usage: encode_calls SERVICE.did [--agent-js] < calls.txt");
+            return ExitCode::from(2);
+        }
     };
-    match run(&did_path) {
+    match run(did_path, agent_js) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("encode_calls: {e}");
@@ -57,20 +80,20 @@ fn load(did_path: &str) -> Result<Service, String> {
     Ok(Service { env, init, methods })
 }
 
-fn run(did_path: &str) -> Result<(), String> {
+fn run(did_path: &str, agent_js: bool) -> Result<(), String> {
     let service = load(did_path)?;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for (i, line) in stdin.lock().lines().enumerate() {
         let line = line.map_err(|e| e.to_string())?;
-        let encoded = encode_line(&service, line.trim())
+        let encoded = encode_line(&service, line.trim(), agent_js)
             .map_err(|e| format!("line {}: {e}\n  {line}", i + 1))?;
         writeln!(out, "{encoded}").map_err(|e| e.to_string())?;
     }
     Ok(())
 }
 
-fn encode_line(service: &Service, line: &str) -> Result<String, String> {
+fn encode_line(service: &Service, line: &str, agent_js: bool) -> Result<String, String> {
     if line.is_empty() || line.starts_with('#') {
         return Ok(line.to_string());
     }
@@ -102,9 +125,57 @@ fn encode_line(service: &Service, line: &str) -> Result<String, String> {
     let values = values
         .annotate_types(true, &service.env, &types)
         .map_err(|e| e.to_string())?;
-    let bytes = values
+    let mut bytes = values
         .to_bytes_with_types(&service.env, &types)
         .map_err(|e| e.to_string())?;
+    if agent_js {
+        bytes = in_agent_js_order(&service.env, &types, bytes);
+    }
     let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     Ok(format!("{head} {hex}"))
+}
+
+/// `message`, of arguments of `types`, with its header written in agent-js's
+/// order; as it is when the types name a recursive type, a function or a service.
+fn in_agent_js_order(env: &TypeEnv, types: &[Type], message: Vec<u8>) -> Vec<u8> {
+    let inlined: Option<Vec<Type>> = types
+        .iter()
+        .map(|t| inline(env, t, &mut Vec::new()))
+        .collect();
+    let Some(mut out) = inlined.and_then(|types| post_order::header(&types)) else {
+        return message;
+    };
+    out.extend_from_slice(&message[wire::header_len(&message)..]);
+    out
+}
+
+/// `t` with every name the service defines written out; `None` for a recursive
+/// type (a name met inside itself).
+fn inline(env: &TypeEnv, t: &Type, open: &mut Vec<String>) -> Option<Type> {
+    let fields = |fs: &[Field], open: &mut Vec<String>| -> Option<Vec<Field>> {
+        fs.iter()
+            .map(|f| {
+                Some(Field {
+                    id: f.id.clone(),
+                    ty: inline(env, &f.ty, open)?,
+                })
+            })
+            .collect()
+    };
+    Some(match t.as_ref() {
+        TypeInner::Var(name) => {
+            if open.contains(name) {
+                return None;
+            }
+            open.push(name.clone());
+            let inner = inline(env, env.find_type(name).ok()?, open);
+            open.pop();
+            return inner;
+        }
+        TypeInner::Opt(inner) => TypeInner::Opt(inline(env, inner, open)?).into(),
+        TypeInner::Vec(inner) => TypeInner::Vec(inline(env, inner, open)?).into(),
+        TypeInner::Record(fs) => TypeInner::Record(fields(fs, open)?).into(),
+        TypeInner::Variant(fs) => TypeInner::Variant(fields(fs, open)?).into(),
+        _ => t.clone(),
+    })
 }
