@@ -35,10 +35,12 @@ use crate::ser::ArgumentEncoder;
 /// What is kept:
 /// * the header of `Args` as candor's encoder writes it (candid's writes the same
 ///   bytes), parsed, for good: a message that starts with it decodes without
-///   parsing it. Up to 16 such headers are kept beside the 8 that come and go; a
+///   parsing it; and, when the compiler writes that header and agent-js (browsers,
+///   Node tools) orders its entries otherwise, the same header in agent-js's
+///   order. Up to 32 such headers are kept beside the 8 that come and go; a
 ///   header of primitive arguments only (no type table) is never kept, and needs
-///   no parse worth keeping. A client whose header differs in any byte parses its
-///   own, as without this call;
+///   no parse worth keeping. A client whose header differs in any byte from both
+///   parses its own, as without this call;
 /// * the expected types of `Args`, placed;
 /// * the header of `Reply`, for a message of its values (`encode_one(x)`,
 ///   `encode_args((x, y))`) and of references to them (`Encode!(&x, &y)`).

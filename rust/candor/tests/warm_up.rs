@@ -203,6 +203,47 @@ fn a_header_of_primitive_arguments_is_not_kept_and_decodes_as_always() {
     assert_eq!(warm, (owner(), 9, 0));
 }
 
+/// `Account`'s argument header as agent-js writes it: the blob (entry 0), the
+/// `opt` of it (1), then the record (2), each entry after the entries it names;
+/// then `value`.
+fn agent_js_account(value: &[u8]) -> Vec<u8> {
+    let mut message = b"DIDL\x03\x6d\x7b\x6e\x00\x6c\x02".to_vec();
+    let mut fields = [("owner", 0x68u8), ("subaccount", 1u8)];
+    fields.sort_by_key(|(name, _)| candid::idl_hash(name));
+    for (name, ty) in fields {
+        leb128::write::unsigned(&mut message, u64::from(candid::idl_hash(name))).unwrap();
+        message.push(ty);
+    }
+    message.extend_from_slice(&[1, 2]);
+    message.extend_from_slice(value);
+    message
+}
+
+#[test]
+fn a_warmed_query_from_agent_js_takes_a_kept_header_too() {
+    // The principal, then a subaccount of 32 bytes.
+    let value = [[1, 4, 7, 1, 1, 2, 1, 32].as_slice(), &[3; 32]].concat();
+    let message = agent_js_account(&value);
+    let m = message.clone();
+    let (cold, cold_taken) = fresh(move || call::<Account, Nat>(&m, Nat::from(5u8)));
+    let (warm, warm_taken) = fresh(move || {
+        candor::warm_up::<(Account,), (Nat,)>().unwrap();
+        call::<Account, Nat>(&message, Nat::from(5u8))
+    });
+    assert_eq!(warm, cold);
+    assert_eq!((cold_taken, warm_taken), (0, 1));
+    assert_eq!(
+        warm.value,
+        format!(
+            "{:?}",
+            Account {
+                owner: Principal::from_slice(&[7, 1, 1, 2]),
+                subaccount: Some(ByteBuf::from(vec![3; 32]))
+            }
+        )
+    );
+}
+
 #[test]
 fn a_client_header_in_other_bytes_parses_its_own_and_decodes_the_same() {
     // The same argument type with its table in another order: entry 0 the `opt`

@@ -106,18 +106,23 @@ decode_impl!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
 /// Parses `header` (a message's header with no values) and keeps it for good, with
 /// the expected types of `Args` placed and held by its state, as the first message
 /// of `Args` with that header would leave them, decoded under ic-cdk's limits (the
-/// default ones) ([`crate::warm_up`]). The header is not kept when it has no type
-/// table (such headers never are), or [`header_cache::MAX_PINNED`] are kept
-/// already; the types are placed all the same. The thread is left with a spare
-/// state, which the next header that is not kept parses into.
+/// default ones) ([`crate::warm_up`]); and so the same header in agent-js's order,
+/// when the compiler wrote it and that order is another (`known.rs`), as a
+/// browser's first message would. A header is not kept when it has no type table
+/// (such headers never are), or [`header_cache::MAX_PINNED`] are kept already; the
+/// types are placed all the same. The thread is left with a spare state, which the
+/// next header that is not kept parses into.
 pub(crate) fn keep_arguments<Args: for<'a> ArgumentDecoder<'a>>(header: &[u8]) -> Result<()> {
     let config = DecoderConfig::new();
-    {
-        let mut de = IDLDeserialize::new_with_config(header, &config)?;
-        Args::_place_types(&mut de)?;
-        // Dropped here: the state goes back to the header's entry.
+    let agent_js = Args::_known().and_then(|k| k.post_header());
+    for header in std::iter::once(header).chain(agent_js) {
+        {
+            let mut de = IDLDeserialize::new_with_config(header, &config)?;
+            Args::_place_types(&mut de)?;
+            // Dropped here: the state goes back to the header's entry.
+        }
+        header_cache::pin(header, limits_of(&config));
     }
-    header_cache::pin(header, limits_of(&config));
     // A header with a table keeps the spare state it was parsed into. A header of
     // primitive arguments, which is never kept, is then parsed into a new spare and
     // leaves it as the first such call would, its arena's vectors allocated.

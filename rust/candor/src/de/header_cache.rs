@@ -59,8 +59,9 @@ pub(crate) const MAX_KEY: usize = 2048;
 
 /// Headers kept for good (`crate::warm_up`), beyond the [`ENTRIES`] that come and
 /// go: never replaced, so a canister's warmed query headers outlive any stream of
-/// other headers its updates see.
-pub(crate) const MAX_PINNED: usize = 16;
+/// other headers its updates see. Sixteen methods' worth: a method's arguments
+/// may have two headers (candid's order and agent-js's).
+pub(crate) const MAX_PINNED: usize = 32;
 
 /// The header limits a header was parsed under: part of the key, since the same
 /// bytes may parse under one limit and fail under a tighter one.

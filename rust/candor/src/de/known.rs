@@ -225,6 +225,11 @@ impl KnownHeader {
         self.post.as_ref()
     }
 
+    /// The header's bytes in agent-js's order, if it is not candid's.
+    pub(crate) fn post_header(&self) -> Option<&[u8]> {
+        self.post.as_ref().and_then(|p| p.bytes.get(..self.len))
+    }
+
     /// The entries, their fields and argument types, and where the argument types are.
     pub(crate) fn parts(&self) -> (&[Node], &[FieldEntry], Span) {
         let nodes = self.nodes.get(..self.table_len).unwrap_or_default();
