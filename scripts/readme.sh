@@ -30,7 +30,7 @@ traffic=canister_status,get_blocks,http_request,http_response,icrc1_balance_of,i
 # and the first calls' Candid work (benches/canister/src/dapps.rs, first_replies.rs,
 # icrc_first_calls.rs), shown beside the whole calls.
 storable=storable_small,storable_10k
-dapps=dapp_calls,dapp_calls_warmed,first_replies,icrc_first_calls
+dapps=dapp_calls,dapp_calls_warmed,dapp_calls_post_order,first_replies,icrc_first_calls
 if [ "${1:-}" = gen ]; then
   case "${2:-}" in
     summary)
