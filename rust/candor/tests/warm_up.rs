@@ -203,17 +203,18 @@ fn a_header_of_primitive_arguments_is_not_kept_and_decodes_as_always() {
     assert_eq!(warm, (owner(), 9, 0));
 }
 
-/// `Account`'s argument header as agent-js writes it: the blob (entry 0), the
-/// `opt` of it (1), then the record (2), each entry after the entries it names;
-/// then `value`.
-fn agent_js_account(value: &[u8]) -> Vec<u8> {
-    let mut message = b"DIDL\x03\x6d\x7b\x6e\x00\x6c\x02".to_vec();
-    let mut fields = [("owner", 0x68u8), ("subaccount", 1u8)];
+/// A message of one `Account` whose table holds `entries` (the blob and the `opt`
+/// of it, in some order), then the record (entry 2) with its `subaccount` of type
+/// `opt` (the entry that is the `opt`); then `value`.
+fn account_message(entries: &[u8], opt: u8, value: &[u8]) -> Vec<u8> {
+    let mut message = [b"DIDL\x03".as_slice(), entries, b"\x6c\x02"].concat();
+    let mut fields = [("owner", 0x68u8), ("subaccount", opt)];
     fields.sort_by_key(|(name, _)| candid::idl_hash(name));
     for (name, ty) in fields {
         leb128::write::unsigned(&mut message, u64::from(candid::idl_hash(name))).unwrap();
         message.push(ty);
     }
+    // One argument, of entry 2.
     message.extend_from_slice(&[1, 2]);
     message.extend_from_slice(value);
     message
@@ -221,9 +222,11 @@ fn agent_js_account(value: &[u8]) -> Vec<u8> {
 
 #[test]
 fn a_warmed_query_from_agent_js_takes_a_kept_header_too() {
-    // The principal, then a subaccount of 32 bytes.
+    // As agent-js writes it: the blob (entry 0), the `opt` of it (1), then the
+    // record, each entry after the entries it names. The principal, then a
+    // subaccount of 32 bytes.
     let value = [[1, 4, 7, 1, 1, 2, 1, 32].as_slice(), &[3; 32]].concat();
-    let message = agent_js_account(&value);
+    let message = account_message(b"\x6d\x7b\x6e\x00", 1, &value);
     let m = message.clone();
     let (cold, cold_taken) = fresh(move || call::<Account, Nat>(&m, Nat::from(5u8)));
     let (warm, warm_taken) = fresh(move || {
@@ -249,15 +252,8 @@ fn a_client_header_in_other_bytes_parses_its_own_and_decodes_the_same() {
     // The same argument type with its table in another order: entry 0 the `opt`
     // (of entry 1), entry 1 the blob, entry 2 the record. candid's encoder writes
     // the record first, so this is not the header warm_up kept.
-    let mut message = b"DIDL\x03\x6e\x01\x6d\x7b\x6c\x02".to_vec();
-    let mut fields = [("owner", 0x68u8), ("subaccount", 0u8)];
-    fields.sort_by_key(|(name, _)| candid::idl_hash(name));
-    for (name, ty) in fields {
-        leb128::write::unsigned(&mut message, u64::from(candid::idl_hash(name))).unwrap();
-        message.push(ty);
-    }
-    // One argument of entry 2; its value: the principal, then no subaccount.
-    message.extend_from_slice(&[1, 2, 1, 4, 7, 1, 1, 2, 0]);
+    // The value: the principal, then no subaccount.
+    let message = account_message(b"\x6e\x01\x6d\x7b", 0, &[1, 4, 7, 1, 1, 2, 0]);
     let m = message.clone();
     let cold = fresh(move || call::<Account, Nat>(&m, Nat::from(1u8)));
     let warm = fresh(move || {
