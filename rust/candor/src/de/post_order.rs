@@ -85,10 +85,11 @@ impl Walk<'_> {
     }
 }
 
-/// agent-js's order of the entries of the header `h` (`table_len` entries:
-/// `nodes`, then `fields` with the argument types at `args`), and the header
-/// written in it; `None` when it is candid's order too, so no second header is
-/// needed, or `h` is not one the compiler wrote.
+/// agent-js's order of the entries of the header `h` (as the compiler parsed it:
+/// its entries `nodes`, their `fields` and the argument types at `args`), and the
+/// header written in it; `None` when it is candid's order too, so no second header
+/// is needed, or `h` is not one the compiler wrote. Called on headers
+/// `KnownHeader::of` has parsed, whose references are one byte each.
 pub(crate) const fn of(
     h: &[u8],
     nodes: &[Node],
