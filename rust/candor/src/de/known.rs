@@ -247,20 +247,8 @@ impl KnownHeader {
 
     /// [`fill`](Self::fill) in candid's order.
     fn fill_candid(&self, arena: &mut Arena) -> Shape {
-        let nodes = self.nodes.get(..self.table_len).unwrap_or_default();
-        let fields = self
-            .fields
-            .get(..(self.args.start + self.args.len) as usize)
-            .unwrap_or_default();
-        // A fresh state's vectors are allocated at their size at once, as the parse
-        // allocates them (growing an empty one costs more), the fields with room
-        // for a typical header's, as the state is reused for the next.
-        if arena.nodes.capacity() == 0 {
-            arena.nodes = Vec::with_capacity(nodes.len());
-        }
-        if arena.fields.capacity() == 0 {
-            arena.fields = Vec::with_capacity(fields.len().max(FIRST_FIELDS));
-        }
+        let (nodes, fields, _) = self.parts();
+        reserve_fresh(arena, nodes.len(), fields.len());
         arena.nodes.extend_from_slice(nodes);
         arena.fields.extend_from_slice(fields);
         Shape {
@@ -397,6 +385,20 @@ pub(crate) struct Expected<'a> {
     pub nodes: &'a [Node],
     pub fields: &'a [FieldEntry],
     pub labels: &'a [&'static [StaticLabel]],
+}
+
+/// Sizes a fresh state's vectors (`arena` has never held a header) for `nodes`
+/// entries and `fields` fields at once, as the parse allocates them (growing an
+/// empty one costs more), the fields with room for a typical header's, as the
+/// state is reused for the next. A reused state's vectors are left as they are.
+#[inline(always)]
+pub(super) fn reserve_fresh(arena: &mut Arena, nodes: usize, fields: usize) {
+    if arena.nodes.capacity() == 0 {
+        arena.nodes = Vec::with_capacity(nodes);
+    }
+    if arena.fields.capacity() == 0 {
+        arena.fields = Vec::with_capacity(fields.max(FIRST_FIELDS));
+    }
 }
 
 /// The decoder's side of the path: taking a known header in place of a parse.

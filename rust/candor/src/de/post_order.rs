@@ -18,7 +18,7 @@
 
 use super::known::KnownHeader;
 use crate::ser::const_header::{entry_end, HEADER_BYTES, MAX_ENTRIES};
-use crate::wire::header::{Arena, FieldEntry, Node, Ref, Shape, Span, FIRST_FIELDS, PRIM_COUNT};
+use crate::wire::header::{Arena, FieldEntry, Node, Ref, Shape, Span, PRIM_COUNT};
 use crate::wire::opcode;
 
 /// Each entry's index in agent-js's order, by its index in candid's, and the
@@ -228,12 +228,7 @@ pub(crate) fn fill(k: &KnownHeader, post: &PostOrder, arena: &mut Arena) -> Shap
             None => r,
         }
     };
-    if arena.nodes.capacity() == 0 {
-        arena.nodes = Vec::with_capacity(nodes.len());
-    }
-    if arena.fields.capacity() == 0 {
-        arena.fields = Vec::with_capacity(fields.len().max(FIRST_FIELDS));
-    }
+    super::known::reserve_fresh(arena, nodes.len(), fields.len());
     let copy_fields = |arena: &mut Arena, s: Span| -> Span {
         let start = arena.fields.len() as u32;
         arena.fields.extend(
