@@ -562,7 +562,6 @@ impl<'de> IDLDeserialize<'de> {
     fn decode_arg<T: Deserialize<'de> + CandidType>(&mut self, e: Ref) -> Result<T> {
         self.state_mut().reset_depth();
         let index = self.next;
-        self.state_mut().start_stack();
         let w = match self.next_arg() {
             Some(w) => w,
             None => {
@@ -628,15 +627,13 @@ impl<'de> IDLDeserialize<'de> {
         Ok(())
     }
 
-    /// Skips the arguments not decoded: out of line, as most messages have none,
-    /// and measuring the stack for them would give `done` a stack frame.
+    /// Skips the arguments not decoded: out of line, as most messages have none.
     #[inline(never)]
     fn skip_rest(&mut self) -> Result<()> {
         while let Some(w) = self.next_arg() {
             let index = self.next;
             self.next += 1;
             self.state_mut().reset_depth();
-            self.state_mut().start_stack();
             let state = self.state_mut();
             let skipped = state.skip(w);
             skipped.map_err(|err| err.at(state.offset()).within(PathSegment::Arg(index)))?;

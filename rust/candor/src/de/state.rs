@@ -453,16 +453,18 @@ impl<'de> DecodeState<'de> {
     // ---- depth -----------------------------------------------------------------
 
     /// Enters one level of nesting. Two bounds, both on every target (wasm
-    /// included): the depth, and the stack actually used since the argument's decode
-    /// began — frame sizes differ between debug and release builds and between
-    /// targets by an order of magnitude, so a depth alone cannot promise that the
-    /// stack holds.
+    /// included): the depth, and the stack actually used since the argument's first
+    /// level was entered — frame sizes differ between debug and release builds and
+    /// between targets by an order of magnitude, so a depth alone cannot promise
+    /// that the stack holds.
     ///
     /// The stack is measured every [`STACK_CHECK_EVERY`] levels, out of line: the
     /// measure takes the address of a local, which would otherwise give every
     /// function that enters a level a stack frame. Between two measures the stack
     /// grows by at most that many frames (a few KiB in release builds, tens in debug
-    /// builds), well inside the room the defaults leave below `max_stack`.
+    /// builds), well inside the room the defaults leave below `max_stack`. Entering
+    /// the first level marks where the budget counts from instead: an argument
+    /// that never nests needs no mark, and one that does pays one call for both.
     #[inline(always)]
     pub(super) fn enter(&mut self) -> Result<()> {
         if self.depth >= self.max_depth {
@@ -474,9 +476,13 @@ impl<'de> DecodeState<'de> {
         self.depth += 1;
         Ok(())
     }
+    /// At depth 0, marks the stack the budget counts from; deeper, measures it.
     #[inline(never)]
-    fn check_stack(&self) -> Result<()> {
-        if self.stack_base.saturating_sub(stack_addr()) > self.max_stack {
+    fn check_stack(&mut self) -> Result<()> {
+        let here = stack_addr();
+        if self.depth == 0 {
+            self.stack_base = here;
+        } else if self.stack_base.saturating_sub(here) > self.max_stack {
             return Err(self.stack_error());
         }
         Ok(())
@@ -486,11 +492,6 @@ impl<'de> DecodeState<'de> {
     }
     pub(super) fn max_stack(&self) -> usize {
         self.max_stack
-    }
-    /// Marks the start of an argument's decode: the stack budget counts from here.
-    #[inline(always)]
-    pub(super) fn start_stack(&mut self) {
-        self.stack_base = stack_addr();
     }
     #[cold]
     fn stack_error(&self) -> Error {
