@@ -70,12 +70,11 @@ impl<'a, 'de> StructAccess<'a, 'de> {
         }
         Ok(())
     }
-}
 
-impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+    /// The steps [`FieldMerge::both`] does not take: fields on one side only (and
+    /// the end after them).
+    #[inline]
+    fn next_key_walk<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         loop {
             // `STEP` units per step, as candid. A key handed out is always followed by
             // `next_value` (serde's contract): its 1 unit is charged with the key's
@@ -143,6 +142,30 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                 }
             }
         }
+    }
+}
+
+impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        // A field on both sides, or the end, straight through; a field on one
+        // side only takes the walk.
+        if let Some((k, w, e)) = self.fields.both(&self.state.wire, &self.state.exp) {
+            self.pending = PendingField {
+                wire: w,
+                expected: e,
+                index: k,
+            };
+            return seed
+                .deserialize(KeyDe::<KEY_AND_VALUE>::new(&mut *self.state, k))
+                .map(Some);
+        }
+        if self.fields.done() {
+            self.state.charge(quota::KEY)?;
+            return Ok(None);
+        }
+        self.next_key_walk(seed)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {

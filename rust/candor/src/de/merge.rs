@@ -75,6 +75,31 @@ impl FieldMerge {
         }
     }
 
+    /// The next step when it is a field on both sides (the common step: a
+    /// message of the expected type has no other), taken; `None`, with nothing
+    /// taken, when the next step is another or there is none.
+    #[inline(always)]
+    pub(super) fn both(&mut self, wire: &Arena, exp: &Arena) -> Option<(usize, Ref, Ref)> {
+        if self.i >= self.exp.len || self.j >= self.wire.len {
+            return None;
+        }
+        let k = (self.exp.start + self.i) as usize;
+        let e = exp.field(k)?;
+        let w = wire.field((self.wire.start + self.j) as usize)?;
+        if e.id != w.id {
+            return None;
+        }
+        self.i += 1;
+        self.j += 1;
+        Some((k, w.ty, e.ty))
+    }
+
+    /// Whether both sides are done: the step after the last field.
+    #[inline(always)]
+    pub(super) fn done(&self) -> bool {
+        self.i >= self.exp.len && self.j >= self.wire.len
+    }
+
     /// Wire fields not consumed yet (for a visitor that stopped early).
     pub(super) fn wire_left(&self) -> std::ops::Range<usize> {
         (self.wire.start + self.j) as usize..(self.wire.start + self.wire.len) as usize
@@ -86,5 +111,94 @@ impl FieldMerge {
             .len
             .saturating_sub(self.i)
             .min(self.wire.len.saturating_sub(self.j)) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::header::{parse_into, Node, PRIM_COUNT};
+
+    /// One parsed table holding two records of `nat` fields with the given ids:
+    /// entry 0 (the wire record) and entry 1 (the expected record).
+    fn records(wire: &[u32], exp: &[u32]) -> (Arena, Span, Span) {
+        let mut bytes = b"DIDL\x02".to_vec();
+        for ids in [wire, exp] {
+            bytes.push(0x6c);
+            bytes.push(ids.len() as u8);
+            for &id in ids {
+                bytes.extend([id as u8, 0x7d]);
+            }
+        }
+        bytes.push(0);
+        let mut arena = Arena::new();
+        parse_into(&bytes, usize::MAX, usize::MAX, &mut arena).expect("a valid table");
+        let span = |i| match arena.node(Ref::new(PRIM_COUNT + i, false)) {
+            Node::Record(s) => s,
+            other => panic!("entry {i} is {other:?}"),
+        };
+        let (w, e) = (span(0), span(1));
+        (arena, w, e)
+    }
+
+    /// A step as ids, comparable across walks.
+    fn ids(arena: &Arena, step: Step) -> (char, u32) {
+        match step {
+            Step::Both { k, id, .. } => {
+                assert_eq!(arena.field(k).map(|f| f.id), Some(id));
+                ('b', id)
+            }
+            Step::Expected { id, .. } => ('e', id),
+            Step::Wire { id, .. } => ('w', id),
+        }
+    }
+
+    /// `both` then `done` before `next`, as `StructAccess` walks, gives the steps
+    /// `next` alone gives, for every pair of id sets drawn from six ids: `both`
+    /// takes a field on both sides and nothing else, and leaves the walk as it
+    /// was when it takes nothing.
+    #[test]
+    fn both_first_walks_as_next_alone() {
+        let set = |bits: u32| {
+            (0..6)
+                .filter(|i| bits & (1 << i) != 0)
+                .collect::<Vec<u32>>()
+        };
+        for wb in 0..64 {
+            for eb in 0..64 {
+                let (arena, w, e) = records(&set(wb), &set(eb));
+                let mut alone = FieldMerge::new(w, e);
+                let mut plain = Vec::new();
+                while let Some(step) = alone.next(&arena, &arena) {
+                    plain.push(ids(&arena, step));
+                }
+                let mut fast = FieldMerge::new(w, e);
+                let mut taken = Vec::new();
+                loop {
+                    if let Some((k, wt, et)) = fast.both(&arena, &arena) {
+                        let id = arena.field(k).map_or(u32::MAX, |f| f.id);
+                        assert_eq!(
+                            (wt, et),
+                            (
+                                Ref::prim(crate::wire::header::Prim::Nat),
+                                Ref::prim(crate::wire::header::Prim::Nat)
+                            )
+                        );
+                        taken.push(('b', id));
+                    } else if fast.done() {
+                        break;
+                    } else {
+                        let step = fast.next(&arena, &arena).expect("not done");
+                        assert!(
+                            !matches!(step, Step::Both { .. }),
+                            "both left a shared field"
+                        );
+                        taken.push(ids(&arena, step));
+                    }
+                }
+                assert_eq!(taken, plain, "wire {:?}, expected {:?}", set(wb), set(eb));
+                assert!(fast.next(&arena, &arena).is_none());
+            }
+        }
     }
 }
