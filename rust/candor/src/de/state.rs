@@ -37,8 +37,8 @@ pub(crate) struct DecodeState<'de> {
     pub opt_walked: usize,
     depth: u32,
     max_depth: u32,
-    /// Stack address when the current argument's decode began, and how many bytes
-    /// below it the decode may use (see [`stack_addr`]).
+    /// Stack address when the current argument entered its first level, and how
+    /// many bytes below it the decode may use (see [`stack_addr`]).
     stack_base: usize,
     max_stack: usize,
     /// What few decodes need, made on first use (see [`SideTables`]).
