@@ -71,6 +71,19 @@ impl<'a, 'de> StructAccess<'a, 'de> {
         Ok(())
     }
 
+    /// Hands out the key of the field `pending` names, keeping its types for the
+    /// `next_value` call that must follow.
+    #[inline(always)]
+    fn key<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+        pending: PendingField,
+    ) -> Result<Option<K::Value>> {
+        self.pending = pending;
+        seed.deserialize(KeyDe::<KEY_AND_VALUE>::new(&mut *self.state, pending.index))
+            .map(Some)
+    }
+
     /// The steps [`FieldMerge::both`] does not take: fields on one side only (and
     /// the end after them).
     #[inline]
@@ -83,14 +96,12 @@ impl<'a, 'de> StructAccess<'a, 'de> {
                 Some(Step::Both { k, id, w, e }) => {
                     // The error path finds the id again from `k`.
                     debug_assert!(self.state.exp.field(k).is_some_and(|f| f.id == id));
-                    self.pending = PendingField {
+                    let pending = PendingField {
                         wire: w,
                         expected: e,
                         index: k,
                     };
-                    return seed
-                        .deserialize(KeyDe::<KEY_AND_VALUE>::new(&mut *self.state, k))
-                        .map(Some);
+                    return self.key(seed, pending);
                 }
                 Some(Step::Expected {
                     k,
@@ -116,14 +127,12 @@ impl<'a, 'de> StructAccess<'a, 'de> {
                         }
                         resolved
                     };
-                    self.pending = PendingField {
+                    let pending = PendingField {
                         wire: Ref::NULL,
                         expected: e,
                         index: k,
                     };
-                    return seed
-                        .deserialize(KeyDe::<KEY_AND_VALUE>::new(&mut *self.state, k))
-                        .map(Some);
+                    return self.key(seed, pending);
                 }
                 Some(Step::Wire { id, w }) => {
                     // Only on the wire: skipped here, charged as candid charges the
@@ -152,14 +161,12 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
         // A field on both sides, or the end, straight through; a field on one
         // side only takes the walk.
         if let Some((k, w, e)) = self.fields.both(&self.state.wire, &self.state.exp) {
-            self.pending = PendingField {
+            let pending = PendingField {
                 wire: w,
                 expected: e,
                 index: k,
             };
-            return seed
-                .deserialize(KeyDe::<KEY_AND_VALUE>::new(&mut *self.state, k))
-                .map(Some);
+            return self.key(seed, pending);
         }
         if self.fields.done() {
             self.state.charge(quota::KEY)?;
