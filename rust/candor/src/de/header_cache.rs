@@ -34,7 +34,9 @@
 //! A header is parsed into the wire arena of the state that will decode it: the
 //! thread's spare (one, allocated on first need), whose arena keeps the memory its
 //! last header used. Decodes of headers that are not kept give it back when
-//! dropped, with everything about that header forgotten.
+//! dropped, with everything about that header forgotten, except a short header of
+//! primitive arguments, which the spare holds until a message of another header
+//! takes it (see [`plain_state`]).
 //!
 //! Bounds, so a stream of distinct (hostile) headers cannot grow memory: at most
 //! [`ENTRIES`] headers of at most [`MAX_KEY`] bytes each; a full cache replaces the
@@ -218,8 +220,41 @@ pub(crate) fn take(
 #[inline(always)]
 pub(crate) fn parse_state(exp: impl FnOnce() -> Rc<Arena>) -> Box<Idle> {
     match SPARE.try_with(Cell::take).ok().flatten() {
-        Some(state) => state,
+        Some(mut state) => {
+            forget_held(&mut state);
+            state
+        }
         None => new_state(exp),
+    }
+}
+
+/// The state for a message whose header has no type table (never kept): the
+/// thread's spare, with the shape of the plain header it still holds when the
+/// message starts with that header (what the spare learnt about it stays, as a kept
+/// header's state keeps it), else as [`parse_state`] gives it, to parse into.
+#[inline(always)]
+pub(crate) fn plain_state(
+    bytes: &[u8],
+    max_header_len: usize,
+    exp: impl FnOnce() -> Rc<Arena>,
+) -> (Box<Idle>, Option<Shape>) {
+    let Some(mut state) = SPARE.try_with(Cell::take).ok().flatten() else {
+        return (new_state(exp), None);
+    };
+    if let Some(held) = state.held_plain {
+        if let Some(shape) = held.shape_of(bytes, max_header_len) {
+            return (state, Some(shape));
+        }
+        forget_held(&mut state);
+    }
+    (state, None)
+}
+
+/// Forgets the plain header a spare still holds, if any.
+#[inline(always)]
+fn forget_held(state: &mut Idle) {
+    if state.held_plain.is_some() {
+        state.forget_header();
     }
 }
 
@@ -295,11 +330,16 @@ pub(crate) fn give_back(lease: Option<Lease>, mut state: Box<Idle>) {
 }
 
 /// A state no entry takes (or one whose header failed to parse), to the thread's
-/// spare with its header forgotten (a spare there already, from a nested decode,
-/// stays and this one is dropped).
+/// spare with its header forgotten, or, for a plain header it holds, with the
+/// message ended as a kept header's is (a spare there already, from a nested
+/// decode, stays and this one is dropped).
 #[inline(never)]
 pub(crate) fn to_spare(mut state: Box<Idle>) {
-    state.forget_header();
+    if state.held_plain.is_some() {
+        state.end_message();
+    } else {
+        state.forget_header();
+    }
     let _ = SPARE.try_with(|s| {
         let held = s.take();
         s.set(Some(match held {

@@ -48,7 +48,8 @@ pub use self::switches::set_header_cache;
 #[doc(hidden)]
 pub use self::switches::{
     direct_decodes, header_cache_answers_taken, header_cache_hits, known_headers_taken,
-    known_types_installed, set_direct_decoding, set_known_headers, spec_only_reads,
+    known_types_installed, plain_headers_held, set_direct_decoding, set_known_headers,
+    spec_only_reads,
 };
 use crate::error::Result;
 use crate::error::{Error, PathSegment};
@@ -352,7 +353,20 @@ impl<'de> IDLDeserialize<'de> {
         cacheable: bool,
         (quota, size_bound): (Option<usize>, bool),
     ) -> Result<Self> {
-        let mut state = header_cache::parse_state(expect::shared_arena);
+        let mut state = if cacheable {
+            header_cache::parse_state(expect::shared_arena)
+        } else {
+            // The spare still holding this plain header: no parse, and what it
+            // learnt stays (fast path 29).
+            let (state, held) =
+                header_cache::plain_state(bytes, limits.max_header_len, expect::shared_arena);
+            if let Some(shape) = held {
+                switches::count(&switches::HELD);
+                let fits = (quota, size_bound);
+                return Self::lend(bytes, config, limits, shape, false, state, fits);
+            }
+            state
+        };
         let arena = state.wire.arena_mut();
         // A header of primitive arguments (no table: not `cacheable`) first, fast
         // path 28; a header with a table goes straight to the general parse.
@@ -372,6 +386,9 @@ impl<'de> IDLDeserialize<'de> {
                 return Err(e);
             }
         };
+        if !cacheable && switches::on(&switches::HELD) {
+            state.held_plain = plain_header::Held::of(bytes, shape);
+        }
         Self::lend(
             bytes,
             config,

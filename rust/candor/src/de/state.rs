@@ -12,6 +12,7 @@ use super::subtype::{LentMemo, Sides};
 use crate::error::Error;
 use crate::error::Result;
 use crate::wire::header::{Arena, Node, Ref, Shape, PRIM_COUNT};
+use crate::wire::plain_header::Held;
 use crate::wire::reader::Reader;
 use std::rc::Rc;
 
@@ -69,6 +70,10 @@ pub(crate) struct DecodeState<'de> {
     /// Set while the state waits for its next message with `exp` parked (see
     /// [`park_expected`](Idle::park_expected)): `begin` takes the interned types again.
     exp_parked: bool,
+    /// The plain header this state decodes, or holds as the thread's spare with
+    /// what it learnt about it (`header_cache::plain_state`); `None` for any other
+    /// header, whose knowledge the spare forgets.
+    pub(super) held_plain: Option<Held>,
 }
 
 /// The part of a decoder's state that few decodes need, behind one pointer that
@@ -203,6 +208,7 @@ impl Idle {
             min_memo: (Ref::prim(crate::wire::header::Prim::Null), 0),
             last_root: None,
             exp_parked: false,
+            held_plain: None,
         }
     }
 
@@ -263,6 +269,7 @@ impl Idle {
     /// (subtype answers, checked pairs, the wire types as expected ones) is
     /// dropped, so the state can hold another.
     pub(super) fn forget_header(&mut self) {
+        self.held_plain = None;
         self.wire.arena.clear_for_reuse();
         self.wire.memo.clear();
         self.wire.answers_kept = false;

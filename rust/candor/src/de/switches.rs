@@ -28,6 +28,9 @@ thread_local! {
     pub(super) static DIRECT: Path = const { Path::new() };
     /// Known headers (fast path 29).
     pub(super) static KNOWN: Path = const { Path::new() };
+    /// Plain headers held by the spare decode state (fast path 30), on with the
+    /// header cache.
+    pub(super) static HELD: Path = const { Path::new() };
     /// Expected types installed from a known header (fast path 29), whether or
     /// not the message's header was that one.
     static INSTALLED: Cell<u64> = const { Cell::new(0) };
@@ -63,9 +66,20 @@ fn taken(path: &'static LocalKey<Path>) -> u64 {
 /// A header (magic, type table, argument types) parsed on a thread is kept, and
 /// a later message that starts with the same bytes, decoded under the same header
 /// limits, skips parsing it; values, errors and the units charged are the same
-/// either way (`spec/decoder.md`, "Header cache"). Off, every header is parsed.
+/// either way (`spec/decoder.md`, "Header cache"). A header of primitive
+/// arguments only is not kept, but the thread's spare decode state holds the last
+/// one it decoded (fast path 30). Off, every header is parsed.
 pub fn set_header_cache(on: bool) {
     header_cache::set_enabled(on);
+    set(&HELD, on);
+}
+
+/// How many decodes on this thread took a header of primitive arguments the
+/// spare decode state held instead of parsing it (fast path 30): for tests that
+/// check the path fires, and only where it may.
+#[doc(hidden)]
+pub fn plain_headers_held() -> u64 {
+    taken(&HELD)
 }
 
 /// Turns this thread's direct decoding on (the default) or off. On, an argument

@@ -386,6 +386,12 @@ impl Shape {
         }
     }
 
+    /// Whether the argument types are held in the shape (nothing in the arena).
+    #[inline(always)]
+    pub(crate) fn is_inline(&self) -> bool {
+        self.args.start & INLINE != 0
+    }
+
     /// The argument types `refs` held inline, or `None` if there are more than
     /// [`INLINE_ARGS`] or one is not a primitive's reference.
     #[inline(always)]

@@ -1,7 +1,8 @@
 //! The header of a message whose arguments are all primitives: no type table, each
 //! argument type one opcode byte. A method taking principals, numbers or text gets
 //! such a header on every call, and it is never kept (`de/header_cache.rs`), so it
-//! is parsed every time; this reads it with no reader set up.
+//! is parsed whenever the thread's spare decode state does not hold it ([`Held`]);
+//! this reads it with no reader set up.
 
 use super::header::{
     Arena, FieldEntry, Prim, Ref, Shape, Span, FIRST_FIELDS, INLINE_ARGS, ONE_BYTE_PRIMS,
@@ -61,6 +62,52 @@ pub(crate) fn parse(bytes: &[u8], max_header_len: usize, arena: &mut Arena) -> O
         table_len: 0,
         len,
     })
+}
+
+/// A plain header of at most eight bytes whose argument types its shape holds (no
+/// arena), kept by the thread's spare decode state after a decode of it (see
+/// `de/header_cache.rs`, `plain_state`): a message that starts with it is told by
+/// one word compare, and decoded with the shape and what the state learnt.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Held {
+    /// The header's bytes as a little-endian word, the bytes past its end zero.
+    word: u64,
+    shape: Shape,
+}
+
+impl Held {
+    /// `bytes`' header, parsed to `shape`, when it can be held: eight bytes at most,
+    /// its argument types in the shape, and the message at least a word long.
+    pub(crate) fn of(bytes: &[u8], shape: Shape) -> Option<Held> {
+        if !shape.is_inline() || !(1..=8).contains(&shape.len) {
+            return None;
+        }
+        Some(Held {
+            word: first_word(bytes)? & mask(shape.len),
+            shape,
+        })
+    }
+
+    /// The held shape, when `bytes` starts with the held header and its length is
+    /// within `max_header_len` (the parse would refuse a longer one).
+    #[inline(always)]
+    pub(crate) fn shape_of(&self, bytes: &[u8], max_header_len: usize) -> Option<Shape> {
+        let word = first_word(bytes)?;
+        (word & mask(self.shape.len) == self.word && self.shape.len <= max_header_len)
+            .then_some(self.shape)
+    }
+}
+
+/// The first eight bytes of `bytes` as a little-endian word.
+#[inline(always)]
+fn first_word(bytes: &[u8]) -> Option<u64> {
+    bytes.first_chunk::<8>().map(|w| u64::from_le_bytes(*w))
+}
+
+/// The low `len` bytes of a word set (`len` from 1 to 8).
+#[inline(always)]
+fn mask(len: usize) -> u64 {
+    u64::MAX >> ((8 * (8 - len)) & 63)
 }
 
 /// The primitive whose one-byte opcode is `b`: bytes below 0x40 are table indices
