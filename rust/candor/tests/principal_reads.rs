@@ -56,6 +56,30 @@ fn principal_fields_decode_and_cost_as_candid() {
     }
 }
 
+/// Every length a principal may have, each byte distinct, alone and as a record
+/// field: a user's (29 bytes) and a canister's (10) are handed to `Principal`'s
+/// visitor as slices of a length known when compiling, the others as they are;
+/// each comes out as the principal of exactly its bytes, as candid gives it.
+#[test]
+fn principals_of_every_length() {
+    for len in 0..=29u8 {
+        let id = Principal::from_slice(&(100..100 + len).collect::<Vec<u8>>());
+        let bytes = candor::encode_one(id).unwrap();
+        assert_eq!(
+            both::<Principal>(&bytes, 1_000_000),
+            Some(id),
+            "{len} bytes"
+        );
+        let ids = Ids {
+            owner: id,
+            controllers: vec![id, Principal::from_slice(&[len; 10])],
+            maybe: Some(id),
+        };
+        let bytes = candor::encode_one(&ids).unwrap();
+        assert_eq!(both::<Ids>(&bytes, 1_000_000), Some(ids), "{len} bytes");
+    }
+}
+
 /// Does not fire where it must not: a `service` on the wire read as a
 /// `Principal`, a `vec nat8` on the wire read as a `Principal` and a principal
 /// read as a `ByteBuf` (both rejected, as candid does), a blob read as borrowed
