@@ -8,34 +8,11 @@
 //! charged must not differ. The path must fire on a repeated header of at most eight
 //! bytes, and nowhere else.
 
+mod common;
+
 use candor::de::{plain_headers_held, set_header_cache};
 use candor::{CandidType, DecoderConfig, Encode, IDLArgs, Int, Nat, Principal};
-
-/// One step of a sequence: a decode of some bytes, rendered with its outcome and
-/// the quotas left (or the error text).
-type Step<'a> = Box<dyn Fn() -> String + 'a>;
-
-fn typed<'a, T>(bytes: &'a [u8], config: DecoderConfig) -> Step<'a>
-where
-    T: for<'de> candor::de::ArgumentDecoder<'de> + std::fmt::Debug,
-{
-    Box::new(
-        move || match candor::decode_args_with_config_debug::<T>(bytes, &config) {
-            Ok((v, cost)) => format!(
-                "{v:?} decoding {:?} skipping {:?}",
-                cost.decoding_quota, cost.skipping_quota
-            ),
-            Err(e) => format!("error: {e}"),
-        },
-    )
-}
-
-fn untyped(bytes: &[u8]) -> Step<'_> {
-    Box::new(move || match IDLArgs::from_bytes(bytes) {
-        Ok(args) => args.to_string(),
-        Err(e) => format!("error: {e}"),
-    })
-}
+use common::steps::{args as typed, quota, untyped, Step};
 
 /// A run-time typed decode (a private expected arena) at `opt nat`.
 fn with_type(bytes: &[u8]) -> Step<'_> {
@@ -70,12 +47,6 @@ fn same_with_held_headers(steps: &[Step<'_>], held: u64) {
         let taken = plain_headers_held() - before;
         assert!(taken >= held, "round {round}: {taken} held headers taken");
     }
-}
-
-fn quota(decoding: usize, skipping: usize) -> DecoderConfig {
-    let mut c = DecoderConfig::new();
-    c.set_decoding_quota(decoding).set_skipping_quota(skipping);
-    c
 }
 
 /// A repeated header of one or two primitive arguments is taken held, with the

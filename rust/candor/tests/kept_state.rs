@@ -6,7 +6,10 @@
 //! expected types, the decode mode, the limits and the outcome between messages of
 //! one header: results, error texts and the work charged must not differ.
 
+mod common;
+
 use candor::{CandidType, DecoderConfig, Deserialize, Encode, IDLArgs, Int, Nat};
+use common::steps::{self, quota, untyped, Step};
 
 #[derive(CandidType, Deserialize, Clone, Debug, PartialEq)]
 struct Account {
@@ -41,30 +44,12 @@ fn account(i: u8) -> Account {
     }
 }
 
-/// One step of a sequence: a decode of some bytes, rendered with its outcome and
-/// the quotas left (or the error text).
-type Step<'a> = Box<dyn Fn() -> String + 'a>;
-
+/// Decodes `bytes` as one `T` under `config` (see [`steps::args`]).
 fn typed<'a, T>(bytes: &'a [u8], config: DecoderConfig) -> Step<'a>
 where
     T: CandidType + for<'de> Deserialize<'de> + std::fmt::Debug,
 {
-    Box::new(
-        move || match candor::decode_args_with_config_debug::<(T,)>(bytes, &config) {
-            Ok(((v,), cost)) => format!(
-                "{v:?} decoding {:?} skipping {:?}",
-                cost.decoding_quota, cost.skipping_quota
-            ),
-            Err(e) => format!("error: {e}"),
-        },
-    )
-}
-
-fn untyped(bytes: &[u8]) -> Step<'_> {
-    Box::new(move || match IDLArgs::from_bytes(bytes) {
-        Ok(args) => args.to_string(),
-        Err(e) => format!("error: {e}"),
-    })
+    steps::args::<(T,)>(bytes, config)
 }
 
 /// A run-time typed decode (a private expected arena) at `Account`'s type.
@@ -90,12 +75,6 @@ fn same_with_kept_states(steps: &[Step<'_>]) {
         assert_eq!(kept, plain, "round {round}");
     }
     assert!(candor::de::header_cache_hits() > hits, "kept headers taken");
-}
-
-fn quota(decoding: usize, skipping: usize) -> DecoderConfig {
-    let mut c = DecoderConfig::new();
-    c.set_decoding_quota(decoding).set_skipping_quota(skipping);
-    c
 }
 
 /// The next message of a header at another expected type (a supertype, a wider

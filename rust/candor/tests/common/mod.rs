@@ -2,12 +2,14 @@
 //! `mod common;`): the recursive list that the round-trip, stack and golden-bytes
 //! tests all use, the hostile nested-`opt` message, a thread with a chosen stack, the
 //! conversion of candor's types and values to candid's for the differential tests,
-//! one decode by both crates under the same quota, and the header of a message
-//! written from the static descriptions, checked against `ty()`'s.
+//! one decode by both crates under the same quota, the header of a message
+//! written from the static descriptions, checked against `ty()`'s, and decodes as
+//! steps of a sequence rendered as text (`steps`).
 //!
 //! Every binary compiles this whole file but uses only part of it.
 #![allow(dead_code)]
 
+pub mod steps;
 pub mod to_candid;
 
 /// `type List = opt record { head : int; tail : List }`, the recursive type of the
