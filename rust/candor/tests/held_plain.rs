@@ -49,7 +49,7 @@ fn same_with_held_headers(steps: &[Step<'_>], held: u64) {
     }
 }
 
-/// A repeated header of one or two primitive arguments is taken held, with the
+/// A repeated header of one to three primitive arguments is taken held, with the
 /// same values as when it is parsed.
 #[test]
 fn a_repeated_header_is_held() {
@@ -70,17 +70,30 @@ fn a_repeated_header_is_held() {
         (p, n)
     );
     assert_eq!(plain_headers_held(), before + 1);
+    let three = Encode!(&9u64, &"k", &Principal::from_slice(&[1; 10])).unwrap();
+    let decode = || candor::decode_args::<(u64, String, Principal)>(&three).unwrap();
+    let first = decode();
+    let before = plain_headers_held();
+    assert_eq!(decode(), first);
+    assert_eq!(plain_headers_held(), before + 1);
 }
 
-/// Not taken: another plain header, a header with a type table, three arguments
-/// (nine bytes), a message shorter than a word, a header longer than the limit
-/// the next decode sets, and anything with the cache off.
+/// Not taken: another plain header (also one that differs only in its ninth
+/// byte), a header with a type table, four arguments (ten bytes), a message
+/// shorter than a word, a header longer than the limit the next decode sets, and
+/// anything with the cache off.
 #[test]
 fn held_only_where_it_may_be() {
     set_header_cache(true);
     let text = Encode!(&"a").unwrap();
     let nat = Encode!(&Nat::from(300u32)).unwrap();
     let three = Encode!(&1u8, &2u8, &3u8).unwrap();
+    let ninth = Encode!(&1u8, &2u8, &3u16).unwrap();
+    let four = Encode!(&1u8, &2u8, &3u8, &4u8).unwrap();
+    assert_eq!(
+        (three[..8] == ninth[..8], three[8] == ninth[8]),
+        (true, false)
+    );
     let null = Encode!(&()).unwrap();
     let table = Encode!(&Some(1u8)).unwrap();
     assert_eq!(null.len(), 7);
@@ -98,11 +111,21 @@ fn held_only_where_it_may_be() {
         count(&|| assert!(candor::decode_one::<Nat>(&nat).is_ok())),
         1
     );
+    candor::decode_args::<(u8, u8, u8)>(&three).unwrap();
+    let n = count(&|| {
+        let ours = candor::decode_args::<(u8, u8, u8)>(&ninth).map_err(|e| e.to_string());
+        set_header_cache(false);
+        let fresh = candor::decode_args::<(u8, u8, u8)>(&ninth).map_err(|e| e.to_string());
+        set_header_cache(true);
+        assert_eq!(ours, fresh);
+        assert!(ours.is_err());
+    });
+    assert_eq!(n, 0, "the ninth byte");
     for _ in 0..2 {
         let n = count(&|| {
-            candor::decode_args::<(u8, u8, u8)>(&three).unwrap();
+            candor::decode_args::<(u8, u8, u8, u8)>(&four).unwrap();
         });
-        assert_eq!(n, 0, "three arguments");
+        assert_eq!(n, 0, "four arguments");
         let n = count(&|| candor::decode_one::<()>(&null).unwrap());
         assert_eq!(n, 0, "seven bytes");
         let n = count(&|| {

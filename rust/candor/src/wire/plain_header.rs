@@ -64,26 +64,35 @@ pub(crate) fn parse(bytes: &[u8], max_header_len: usize, arena: &mut Arena) -> O
     })
 }
 
-/// A plain header of at most eight bytes whose argument types its shape holds (no
-/// arena), kept by the thread's spare decode state after a decode of it (see
-/// `de/header_cache.rs`, `plain_state`): a message that starts with it is told by
-/// one word compare, and decoded with the shape and what the state learnt.
+/// A plain header whose argument types its shape holds (at most [`INLINE_ARGS`], so
+/// at most nine bytes), kept by the thread's spare decode state after a decode of it
+/// (see `de/header_cache.rs`, `plain_state`): a message that starts with it is told
+/// by one word compare (and one byte's, for nine bytes), and decoded with the shape
+/// and what the state learnt.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Held {
-    /// The header's bytes as a little-endian word, the bytes past its end zero.
+    /// The header's first eight bytes as a little-endian word, the bytes past its
+    /// end zero.
     word: u64,
+    /// The bits of that word the header's bytes fill.
+    mask: u64,
+    /// Its ninth byte (a header of nine bytes; unread for a shorter one).
+    ninth: u8,
     shape: Shape,
 }
 
 impl Held {
-    /// `bytes`' header, parsed to `shape`, when it can be held: eight bytes at most,
-    /// its argument types in the shape, and the message at least a word long.
+    /// `bytes`' header, parsed to `shape`, when it can be held: its argument types
+    /// in the shape, and the message at least a word long.
     pub(crate) fn of(bytes: &[u8], shape: Shape) -> Option<Held> {
-        if !shape.is_inline() || !(1..=8).contains(&shape.len) {
+        if !shape.is_inline() || !(1..=9).contains(&shape.len) {
             return None;
         }
+        let mask = u64::MAX >> ((8 * 8usize.saturating_sub(shape.len)) & 63);
         Some(Held {
-            word: first_word(bytes)? & mask(shape.len),
+            word: first_word(bytes)? & mask,
+            mask,
+            ninth: if shape.len == 9 { *bytes.get(8)? } else { 0 },
             shape,
         })
     }
@@ -92,9 +101,13 @@ impl Held {
     /// within `max_header_len` (the parse would refuse a longer one).
     #[inline(always)]
     pub(crate) fn shape_of(&self, bytes: &[u8], max_header_len: usize) -> Option<Shape> {
-        let word = first_word(bytes)?;
-        (word & mask(self.shape.len) == self.word && self.shape.len <= max_header_len)
-            .then_some(self.shape)
+        if first_word(bytes)? & self.mask != self.word || self.shape.len > max_header_len {
+            return None;
+        }
+        if self.shape.len == 9 && bytes.get(8) != Some(&self.ninth) {
+            return None;
+        }
+        Some(self.shape)
     }
 }
 
@@ -102,12 +115,6 @@ impl Held {
 #[inline(always)]
 fn first_word(bytes: &[u8]) -> Option<u64> {
     bytes.first_chunk::<8>().map(|w| u64::from_le_bytes(*w))
-}
-
-/// The low `len` bytes of a word set (`len` from 1 to 8).
-#[inline(always)]
-fn mask(len: usize) -> u64 {
-    u64::MAX >> ((8 * (8 - len)) & 63)
 }
 
 /// The primitive whose one-byte opcode is `b`: bytes below 0x40 are table indices
