@@ -357,7 +357,7 @@ impl<'de> IDLDeserialize<'de> {
             header_cache::parse_state(expect::shared_arena)
         } else {
             // The spare still holding this plain header: no parse, and what it
-            // learnt stays (fast path 29).
+            // learnt stays (fast path 30).
             let (state, held) =
                 header_cache::plain_state(bytes, limits.max_header_len, expect::shared_arena);
             if let Some(shape) = held {
