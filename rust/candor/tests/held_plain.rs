@@ -11,19 +11,8 @@
 mod common;
 
 use candor::de::{plain_headers_held, set_header_cache};
-use candor::{CandidType, DecoderConfig, Encode, IDLArgs, Int, Nat, Principal};
-use common::steps::{args as typed, quota, untyped, Step};
-
-/// A run-time typed decode (a private expected arena) at `opt nat`.
-fn with_type(bytes: &[u8]) -> Step<'_> {
-    Box::new(move || {
-        let types = [Option::<Nat>::ty()];
-        match IDLArgs::from_bytes_with_types(bytes, &candor::TypeEnv::new(), &types) {
-            Ok(args) => args.to_string(),
-            Err(e) => format!("error: {e}"),
-        }
-    })
-}
+use candor::{DecoderConfig, Encode, Int, Nat, Principal};
+use common::steps::{args as typed, quota, untyped, with_type, Step};
 
 /// Runs `steps` with the cache off, then twice in a row with it on: the same
 /// outcomes each time, and held headers taken (as many as `held` says, per round
@@ -166,7 +155,7 @@ fn another_expected_type_between_messages() {
             typed::<(Int,)>(&b, config()),
             untyped(&a),
             typed::<(String,)>(&a, config()),
-            with_type(&b),
+            with_type::<Option<Nat>>(&b),
             typed::<(Option<u8>,)>(&b, config()),
             typed::<(Nat, Option<Nat>)>(&a, config()),
             typed::<(Nat,)>(&a, config()),

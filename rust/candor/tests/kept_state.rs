@@ -8,8 +8,8 @@
 
 mod common;
 
-use candor::{CandidType, DecoderConfig, Deserialize, Encode, IDLArgs, Int, Nat};
-use common::steps::{self, quota, untyped, Step};
+use candor::{CandidType, DecoderConfig, Deserialize, Encode, Int, Nat};
+use common::steps::{self, quota, untyped, with_type, Step};
 
 #[derive(CandidType, Deserialize, Clone, Debug, PartialEq)]
 struct Account {
@@ -52,17 +52,6 @@ where
     steps::args::<(T,)>(bytes, config)
 }
 
-/// A run-time typed decode (a private expected arena) at `Account`'s type.
-fn with_type(bytes: &[u8]) -> Step<'_> {
-    Box::new(move || {
-        let types = [Account::ty()];
-        match IDLArgs::from_bytes_with_types(bytes, &candor::TypeEnv::new(), &types) {
-            Ok(args) => args.to_string(),
-            Err(e) => format!("error: {e}"),
-        }
-    })
-}
-
 /// Runs `steps` with the cache off, then twice in a row with it on: the same
 /// outcomes each time, and the kept header taken.
 fn same_with_kept_states(steps: &[Step<'_>]) {
@@ -103,9 +92,9 @@ fn decode_modes_between_messages() {
         typed::<Account>(&a, DecoderConfig::new()),
         untyped(&a),
         typed::<Account>(&a, DecoderConfig::new()),
-        with_type(&a),
+        with_type::<Account>(&a),
         typed::<Account>(&a, DecoderConfig::new()),
-        with_type(&a),
+        with_type::<Account>(&a),
         untyped(&a),
     ]);
 }

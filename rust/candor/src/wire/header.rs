@@ -378,7 +378,7 @@ impl Shape {
         let Span { start, len } = self.args;
         if i >= len as usize {
             None
-        } else if start & INLINE == 0 {
+        } else if !self.is_inline() {
             arena.field(start as usize + i).map(|f| f.ty)
         } else {
             // `i` is below `INLINE_ARGS`, so the shift is below 24.

@@ -2,7 +2,7 @@
 //! quotas left, or the error), for tests that run one sequence under two settings
 //! and compare the renderings.
 
-use candor::{DecoderConfig, IDLArgs};
+use candor::{CandidType, DecoderConfig, IDLArgs};
 
 /// One step: a decode of some bytes, rendered with its outcome.
 pub type Step<'a> = Box<dyn Fn() -> String + 'a>;
@@ -29,6 +29,18 @@ pub fn untyped(bytes: &[u8]) -> Step<'_> {
     Box::new(move || match IDLArgs::from_bytes(bytes) {
         Ok(args) => args.to_string(),
         Err(e) => format!("error: {e}"),
+    })
+}
+
+/// Decodes `bytes` at `T`'s type given at run time (`IDLArgs` with a private
+/// expected arena).
+pub fn with_type<T: CandidType>(bytes: &[u8]) -> Step<'_> {
+    Box::new(move || {
+        let types = [T::ty()];
+        match IDLArgs::from_bytes_with_types(bytes, &candor::TypeEnv::new(), &types) {
+            Ok(args) => args.to_string(),
+            Err(e) => format!("error: {e}"),
+        }
     })
 }
 
