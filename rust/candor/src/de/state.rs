@@ -107,7 +107,16 @@ impl SideTables {
 #[inline(always)]
 pub(crate) fn stack_addr() -> usize {
     let marker = 0u8;
-    std::hint::black_box(&marker) as *const u8 as usize
+    std::ptr::addr_of!(marker) as usize
+}
+
+/// Empties a set of names out of line: dropping its nodes takes a stack frame,
+/// which the message's end (`DecodeState::end_message`) then needs only when
+/// there are names to forget.
+#[cold]
+#[inline(never)]
+fn clear_names(names: &mut std::collections::BTreeSet<String>) {
+    names.clear();
 }
 
 /// The wire types of a decode, with the subtype memo of its (wire, expected)
@@ -259,7 +268,7 @@ impl Idle {
     fn forget_env_names(&mut self) {
         if let Some(side) = self.side.as_deref_mut() {
             if !side.merged_names.is_empty() {
-                side.merged_names.clear();
+                clear_names(&mut side.merged_names);
             }
         }
     }
