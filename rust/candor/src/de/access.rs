@@ -31,6 +31,14 @@ fn field_path(state: &DecodeState<'_>, k: usize, err: Error) -> Error {
 }
 
 /// A record decoded as a struct: wire and expected fields merged by id.
+///
+/// It holds the record's nesting level: dropping it leaves the level, however the
+/// visitor ended. So the visitor's result needs no handling after it returns, and
+/// the struct it builds is written where the caller wants it, not built aside and
+/// copied there (a copy priced by the byte in a canister). Dropping it also notes
+/// a record left before its end (`DecodeState::unfinished`): when the visitor
+/// returned a value nonetheless, candid reads what follows from inside the
+/// record, and fails; candor fails the message with a clear error instead.
 pub(crate) struct StructAccess<'a, 'de> {
     state: &'a mut DecodeState<'de>,
     fields: FieldMerge,
@@ -59,16 +67,6 @@ impl<'a, 'de> StructAccess<'a, 'de> {
                 index: 0,
             },
         }
-    }
-
-    /// Skips wire fields the visitor did not ask for (a visitor that stops early).
-    pub(super) fn finish(&mut self) -> Result<()> {
-        for k in self.fields.wire_left() {
-            if let Some(f) = self.state.wire.field(k) {
-                self.state.skip(f.ty)?;
-            }
-        }
-        Ok(())
     }
 
     /// Hands out the key of the field `pending` names, keeping its types for the
@@ -188,6 +186,18 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.fields.remaining())
+    }
+}
+
+impl Drop for StructAccess<'_, '_> {
+    /// Leaves the record's level, and notes a record left before its end (see
+    /// the type's doc).
+    #[inline(always)]
+    fn drop(&mut self) {
+        if !self.fields.done() && self.state.unfinished.is_none() {
+            self.state.unfinished = Some(self.state.offset());
+        }
+        self.state.leave();
     }
 }
 

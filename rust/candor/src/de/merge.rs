@@ -100,11 +100,6 @@ impl FieldMerge {
         self.i >= self.exp.len && self.j >= self.wire.len
     }
 
-    /// Wire fields not consumed yet (for a visitor that stopped early).
-    pub(super) fn wire_left(&self) -> std::ops::Range<usize> {
-        (self.wire.start + self.j) as usize..(self.wire.start + self.wire.len) as usize
-    }
-
     /// Fields both sides still have, as a size hint.
     pub(super) fn remaining(&self) -> usize {
         self.exp

@@ -625,6 +625,14 @@ impl<'de> IDLDeserialize<'de> {
         }
     }
 
+    /// The error of a message in which a record's visitor returned before the
+    /// record's end, at offset `left` (`DecodeState::unfinished`): the reader was
+    /// left inside that record, so what follows was not read from its place.
+    #[cold]
+    fn unfinished(left: usize) -> Error {
+        Error::msg("a record's visitor returned before reading all its fields").at(left)
+    }
+
     /// True once every argument on the wire has been decoded.
     pub fn is_done(&self) -> bool {
         self.next >= self.shape.args.len as usize
@@ -632,6 +640,9 @@ impl<'de> IDLDeserialize<'de> {
 
     /// Skips the arguments not decoded, then checks no bytes are left over.
     pub fn done(&mut self) -> Result<()> {
+        if let Some(left) = self.state().unfinished {
+            return Err(Self::unfinished(left));
+        }
         if !self.is_done() {
             self.skip_rest()?;
         }

@@ -70,6 +70,12 @@ pub(crate) struct DecodeState<'de> {
     /// Set while the state waits for its next message with `exp` parked (see
     /// [`park_expected`](Idle::park_expected)): `begin` takes the interned types again.
     exp_parked: bool,
+    /// Where the first record left before its end was left (`StructAccess`'s
+    /// `Drop`): when its visitor returned a value nonetheless, the reader is
+    /// inside that record, so the message fails at `done`. An `opt` whose read
+    /// failed and decodes as `null` forgets a record left inside it (at or after
+    /// the `opt`'s value began).
+    pub(super) unfinished: Option<usize>,
     /// The plain header this state decodes, or holds as the thread's spare with
     /// what it learnt about it (`header_cache::plain_state`); `None` for any other
     /// header, whose knowledge the spare forgets.
@@ -217,6 +223,7 @@ impl Idle {
             min_memo: (Ref::prim(crate::wire::header::Prim::Null), 0),
             last_root: None,
             exp_parked: false,
+            unfinished: None,
             held_plain: None,
         }
     }
@@ -382,6 +389,7 @@ impl<'de> DecodeState<'de> {
             .restart(decoding_quota, size_bound, config.skipping_quota);
         self.opt_walked = 0;
         self.depth = 0;
+        self.unfinished = None;
         self.max_depth = config.max_depth;
         self.max_stack = config.max_stack;
     }

@@ -71,13 +71,6 @@ enum Bytes<'a, 'de> {
     Blob(&'de [u8]),
 }
 
-/// Records whose Rust value takes more than this many bytes are handed back in
-/// the `Result` their visitor returned (`De::record`). In a canister a move is a
-/// copy priced by the byte, so for a large struct one move fewer outweighs the
-/// extra test of that result; for smaller ones (and struct variants, which are
-/// moved into their enum anyway) the plain shape is the cheaper one.
-const BIG_VALUE: usize = 128;
-
 /// The text of a frame of wire type `w` and expected type `e`, checked, read,
 /// charged and copied as `deserialize_string` hands it over. Out of line and not
 /// generic: its callers (serde's `String` visitor, mostly) then stay small enough
@@ -594,7 +587,10 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         _fields: &'static [&'static str],
         v: V,
     ) -> Result<V::Value> {
-        self.nested(|me| me.record(v))
+        // `nested` spelled out, with the level left by the record itself: its
+        // visitor's result is returned as it came (`De::record`).
+        self.state.enter()?;
+        self.record(v)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -644,10 +640,12 @@ fn wide_i128(state: &mut DecodeState<'_>, is_nat: bool) -> Result<i128> {
 /// began, the 10 units of a backtrack charged, the value skipped by its wire type
 /// `w`. The units the failed read charged stay charged, as in candid. The depth
 /// needs no restoring: the reads that raise subtype errors leave every level they
-/// enter however they end (`De::nested`, `De::some`); the walks that do not (a
-/// skip, the value-level check) raise none. Only a visitor that can be had a
-/// second time recovers (serde's `Option` visitor, see [`visitor_again`]); with
-/// any other, and for any other error, the error stands.
+/// enter however they end (`De::nested`, `De::some`, `StructAccess`'s drop); the
+/// walks that do not (a skip, the value-level check) raise none. A record the
+/// failed read left unfinished (`DecodeState::unfinished`, at or after `at`) goes
+/// with the read. Only a visitor that can be had a second time recovers (serde's
+/// `Option` visitor, see [`visitor_again`]); with any other, and for any other
+/// error, the error stands.
 #[cold]
 #[inline(never)]
 fn opt_failed<'de, V: Visitor<'de>>(
@@ -665,6 +663,9 @@ fn opt_failed<'de, V: Visitor<'de>>(
         return Err(err.within(PathSegment::Opt));
     };
     state.reader.rewind(at);
+    if state.unfinished.is_some_and(|left| left >= at) {
+        state.unfinished = None;
+    }
     // The `opt`'s level again, as the skip of a value that does not fit has it.
     state.enter()?;
     state.charge(quota::OPT_BACKTRACK)?;

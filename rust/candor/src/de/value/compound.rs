@@ -219,25 +219,30 @@ impl<'de> De<'_, 'de> {
         })
     }
 
+    /// A record, one level down: `deserialize_struct` entered the level, and the
+    /// record leaves it, here when it fails before its fields, else when its
+    /// access is dropped. The visitor's result is the record's, as it came (see
+    /// `StructAccess`).
     pub(super) fn record<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
-        self.unroll_then(quota::CALL)?;
-        let (Node::Record(wf), Node::Record(ef)) = self.nodes() else {
-            return Err(self.mismatch());
+        let (wf, ef) = match self.record_spans() {
+            Ok(spans) => spans,
+            Err(err) => {
+                self.state.leave();
+                return Err(err);
+            }
         };
         let mut access = StructAccess::new(&mut *self.state, wf, ef);
-        if std::mem::size_of::<V::Value>() > BIG_VALUE {
-            // A large struct is returned as the visitor's result came, not taken
-            // out of it and wrapped again around `finish`: each such move is a
-            // copy of the whole struct.
-            let out = v.visit_map(&mut access);
-            if out.is_ok() {
-                access.finish()?;
-            }
-            return out;
+        v.visit_map(&mut access)
+    }
+
+    /// The field spans of this frame's pair, both sides records.
+    #[inline(always)]
+    fn record_spans(&mut self) -> Result<(Span, Span)> {
+        self.unroll_then(quota::CALL)?;
+        match self.nodes() {
+            (Node::Record(wf), Node::Record(ef)) => Ok((wf, ef)),
+            _ => Err(self.mismatch()),
         }
-        let out = v.visit_map(&mut access)?;
-        access.finish()?;
-        Ok(out)
     }
 
     #[inline(always)]
