@@ -173,6 +173,15 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
         self.next_key_walk(seed)
     }
 
+    /// serde's own method, inlined with the read it makes: a derived visitor
+    /// calls it for every field, and out of line it holds the access in memory
+    /// across every key and value.
+    #[inline(always)]
+    fn next_value<V: de::Deserialize<'de>>(&mut self) -> Result<V> {
+        self.next_value_seed(std::marker::PhantomData)
+    }
+
+    #[inline(always)]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         // Its unit was charged with the key.
         let PendingField {

@@ -231,8 +231,7 @@ impl<'de> De<'_, 'de> {
                 return Err(err);
             }
         };
-        let mut access = StructAccess::new(&mut *self.state, wf, ef);
-        v.visit_map(&mut access)
+        v.visit_map(StructAccess::new(&mut *self.state, wf, ef))
     }
 
     /// The field spans of this frame's pair, both sides records.
