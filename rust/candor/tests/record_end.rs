@@ -45,23 +45,29 @@ macro_rules! first_only_type {
     };
 }
 
-/// `FirstOnly` typed with `b : text` for both crates.
-impl candid::CandidType for FirstOnly {
-    fn _ty() -> candid::types::Type {
-        first_only_type!(candid, Text)
-    }
-    fn idl_serialize<S: candid::types::Serializer>(&self, _: S) -> Result<(), S::Error> {
-        unreachable!("only decoded")
-    }
+/// `$t` typed as `record { a : nat64; b : $b }` in both crates.
+macro_rules! typed_as_first_only {
+    ($t:ty, $b:ident) => {
+        impl candid::CandidType for $t {
+            fn _ty() -> candid::types::Type {
+                first_only_type!(candid, $b)
+            }
+            fn idl_serialize<S: candid::types::Serializer>(&self, _: S) -> Result<(), S::Error> {
+                unreachable!("only decoded")
+            }
+        }
+        impl candor::CandidType for $t {
+            fn _ty() -> candor::types::Type {
+                first_only_type!(candor, $b)
+            }
+            fn idl_serialize<S: candor::types::Serializer>(&self, _: S) -> Result<(), S::Error> {
+                unreachable!("only decoded")
+            }
+        }
+    };
 }
-impl candor::CandidType for FirstOnly {
-    fn _ty() -> candor::types::Type {
-        first_only_type!(candor, Text)
-    }
-    fn idl_serialize<S: candor::types::Serializer>(&self, _: S) -> Result<(), S::Error> {
-        unreachable!("only decoded")
-    }
-}
+
+typed_as_first_only!(FirstOnly, Text);
 
 /// The same reader typed with `b : null`: nothing is left unread on the wire.
 #[derive(Debug, PartialEq)]
@@ -72,22 +78,7 @@ impl<'de> de::Deserialize<'de> for FirstOfTwo {
         FirstOnly::deserialize(d).map(|FirstOnly(n)| FirstOfTwo(n))
     }
 }
-impl candid::CandidType for FirstOfTwo {
-    fn _ty() -> candid::types::Type {
-        first_only_type!(candid, Null)
-    }
-    fn idl_serialize<S: candid::types::Serializer>(&self, _: S) -> Result<(), S::Error> {
-        unreachable!("only decoded")
-    }
-}
-impl candor::CandidType for FirstOfTwo {
-    fn _ty() -> candor::types::Type {
-        first_only_type!(candor, Null)
-    }
-    fn idl_serialize<S: candor::types::Serializer>(&self, _: S) -> Result<(), S::Error> {
-        unreachable!("only decoded")
-    }
-}
+typed_as_first_only!(FirstOfTwo, Null);
 
 #[derive(candid::CandidType, serde::Deserialize)]
 struct Full {
@@ -233,17 +224,8 @@ struct NotARecord;
 
 impl<'de> de::Deserialize<'de> for NotARecord {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = NotARecord;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a record")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<NotARecord, A::Error> {
-                Ok(NotARecord)
-            }
-        }
-        d.deserialize_struct("NotARecord", &[], V)
+        // The struct read fails before any visitor is called.
+        FirstOnly::deserialize(d).map(|_| NotARecord)
     }
 }
 
