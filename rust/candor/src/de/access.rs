@@ -155,6 +155,14 @@ impl<'a, 'de> StructAccess<'a, 'de> {
 impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
     type Error = Error;
 
+    /// serde's own method, inlined with the step it takes: a derived visitor
+    /// asks for every key through it, and the seed in between is nothing.
+    #[inline(always)]
+    fn next_key<K: de::Deserialize<'de>>(&mut self) -> Result<Option<K>> {
+        self.next_key_seed(std::marker::PhantomData)
+    }
+
+    #[inline(always)]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         // A field on both sides, or the end, straight through; a field on one
         // side only takes the walk.
