@@ -24,42 +24,45 @@ pub(crate) enum Step {
     Wire { id: u32, w: Ref },
 }
 
-/// The position of the walk; `Copy`, so it lives in the frame that walks.
+/// The position of the walk; `Copy`, so it lives in the frame that walks. Each
+/// side is kept as the absolute index of its next field and the index past its
+/// last, so a step compares and indexes without adding a span's start.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FieldMerge {
-    wire: Span,
-    exp: Span,
-    /// Fields of each side consumed so far.
-    i: u32,
-    j: u32,
+    /// The next wire field, and the end of the wire fields.
+    w: u32,
+    w_end: u32,
+    /// The next expected field, and the end of the expected fields.
+    e: u32,
+    e_end: u32,
 }
 
 impl FieldMerge {
     pub(super) fn new(wire: Span, exp: Span) -> Self {
         FieldMerge {
-            wire,
-            exp,
-            i: 0,
-            j: 0,
+            w: wire.start,
+            w_end: wire.start.saturating_add(wire.len),
+            e: exp.start,
+            e_end: exp.start.saturating_add(exp.len),
         }
     }
 
     /// The next step, or `None` when both sides are done.
     #[inline]
     pub(super) fn next(&mut self, wire: &Arena, exp: &Arena) -> Option<Step> {
-        let ek = (self.i < self.exp.len).then(|| (self.exp.start + self.i) as usize);
+        let ek = (self.e < self.e_end).then_some(self.e as usize);
         let e = ek.and_then(|k| exp.field(k).map(|f| (k, f.id, f.ty)));
-        let w = (self.j < self.wire.len)
-            .then(|| wire.field((self.wire.start + self.j) as usize))
+        let w = (self.w < self.w_end)
+            .then(|| wire.field(self.w as usize))
             .flatten();
         match (e, w) {
             (Some((k, id, e)), Some(w)) if id == w.id => {
-                self.i += 1;
-                self.j += 1;
+                self.e += 1;
+                self.w += 1;
                 Some(Step::Both { k, id, w: w.ty, e })
             }
             (Some((k, id, e)), w) if w.is_none_or(|w| id < w.id) => {
-                self.i += 1;
+                self.e += 1;
                 Some(Step::Expected {
                     k,
                     id,
@@ -68,7 +71,7 @@ impl FieldMerge {
                 })
             }
             (_, Some(w)) => {
-                self.j += 1;
+                self.w += 1;
                 Some(Step::Wire { id: w.id, w: w.ty })
             }
             (_, None) => None,
@@ -80,32 +83,31 @@ impl FieldMerge {
     /// taken, when the next step is another or there is none.
     #[inline(always)]
     pub(super) fn both(&mut self, wire: &Arena, exp: &Arena) -> Option<(usize, Ref, Ref)> {
-        if self.i >= self.exp.len || self.j >= self.wire.len {
+        if self.e >= self.e_end || self.w >= self.w_end {
             return None;
         }
-        let k = (self.exp.start + self.i) as usize;
+        let k = self.e as usize;
         let e = exp.field(k)?;
-        let w = wire.field((self.wire.start + self.j) as usize)?;
+        let w = wire.field(self.w as usize)?;
         if e.id != w.id {
             return None;
         }
-        self.i += 1;
-        self.j += 1;
+        self.e += 1;
+        self.w += 1;
         Some((k, w.ty, e.ty))
     }
 
     /// Whether both sides are done: the step after the last field.
     #[inline(always)]
     pub(super) fn done(&self) -> bool {
-        self.i >= self.exp.len && self.j >= self.wire.len
+        self.e >= self.e_end && self.w >= self.w_end
     }
 
     /// Fields both sides still have, as a size hint.
     pub(super) fn remaining(&self) -> usize {
-        self.exp
-            .len
-            .saturating_sub(self.i)
-            .min(self.wire.len.saturating_sub(self.j)) as usize
+        self.e_end
+            .saturating_sub(self.e)
+            .min(self.w_end.saturating_sub(self.w)) as usize
     }
 }
 
