@@ -106,3 +106,58 @@ fn stack_budget_applies_whatever_the_depth() {
     let shallow = nested_opts(8);
     assert!(candor::decode_args_with_config::<(Nest,)>(&shallow, &small()).is_ok());
 }
+
+/// A decoder made in a helper and used by its caller, or made by the caller and
+/// used deep in its own recursion: the budget counts from where the decoder was
+/// made, and still stops a deep message (and lets a shallow one through).
+#[test]
+fn stack_budget_counts_from_where_the_decoder_was_made() {
+    fn small() -> candor::DecoderConfig {
+        let mut config = candor::DecoderConfig::new();
+        config.set_max_stack(64 << 10).set_max_depth(1_000_000);
+        config
+    }
+    #[inline(never)]
+    fn made_here<'a>(
+        bytes: &'a [u8],
+        config: &candor::DecoderConfig,
+    ) -> candor::IDLDeserialize<'a> {
+        candor::IDLDeserialize::new_with_config(bytes, config).expect("a valid header")
+    }
+    /// Decodes `Nest` `frames` calls deeper than the decoder was made, with a
+    /// frame of at least 1 KiB per call.
+    #[inline(never)]
+    fn deeper(de: &mut candor::IDLDeserialize<'_>, frames: u32) -> candor::Result<Nest> {
+        let pad = std::hint::black_box([frames as u8; 1024]);
+        if frames == 0 {
+            return de.get_value::<Nest>();
+        }
+        let out = deeper(de, frames - 1);
+        std::hint::black_box(pad);
+        out
+    }
+    let config = small();
+    let deep = nested_opts(10_000);
+    let err = made_here(&deep, &config).get_value::<Nest>().unwrap_err();
+    assert!(err.to_string().contains("bytes of stack"), "{err}");
+    let err = deeper(&mut made_here(&deep, &config), 4).unwrap_err();
+    assert!(err.to_string().contains("bytes of stack"), "{err}");
+    let shallow = nested_opts(8);
+    let mut de = made_here(&shallow, &config);
+    assert!(de.get_value::<Nest>().is_ok());
+    assert!(de.done().is_ok());
+    // The deepest message the budget lets through from the caller's frame (past
+    // the first measure, at 8 levels) is stopped below 64 frames that take the
+    // whole budget: the frames between the decoder's making and its use count.
+    let fits = |n: usize| {
+        made_here(&nested_opts(n), &config)
+            .get_value::<Nest>()
+            .is_ok()
+    };
+    let deepest = (9..200)
+        .take_while(|&n| fits(n))
+        .last()
+        .expect("9 levels fit 64 KiB");
+    let err = deeper(&mut made_here(&nested_opts(deepest), &config), 64).unwrap_err();
+    assert!(err.to_string().contains("bytes of stack"), "{err}");
+}

@@ -38,8 +38,8 @@ pub(crate) struct DecodeState<'de> {
     pub opt_walked: usize,
     depth: u32,
     max_depth: u32,
-    /// Stack address when the current argument entered its first level, and how
-    /// many bytes below it the decode may use (see [`stack_addr`]).
+    /// Stack address when the message began (`begin`), and how many bytes below
+    /// it the decode may use (see [`stack_addr`]).
     stack_base: usize,
     max_stack: usize,
     /// What few decodes need, made on first use (see [`SideTables`]).
@@ -389,6 +389,7 @@ impl<'de> DecodeState<'de> {
             .restart(decoding_quota, size_bound, config.skipping_quota);
         self.opt_walked = 0;
         self.depth = 0;
+        self.stack_base = stack_addr();
         self.unfinished = None;
         self.max_depth = config.max_depth;
         self.max_stack = config.max_stack;
@@ -486,9 +487,10 @@ impl<'de> DecodeState<'de> {
     /// measure takes the address of a local, which would otherwise give every
     /// function that enters a level a stack frame. Between two measures the stack
     /// grows by at most that many frames (a few KiB in release builds, tens in debug
-    /// builds), well inside the room the defaults leave below `max_stack`. Entering
-    /// the first level marks where the budget counts from instead: an argument
-    /// that never nests needs no mark, and one that does pays one call for both.
+    /// builds), well inside the room the defaults leave below `max_stack`. The
+    /// budget counts from where the message began (`begin` marks it, in a frame
+    /// that has one already), so entering an argument's first level measures
+    /// nothing.
     #[inline(always)]
     pub(super) fn enter(&mut self) -> Result<()> {
         if self.depth >= self.max_depth {
@@ -500,13 +502,21 @@ impl<'de> DecodeState<'de> {
         self.depth += 1;
         Ok(())
     }
-    /// At depth 0, marks the stack the budget counts from; deeper, measures it.
+    /// Measures the stack used since the message began, past the first level
+    /// (entered with the frames the message began in: nothing to measure).
     #[inline(never)]
     fn check_stack(&mut self) -> Result<()> {
-        let here = stack_addr();
         if self.depth == 0 {
-            self.stack_base = here;
-        } else if self.stack_base.saturating_sub(here) > self.max_stack {
+            return Ok(());
+        }
+        self.measure_stack()
+    }
+    /// [`check_stack`](Self::check_stack)'s measure, in a function of its own: it
+    /// takes the address of a local, and so needs a stack frame the first level's
+    /// call would otherwise pay for.
+    #[inline(never)]
+    fn measure_stack(&mut self) -> Result<()> {
+        if self.stack_base.saturating_sub(stack_addr()) > self.max_stack {
             return Err(self.stack_error());
         }
         Ok(())
