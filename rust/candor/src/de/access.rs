@@ -58,9 +58,10 @@ struct PendingField {
 
 impl<'a, 'de> StructAccess<'a, 'de> {
     pub(super) fn new(state: &'a mut DecodeState<'de>, wf: Span, ef: Span) -> Self {
+        let fields = FieldMerge::new(wf, ef, &state.wire, &state.exp);
         StructAccess {
             state,
-            fields: FieldMerge::new(wf, ef),
+            fields,
             pending: PendingField {
                 wire: Ref::NULL,
                 expected: Ref::RESERVED,

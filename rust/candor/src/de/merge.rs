@@ -27,6 +27,15 @@ pub(crate) enum Step {
 /// The position of the walk; `Copy`, so it lives in the frame that walks. Each
 /// side is kept as the absolute index of its next field and the index past its
 /// last, so a step compares and indexes without adding a span's start.
+///
+/// The ends are clamped to the arenas' field lists when the walk is made, and a
+/// walk is given those same arenas at every step: an arena's field list only
+/// grows while a value is decoded (the wire arena is the parsed header's; the
+/// expected arena is shared, and is swapped only around a nested value, by
+/// `DecodeState::at_wire_type`, or between arguments, never between two steps of
+/// a walk). So a field index below its end is inside its arena, which
+/// [`both`](Self::both), the step every field of a record takes, reads without a
+/// second bounds check.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FieldMerge {
     /// The next wire field, and the end of the wire fields.
@@ -38,12 +47,19 @@ pub(crate) struct FieldMerge {
 }
 
 impl FieldMerge {
-    pub(super) fn new(wire: Span, exp: Span) -> Self {
+    /// The walk over the fields `wire` of `wire_arena` and `exp` of `exp_arena`:
+    /// the arenas every step is then given.
+    #[inline(always)]
+    pub(super) fn new(wire: Span, exp: Span, wire_arena: &Arena, exp_arena: &Arena) -> Self {
+        let end = |s: Span, a: &Arena| {
+            let len = u32::try_from(a.fields.len()).unwrap_or(u32::MAX);
+            s.start.saturating_add(s.len).min(len)
+        };
         FieldMerge {
             w: wire.start,
-            w_end: wire.start.saturating_add(wire.len),
+            w_end: end(wire, wire_arena),
             e: exp.start,
-            e_end: exp.start.saturating_add(exp.len),
+            e_end: end(exp, exp_arena),
         }
     }
 
@@ -86,9 +102,12 @@ impl FieldMerge {
         if self.e >= self.e_end || self.w >= self.w_end {
             return None;
         }
-        let k = self.e as usize;
-        let e = exp.field(k)?;
-        let w = wire.field(self.w as usize)?;
+        let (k, j) = (self.e as usize, self.w as usize);
+        debug_assert!(k < exp.fields.len() && j < wire.fields.len());
+        // SAFETY: `k < e_end` and `j < w_end`, each at most its arena's field
+        // count when the walk was made, and the arenas are those, whose field
+        // lists have not shrunk since (see the type's doc).
+        let (e, w) = unsafe { (*exp.fields.get_unchecked(k), *wire.fields.get_unchecked(j)) };
         if e.id != w.id {
             return None;
         }
@@ -164,12 +183,12 @@ mod tests {
         for wb in 0..64 {
             for eb in 0..64 {
                 let (arena, w, e) = records(&set(wb), &set(eb));
-                let mut alone = FieldMerge::new(w, e);
+                let mut alone = FieldMerge::new(w, e, &arena, &arena);
                 let mut plain = Vec::new();
                 while let Some(step) = alone.next(&arena, &arena) {
                     plain.push(ids(&arena, step));
                 }
-                let mut fast = FieldMerge::new(w, e);
+                let mut fast = FieldMerge::new(w, e, &arena, &arena);
                 let mut taken = Vec::new();
                 loop {
                     if let Some((k, wt, et)) = fast.both(&arena, &arena) {
@@ -196,6 +215,31 @@ mod tests {
                 assert_eq!(taken, plain, "wire {:?}, expected {:?}", set(wb), set(eb));
                 assert!(fast.next(&arena, &arena).is_none());
             }
+        }
+    }
+
+    /// A span that runs past its arena's fields (which no parsed or interned
+    /// type has) is cut at the arena's end when the walk is made: `both` and
+    /// `next` read only entries that exist, and the walk ends there.
+    #[test]
+    fn spans_past_the_arena_end_at_it() {
+        let (arena, w, e) = records(&[0, 1, 2], &[0, 1, 2]);
+        let count = arena.fields.len() as u32;
+        for extra in [1, 7, u32::MAX - w.start.max(e.start)] {
+            let long = |s: Span| Span {
+                start: s.start,
+                len: s.len.saturating_add(extra),
+            };
+            let mut walk = FieldMerge::new(long(w), long(e), &arena, &arena);
+            let mut steps = 0;
+            loop {
+                if walk.both(&arena, &arena).is_none() && walk.next(&arena, &arena).is_none() {
+                    break;
+                }
+                steps += 1;
+                assert!(steps <= 2 * count, "the walk went past the arena");
+            }
+            assert!(walk.done());
         }
     }
 }
