@@ -3,7 +3,7 @@
 //! bignum values) are fields of the access that made them, so they end with it.
 
 use super::key::{KeyDe, TextKeyDe};
-use super::merge::{FieldMerge, Step};
+use super::merge::{RecordWalk, Step};
 use super::quota;
 use super::state::DecodeState;
 use super::value::De;
@@ -41,7 +41,7 @@ fn field_path(state: &DecodeState<'_>, k: usize, err: Error) -> Error {
 /// record, and fails; candor fails the message with a clear error instead.
 pub(crate) struct StructAccess<'a, 'de> {
     state: &'a mut DecodeState<'de>,
-    fields: FieldMerge,
+    fields: RecordWalk,
     /// The field whose key was just returned, for the `next_value` call that follows.
     pending: PendingField,
 }
@@ -58,7 +58,7 @@ struct PendingField {
 
 impl<'a, 'de> StructAccess<'a, 'de> {
     pub(super) fn new(state: &'a mut DecodeState<'de>, wf: Span, ef: Span) -> Self {
-        let fields = FieldMerge::new(wf, ef, &state.wire, &state.exp);
+        let fields = RecordWalk::new(wf, ef, &state.wire, &state.exp);
         StructAccess {
             state,
             fields,
@@ -83,7 +83,7 @@ impl<'a, 'de> StructAccess<'a, 'de> {
             .map(Some)
     }
 
-    /// The steps [`FieldMerge::both`] does not take: fields on one side only (and
+    /// The steps [`RecordWalk::both`] does not take: fields on one side only (and
     /// the end after them).
     #[inline]
     fn next_key_walk<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {

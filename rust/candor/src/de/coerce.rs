@@ -94,7 +94,7 @@ impl OptCheck {
         match (state.wire_node(w), state.expected_node(e)) {
             (Node::Vec(we), Node::Vec(ee)) => self.vec(state, we.resolved(), ee),
             (Node::Record(wf), Node::Record(ef)) => {
-                let mut fields = FieldMerge::new(wf, ef, &state.wire, &state.exp);
+                let mut fields = FieldMerge::new(wf, ef);
                 while let Some(step) = fields.next(&state.wire, &state.exp) {
                     match step {
                         Step::Both { w, e, .. } => {

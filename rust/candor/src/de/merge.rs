@@ -27,15 +27,6 @@ pub(crate) enum Step {
 /// The position of the walk; `Copy`, so it lives in the frame that walks. Each
 /// side is kept as the absolute index of its next field and the index past its
 /// last, so a step compares and indexes without adding a span's start.
-///
-/// The ends are clamped to the arenas' field lists when the walk is made, and a
-/// walk is given those same arenas at every step: an arena's field list only
-/// grows while a value is decoded (the wire arena is the parsed header's; the
-/// expected arena is shared, and is swapped only around a nested value, by
-/// `DecodeState::at_wire_type`, or between arguments, never between two steps of
-/// a walk). So a field index below its end is inside its arena, which
-/// [`both`](Self::both), the step every field of a record takes, reads without a
-/// second bounds check.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FieldMerge {
     /// The next wire field, and the end of the wire fields.
@@ -47,19 +38,12 @@ pub(crate) struct FieldMerge {
 }
 
 impl FieldMerge {
-    /// The walk over the fields `wire` of `wire_arena` and `exp` of `exp_arena`:
-    /// the arenas every step is then given.
-    #[inline(always)]
-    pub(super) fn new(wire: Span, exp: Span, wire_arena: &Arena, exp_arena: &Arena) -> Self {
-        let end = |s: Span, a: &Arena| {
-            let len = u32::try_from(a.fields.len()).unwrap_or(u32::MAX);
-            s.start.saturating_add(s.len).min(len)
-        };
+    pub(super) fn new(wire: Span, exp: Span) -> Self {
         FieldMerge {
             w: wire.start,
-            w_end: end(wire, wire_arena),
+            w_end: wire.start.saturating_add(wire.len),
             e: exp.start,
-            e_end: end(exp, exp_arena),
+            e_end: exp.start.saturating_add(exp.len),
         }
     }
 
@@ -94,28 +78,6 @@ impl FieldMerge {
         }
     }
 
-    /// The next step when it is a field on both sides (the common step: a
-    /// message of the expected type has no other), taken; `None`, with nothing
-    /// taken, when the next step is another or there is none.
-    #[inline(always)]
-    pub(super) fn both(&mut self, wire: &Arena, exp: &Arena) -> Option<(usize, Ref, Ref)> {
-        if self.e >= self.e_end || self.w >= self.w_end {
-            return None;
-        }
-        let (k, j) = (self.e as usize, self.w as usize);
-        debug_assert!(k < exp.fields.len() && j < wire.fields.len());
-        // SAFETY: `k < e_end` and `j < w_end`, each at most its arena's field
-        // count when the walk was made, and the arenas are those, whose field
-        // lists have not shrunk since (see the type's doc).
-        let (e, w) = unsafe { (*exp.fields.get_unchecked(k), *wire.fields.get_unchecked(j)) };
-        if e.id != w.id {
-            return None;
-        }
-        self.e += 1;
-        self.w += 1;
-        Some((k, w.ty, e.ty))
-    }
-
     /// Whether both sides are done: the step after the last field.
     #[inline(always)]
     pub(super) fn done(&self) -> bool {
@@ -127,6 +89,78 @@ impl FieldMerge {
         self.e_end
             .saturating_sub(self.e)
             .min(self.w_end.saturating_sub(self.w)) as usize
+    }
+}
+
+/// The walk of a record decoded as a struct (`access::StructAccess`), whose every
+/// field takes [`both`](Self::both) first.
+///
+/// Its ends are clamped to the arenas' field lists when it is made, and it is given
+/// those same arenas at every step: an arena's field list only grows while a value
+/// is decoded (the wire arena is the parsed header's; the expected arena is
+/// shared, and is swapped only around a nested value, by
+/// `DecodeState::at_wire_type`, or between arguments, never between two steps of a
+/// walk). So a field index below its end is inside its arena, which `both` reads
+/// without a second bounds check. The other walks (subtyping, the value-level
+/// `opt` check) take [`FieldMerge::next`] alone, with no clamp to pay for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RecordWalk(FieldMerge);
+
+impl RecordWalk {
+    /// The walk over the fields `wire` of `wire_arena` and `exp` of `exp_arena`:
+    /// the arenas every step is then given.
+    #[inline(always)]
+    pub(super) fn new(wire: Span, exp: Span, wire_arena: &Arena, exp_arena: &Arena) -> Self {
+        let end = |s: Span, a: &Arena| {
+            let len = u32::try_from(a.fields.len()).unwrap_or(u32::MAX);
+            s.start.saturating_add(s.len).min(len)
+        };
+        RecordWalk(FieldMerge {
+            w: wire.start,
+            w_end: end(wire, wire_arena),
+            e: exp.start,
+            e_end: end(exp, exp_arena),
+        })
+    }
+
+    /// The next step when it is a field on both sides (the common step: a
+    /// message of the expected type has no other), taken; `None`, with nothing
+    /// taken, when the next step is another or there is none.
+    #[inline(always)]
+    pub(super) fn both(&mut self, wire: &Arena, exp: &Arena) -> Option<(usize, Ref, Ref)> {
+        let m = &mut self.0;
+        if m.e >= m.e_end || m.w >= m.w_end {
+            return None;
+        }
+        let (k, j) = (m.e as usize, m.w as usize);
+        debug_assert!(k < exp.fields.len() && j < wire.fields.len());
+        // SAFETY: `k < e_end` and `j < w_end`, each at most its arena's field
+        // count when the walk was made, and the arenas are those, whose field
+        // lists have not shrunk since (see the type's doc).
+        let (e, w) = unsafe { (*exp.fields.get_unchecked(k), *wire.fields.get_unchecked(j)) };
+        if e.id != w.id {
+            return None;
+        }
+        m.e += 1;
+        m.w += 1;
+        Some((k, w.ty, e.ty))
+    }
+
+    /// [`FieldMerge::next`].
+    #[inline]
+    pub(super) fn next(&mut self, wire: &Arena, exp: &Arena) -> Option<Step> {
+        self.0.next(wire, exp)
+    }
+
+    /// [`FieldMerge::done`].
+    #[inline(always)]
+    pub(super) fn done(&self) -> bool {
+        self.0.done()
+    }
+
+    /// [`FieldMerge::remaining`].
+    pub(super) fn remaining(&self) -> usize {
+        self.0.remaining()
     }
 }
 
@@ -183,12 +217,12 @@ mod tests {
         for wb in 0..64 {
             for eb in 0..64 {
                 let (arena, w, e) = records(&set(wb), &set(eb));
-                let mut alone = FieldMerge::new(w, e, &arena, &arena);
+                let mut alone = FieldMerge::new(w, e);
                 let mut plain = Vec::new();
                 while let Some(step) = alone.next(&arena, &arena) {
                     plain.push(ids(&arena, step));
                 }
-                let mut fast = FieldMerge::new(w, e, &arena, &arena);
+                let mut fast = RecordWalk::new(w, e, &arena, &arena);
                 let mut taken = Vec::new();
                 loop {
                     if let Some((k, wt, et)) = fast.both(&arena, &arena) {
@@ -230,7 +264,7 @@ mod tests {
                 start: s.start,
                 len: s.len.saturating_add(extra),
             };
-            let mut walk = FieldMerge::new(long(w), long(e), &arena, &arena);
+            let mut walk = RecordWalk::new(long(w), long(e), &arena, &arena);
             let mut steps = 0;
             loop {
                 if walk.both(&arena, &arena).is_none() && walk.next(&arena, &arena).is_none() {

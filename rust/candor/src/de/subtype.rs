@@ -327,7 +327,7 @@ impl Memo {
             (Service(_), Prim(P::Principal)) => true,
             (Vec(x), Vec(y)) => self.holds(aa, x, ba, y, flipped, depth),
             (Record(fa), Record(fb)) => {
-                let mut fields = FieldMerge::new(fa, fb, aa, ba);
+                let mut fields = FieldMerge::new(fa, fb);
                 while let Some(step) = fields.next(aa, ba) {
                     match step {
                         Step::Both { w, e, .. } => {
@@ -346,7 +346,7 @@ impl Memo {
                 true
             }
             (Variant(fa), Variant(fb)) => {
-                let mut cases = FieldMerge::new(fa, fb, aa, ba);
+                let mut cases = FieldMerge::new(fa, fb);
                 while let Some(step) = cases.next(aa, ba) {
                     match step {
                         Step::Both { w, e, .. } => {
