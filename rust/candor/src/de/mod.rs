@@ -476,6 +476,7 @@ impl<'de> IDLDeserialize<'de> {
 
     /// Decodes the next argument as `T`. When the message has no more arguments, a
     /// `T` whose type is `opt`, `null` or `reserved` decodes as absent.
+    #[inline(always)]
     pub fn get_value<T>(&mut self) -> Result<T>
     where
         T: Deserialize<'de> + CandidType,
@@ -576,6 +577,7 @@ impl<'de> IDLDeserialize<'de> {
 
     /// Decodes the next argument at expected type `e`. candid resolves the expected
     /// type before it starts, except when the expected type is the wire type itself.
+    #[inline(always)]
     fn decode_arg<T: Deserialize<'de> + CandidType>(&mut self, e: Ref) -> Result<T> {
         self.state_mut().reset_depth();
         let index = self.next;
