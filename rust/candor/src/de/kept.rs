@@ -146,6 +146,32 @@ mod tests {
     use crate::wire::header::Arena;
     use std::rc::Rc;
 
+    /// The last pair the memo said holds answers the next question about it
+    /// without the memo, and is forgotten with the expected arena: after that the
+    /// same references are asked about afresh.
+    #[test]
+    fn the_last_pair_that_held_is_kept_until_the_arena_changes() {
+        use crate::wire::header::{parse_into, Ref, PRIM_COUNT};
+        // Entry 0: record { 0 : nat }; entry 1: record { 0 : text }.
+        let bytes = b"DIDL\x02\x6c\x01\x00\x7d\x6c\x01\x00\x71\x00";
+        let mut arena = Arena::new();
+        parse_into(bytes, usize::MAX, usize::MAX, &mut arena).expect("a valid table");
+        let (nat_rec, text_rec) = (Ref::new(PRIM_COUNT, false), Ref::new(PRIM_COUNT + 1, false));
+        let mut c = state(None, None);
+        c.set_expected(Rc::new(arena.clone()));
+        *c.wire.arena_mut() = arena.clone();
+        assert!(c.subtype(nat_rec, nat_rec));
+        assert_eq!(c.held_ok, (nat_rec, nat_rec), "a yes is kept");
+        assert!(!c.subtype(nat_rec, text_rec));
+        assert_eq!(c.held_ok, (nat_rec, nat_rec), "a no is not");
+        // The kept pair is what answers: made to name a pair that does not hold,
+        // it is taken as it is.
+        c.held_ok = (nat_rec, text_rec);
+        assert!(c.subtype(nat_rec, text_rec));
+        c.set_expected(Rc::new(arena));
+        assert!(!c.subtype(nat_rec, text_rec), "forgotten with the arena");
+    }
+
     /// A checked pair is forgotten whenever the expected arena is replaced (its
     /// references would then name other types), and only then.
     #[test]
@@ -163,6 +189,7 @@ mod tests {
             (c.variant_ok.w, c.variant_ok.e) == none
                 && (c.tuple_ok.w, c.tuple_ok.e) == none
                 && c.blob_ok == none
+                && c.held_ok == none
                 && (c.vec_ok.w, c.vec_ok.e) == none
         };
         let mut c = state(None, None);
@@ -171,6 +198,7 @@ mod tests {
             c.variant_ok = kept;
             c.tuple_ok = kept;
             c.blob_ok = (kept.w, kept.e);
+            c.held_ok = (kept.w, kept.e);
             c.vec_ok.w = kept.w;
             c.vec_ok.e = kept.e;
         };

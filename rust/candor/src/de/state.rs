@@ -55,6 +55,9 @@ pub(crate) struct DecodeState<'de> {
     /// (`vec nat8`) on both sides, by `De::bytes`: the next blob at that pair is
     /// read without looking at either arena. Forgotten with the other kept pairs.
     pub(super) blob_ok: (Ref, Ref),
+    /// The last (wire, expected) pair the subtype memo said holds, answered again
+    /// without it (`subtype`); forgotten with the other kept pairs.
+    pub(super) held_ok: (Ref, Ref),
     /// The (wire, expected) types of the first two fields of `tuple_ok`'s pair, as
     /// `TupleAccess` reads them: a tuple's elements are then read without looking
     /// either arena up. Meaningful only while `tuple_ok` holds a pair.
@@ -214,6 +217,7 @@ impl Idle {
             variant_ok: PairSpans::NONE,
             tuple_ok: PairSpans::NONE,
             blob_ok: (PairSpans::NONE.w, PairSpans::NONE.e),
+            held_ok: (PairSpans::NONE.w, PairSpans::NONE.e),
             vec_ok: VecShape::NONE,
             tuple_first: [(
                 Ref::prim(crate::wire::header::Prim::Null),
@@ -478,19 +482,15 @@ impl<'de> DecodeState<'de> {
     // ---- depth -----------------------------------------------------------------
 
     /// Enters one level of nesting. Two bounds, both on every target (wasm
-    /// included): the depth, and the stack actually used since the argument's first
-    /// level was entered — frame sizes differ between debug and release builds and
-    /// between targets by an order of magnitude, so a depth alone cannot promise
-    /// that the stack holds.
+    /// included): the depth, and the stack used since the message began (`begin`
+    /// marks it): frame sizes differ by an order of magnitude between builds and
+    /// targets, so a depth alone cannot promise that the stack holds.
     ///
-    /// The stack is measured every [`STACK_CHECK_EVERY`] levels, out of line: the
-    /// measure takes the address of a local, which would otherwise give every
-    /// function that enters a level a stack frame. Between two measures the stack
-    /// grows by at most that many frames (a few KiB in release builds, tens in debug
-    /// builds), well inside the room the defaults leave below `max_stack`. The
-    /// budget counts from where the message began (`begin` marks it, in a frame
-    /// that has one already), so entering an argument's first level measures
-    /// nothing.
+    /// The stack is measured every [`STACK_CHECK_EVERY`] levels past the first,
+    /// out of line: taking a local's address would give every function that enters
+    /// a level a stack frame. Between two measures the stack grows by at most that
+    /// many frames (a few KiB in release builds, tens in debug builds), well inside
+    /// the room the defaults leave below `max_stack`.
     #[inline(always)]
     pub(super) fn enter(&mut self) -> Result<()> {
         if self.depth >= self.max_depth {
@@ -502,8 +502,7 @@ impl<'de> DecodeState<'de> {
         self.depth += 1;
         Ok(())
     }
-    /// Measures the stack used since the message began, past the first level
-    /// (entered with the frames the message began in: nothing to measure).
+    /// Measures the stack used since the message began, past the first level.
     #[inline(never)]
     fn check_stack(&mut self) -> Result<()> {
         if self.depth == 0 {
@@ -511,9 +510,8 @@ impl<'de> DecodeState<'de> {
         }
         self.measure_stack()
     }
-    /// [`check_stack`](Self::check_stack)'s measure, in a function of its own: it
-    /// takes the address of a local, and so needs a stack frame the first level's
-    /// call would otherwise pay for.
+    /// [`check_stack`](Self::check_stack)'s measure, on its own: the address of a
+    /// local needs a stack frame, which the first level's call then does not pay.
     #[inline(never)]
     fn measure_stack(&mut self) -> Result<()> {
         if self.stack_base.saturating_sub(stack_addr()) > self.max_stack {
@@ -575,6 +573,7 @@ impl<'de> DecodeState<'de> {
         }
         self.tuple_ok = PairSpans::NONE;
         self.blob_ok = (PairSpans::NONE.w, PairSpans::NONE.e);
+        self.held_ok = (PairSpans::NONE.w, PairSpans::NONE.e);
         self.vec_ok = VecShape::NONE;
     }
 
@@ -630,18 +629,26 @@ impl<'de> DecodeState<'de> {
     }
     /// Type-level subtype check between a wire and an expected type. The same
     /// direct primitive on both sides holds without a memo lookup (primitives sit
-    /// at the same indices in every arena).
+    /// at the same indices in every arena), and so does the last pair the memo
+    /// said holds (`held_ok`).
     #[inline]
     pub(super) fn subtype(&mut self, w: Ref, e: Ref) -> bool {
-        if w == e && w.idx() < PRIM_COUNT {
+        if (w == e && w.idx() < PRIM_COUNT) || self.held_ok == (w, e) {
             return true;
         }
         let (wire, memo) = self.wire.with_memo();
-        let sides = Sides {
-            wire,
-            exp: &self.exp,
-        };
-        memo.get().check(sides, w, e)
+        let holds = memo.get().check(
+            Sides {
+                wire,
+                exp: &self.exp,
+            },
+            w,
+            e,
+        );
+        if holds {
+            self.held_ok = (w, e);
+        }
+        holds
     }
 
     /// The fewest bytes an element of wire type `el` takes ([`Arena::min_size`]),
