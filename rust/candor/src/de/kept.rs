@@ -31,6 +31,10 @@ impl PairSpans {
         ef: Span { start: 0, len: 0 },
     };
 
+    /// [`NONE`](Self::NONE)'s pair alone: a kept `(wire, expected)` pair that
+    /// matches no frame.
+    pub(super) const NO_PAIR: (Ref, Ref) = (Self::NONE.w, Self::NONE.e);
+
     /// The spans kept for `(w, e)`, if that is the pair kept.
     #[inline(always)]
     pub(super) fn get(&self, w: Ref, e: Ref) -> Option<(Span, Span)> {
@@ -90,7 +94,7 @@ impl KeptCases {
 
     /// Forgets every case and the pair.
     pub(super) fn forget(&mut self) {
-        (self.w, self.e, self.known) = (PairSpans::NONE.w, PairSpans::NONE.e, 0);
+        ((self.w, self.e), self.known) = (PairSpans::NO_PAIR, 0);
     }
 
     /// Keeps `case` as the one at wire index `index`.
@@ -185,7 +189,7 @@ mod tests {
             ef: Span { start: 3, len: 4 },
         };
         let forgotten = |c: &DecodeState<'_>| {
-            let none = (PairSpans::NONE.w, PairSpans::NONE.e);
+            let none = PairSpans::NO_PAIR;
             (c.variant_ok.w, c.variant_ok.e) == none
                 && (c.tuple_ok.w, c.tuple_ok.e) == none
                 && c.blob_ok == none

@@ -216,8 +216,8 @@ impl Idle {
             side: None,
             variant_ok: PairSpans::NONE,
             tuple_ok: PairSpans::NONE,
-            blob_ok: (PairSpans::NONE.w, PairSpans::NONE.e),
-            held_ok: (PairSpans::NONE.w, PairSpans::NONE.e),
+            blob_ok: PairSpans::NO_PAIR,
+            held_ok: PairSpans::NO_PAIR,
             vec_ok: VecShape::NONE,
             tuple_first: [(
                 Ref::prim(crate::wire::header::Prim::Null),
@@ -572,8 +572,8 @@ impl<'de> DecodeState<'de> {
             side.cases.forget();
         }
         self.tuple_ok = PairSpans::NONE;
-        self.blob_ok = (PairSpans::NONE.w, PairSpans::NONE.e);
-        self.held_ok = (PairSpans::NONE.w, PairSpans::NONE.e);
+        self.blob_ok = PairSpans::NO_PAIR;
+        self.held_ok = PairSpans::NO_PAIR;
         self.vec_ok = VecShape::NONE;
     }
 
