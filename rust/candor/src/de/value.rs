@@ -206,8 +206,8 @@ impl<'a, 'de> De<'a, 'de> {
     #[inline(always)]
     fn nodes(&self) -> (Node, Node) {
         (
-            self.state.wire_node(self.w()),
-            self.state.expected_node(self.e()),
+            self.state.wire.entry_node(self.w()),
+            self.state.exp.entry_node(self.e()),
         )
     }
 
