@@ -3,7 +3,7 @@
 //! for the argument types being decoded.
 //!
 //! A first call of a method pays for its header twice over: the wire types are
-//! parsed from the message (`wire/header.rs`), and the expected types are placed
+//! parsed from the message (`wire/header/parse.rs`), and the expected types are placed
 //! from the Rust types' descriptions (`expect.rs`). When the arguments are no
 //! deeper than eight levels, the compiler already writes their header
 //! (`ser/const_header.rs`); a message sent by a client that encodes with the same
