@@ -2,7 +2,7 @@
 //! variants. Each holds its own iteration state; fast-path decisions (text keys,
 //! bignum values) are fields of the access that made them, so they end with it.
 
-use super::key::{KeyDe, TextKeyDe};
+use super::key::{FieldAt, KeyDe, TextKeyDe};
 use super::merge::{RecordWalk, Step};
 use super::quota;
 use super::state::DecodeState;
@@ -73,13 +73,14 @@ impl<'a, 'de> StructAccess<'a, 'de> {
     /// Hands out the key of the field `pending` names, keeping its types for the
     /// `next_value` call that must follow.
     #[inline(always)]
-    fn key<K: DeserializeSeed<'de>>(
+    fn key<K: DeserializeSeed<'de>, F: FieldAt>(
         &mut self,
         seed: K,
         pending: PendingField,
+        at: F,
     ) -> Result<Option<K::Value>> {
         self.pending = pending;
-        seed.deserialize(KeyDe::<KEY_AND_VALUE>::new(&mut *self.state, pending.index))
+        seed.deserialize(KeyDe::<KEY_AND_VALUE, F>::new(&mut *self.state, at))
             .map(Some)
     }
 
@@ -100,7 +101,7 @@ impl<'a, 'de> StructAccess<'a, 'de> {
                         expected: e,
                         index: k,
                     };
-                    return self.key(seed, pending);
+                    return self.key(seed, pending, k);
                 }
                 Some(Step::Expected {
                     k,
@@ -131,7 +132,7 @@ impl<'a, 'de> StructAccess<'a, 'de> {
                         expected: e,
                         index: k,
                     };
-                    return self.key(seed, pending);
+                    return self.key(seed, pending, k);
                 }
                 Some(Step::Wire { id, w }) => {
                     // Only on the wire: skipped here, charged as candid charges the
@@ -167,13 +168,13 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         // A field on both sides, or the end, straight through; a field on one
         // side only takes the walk.
-        if let Some((k, w, e)) = self.fields.both(&self.state.wire, &self.state.exp) {
+        if let Some((at, w, e)) = self.fields.both(&self.state.wire, &self.state.exp) {
             let pending = PendingField {
                 wire: w,
                 expected: e,
-                index: k,
+                index: at.index(),
             };
-            return self.key(seed, pending);
+            return self.key(seed, pending, at);
         }
         if self.fields.done() {
             self.state.charge(quota::KEY)?;

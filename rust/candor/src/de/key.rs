@@ -6,6 +6,7 @@
 //! that follows (candid keeps such flags on its one deserializer and resets them by
 //! hand).
 
+use super::merge::Walked;
 use super::quota::{self, Quota};
 use super::state::DecodeState;
 use super::value::De;
@@ -14,24 +15,56 @@ use crate::error::Result;
 use crate::wire::header::{Arena, FieldLabel, Prim, Ref};
 use serde::de::{self, Visitor};
 
+/// Where a key's field is in the expected arena, and how its label is found
+/// there: an index looked up with a bounds check, or a field a struct's walk
+/// handed out ([`Walked`]), whose label is read without one.
+pub(crate) trait FieldAt: Copy {
+    /// The field's index in the expected arena.
+    fn index(self) -> usize;
+    /// The field's label in `exp`, the arena the index is of.
+    fn label(self, exp: &Arena) -> &FieldLabel;
+}
+
+impl FieldAt for usize {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self
+    }
+    #[inline(always)]
+    fn label(self, exp: &Arena) -> &FieldLabel {
+        exp.label(self)
+    }
+}
+
+impl FieldAt for Walked {
+    #[inline(always)]
+    fn index(self) -> usize {
+        Walked::index(self)
+    }
+    #[inline(always)]
+    fn label(self, exp: &Arena) -> &FieldLabel {
+        Walked::label(self, exp)
+    }
+}
+
 /// The identifier of an expected field or case: its name when it has one (the
 /// visitor matches names), else its numeric id. `EXTRA` is the units the caller
 /// owes at this point, charged together with the key's own: a constant of each
 /// call site, so the key carries only the state and the field.
-pub(crate) struct KeyDe<'a, 'de, const EXTRA: usize> {
+pub(crate) struct KeyDe<'a, 'de, const EXTRA: usize, F: FieldAt = usize> {
     state: &'a mut DecodeState<'de>,
-    /// Index of the field in the expected arena.
-    field: usize,
+    /// The field in the expected arena.
+    field: F,
 }
 
-impl<'a, 'de, const EXTRA: usize> KeyDe<'a, 'de, EXTRA> {
+impl<'a, 'de, const EXTRA: usize, F: FieldAt> KeyDe<'a, 'de, EXTRA, F> {
     #[inline(always)]
-    pub(super) fn new(state: &'a mut DecodeState<'de>, field: usize) -> Self {
+    pub(super) fn new(state: &'a mut DecodeState<'de>, field: F) -> Self {
         KeyDe { state, field }
     }
 }
 
-impl<'de, const EXTRA: usize> de::Deserializer<'de> for KeyDe<'_, 'de, EXTRA> {
+impl<'de, const EXTRA: usize, F: FieldAt> de::Deserializer<'de> for KeyDe<'_, 'de, EXTRA, F> {
     type Error = Error;
 
     #[inline]
@@ -39,17 +72,18 @@ impl<'de, const EXTRA: usize> de::Deserializer<'de> for KeyDe<'_, 'de, EXTRA> {
         let state = self.state;
         // The label is looked up once and lent straight from the arena: the
         // charge's fast test touches only the quota's fields, not the arena.
-        let label = state.exp.label(self.field);
+        let label = self.field.label(&state.exp);
         let cost = EXTRA
             + match label {
                 FieldLabel::Named(name) => name.len(),
                 FieldLabel::Id | FieldLabel::Unnamed => quota::ID_LABEL,
             };
+        let k = self.field.index();
         if Quota::take(&mut state.quota.left, cost) {
-            return visit_label(&state.exp, label, self.field, v);
+            return visit_label(&state.exp, label, k, v);
         }
         state.charge(cost)?;
-        visit_label(&state.exp, state.exp.label(self.field), self.field, v)
+        visit_label(&state.exp, self.field.label(&state.exp), k, v)
     }
 
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {

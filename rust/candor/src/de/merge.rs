@@ -4,7 +4,7 @@
 //! guarantee it), so one pass pairs them. Decoding (`access::StructAccess`) and the
 //! value-level `opt` check (`skip.rs`) walk records the same way; this is that walk.
 
-use crate::wire::header::{Arena, Ref, Span};
+use crate::wire::header::{Arena, FieldLabel, Ref, Span};
 
 /// One step of the walk.
 #[derive(Clone, Copy, Debug)]
@@ -111,15 +111,18 @@ impl RecordWalk {
     /// the arenas every step is then given.
     #[inline(always)]
     pub(super) fn new(wire: Span, exp: Span, wire_arena: &Arena, exp_arena: &Arena) -> Self {
-        let end = |s: Span, a: &Arena| {
-            let len = u32::try_from(a.fields.len()).unwrap_or(u32::MAX);
+        let end = |s: Span, len: usize| {
+            let len = u32::try_from(len).unwrap_or(u32::MAX);
             s.start.saturating_add(s.len).min(len)
         };
+        // The expected side ends inside the label list too, which [`Walked`]
+        // reads (an expected arena has a label per field).
+        let exp_len = exp_arena.fields.len().min(exp_arena.labels.len());
         RecordWalk(FieldMerge {
             w: wire.start,
-            w_end: end(wire, wire_arena),
+            w_end: end(wire, wire_arena.fields.len()),
             e: exp.start,
-            e_end: end(exp, exp_arena),
+            e_end: end(exp, exp_len),
         })
     }
 
@@ -127,7 +130,7 @@ impl RecordWalk {
     /// message of the expected type has no other), taken; `None`, with nothing
     /// taken, when the next step is another or there is none.
     #[inline(always)]
-    pub(super) fn both(&mut self, wire: &Arena, exp: &Arena) -> Option<(usize, Ref, Ref)> {
+    pub(super) fn both(&mut self, wire: &Arena, exp: &Arena) -> Option<(Walked, Ref, Ref)> {
         let m = &mut self.0;
         if m.e >= m.e_end || m.w >= m.w_end {
             return None;
@@ -143,7 +146,7 @@ impl RecordWalk {
         }
         m.e += 1;
         m.w += 1;
-        Some((k, w.ty, e.ty))
+        Some((Walked(k), w.ty, e.ty))
     }
 
     /// [`FieldMerge::next`].
@@ -161,6 +164,33 @@ impl RecordWalk {
     /// [`FieldMerge::remaining`].
     pub(super) fn remaining(&self) -> usize {
         self.0.remaining()
+    }
+}
+
+/// An expected field that [`RecordWalk::both`] handed out: below the walk's
+/// expected end, which is clamped to the expected arena's label list as well as
+/// its field list, so the field's label is read without a bounds check (the key
+/// of every field of a record decoded as a struct).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Walked(usize);
+
+impl Walked {
+    /// The field's index in the expected arena.
+    #[inline(always)]
+    pub(super) fn index(self) -> usize {
+        self.0
+    }
+
+    /// The field's label in `exp`, the expected arena of the walk that handed the
+    /// field out (see [`RecordWalk`]'s doc).
+    #[inline(always)]
+    pub(super) fn label(self, exp: &Arena) -> &FieldLabel {
+        debug_assert!(self.0 < exp.labels.len());
+        // SAFETY: the walk handed out `self.0` below its expected end, at most the
+        // label count of its expected arena when it was made; `exp` is that arena,
+        // whose label list has not shrunk since, as its field list has not (see
+        // the type's doc: labels are pushed and truncated with the fields).
+        unsafe { exp.labels.get_unchecked(self.0) }
     }
 }
 
@@ -183,6 +213,8 @@ mod tests {
         bytes.push(0);
         let mut arena = Arena::new();
         parse_into(&bytes, usize::MAX, usize::MAX, &mut arena).expect("a valid table");
+        // Serving as the expected arena too, it has a label per field.
+        let arena = arena.wire_as_expected();
         let span = |i| match arena.node(Ref::new(PRIM_COUNT + i, false)) {
             Node::Record(s) => s,
             other => panic!("entry {i} is {other:?}"),
@@ -225,8 +257,8 @@ mod tests {
                 let mut fast = RecordWalk::new(w, e, &arena, &arena);
                 let mut taken = Vec::new();
                 loop {
-                    if let Some((k, wt, et)) = fast.both(&arena, &arena) {
-                        let id = arena.field(k).map_or(u32::MAX, |f| f.id);
+                    if let Some((at, wt, et)) = fast.both(&arena, &arena) {
+                        let id = arena.field(at.index()).map_or(u32::MAX, |f| f.id);
                         assert_eq!(
                             (wt, et),
                             (
@@ -274,6 +306,27 @@ mod tests {
                 assert!(steps <= 2 * count, "the walk went past the arena");
             }
             assert!(walk.done());
+        }
+    }
+
+    /// An expected arena whose labels stop before its fields (none does: every
+    /// expected field is labelled) ends a struct's walk at its last label: `both`
+    /// never hands out a field without one, whose label `Walked::label` would
+    /// read past the list.
+    #[test]
+    fn labels_short_of_the_fields_end_the_walk_at_them() {
+        let (mut arena, w, e) = records(&[0, 1, 2], &[0, 1, 2]);
+        let exp_start = e.start as usize;
+        for keep in [exp_start + 2, exp_start + 1, exp_start, 1, 0] {
+            arena.labels.truncate(keep);
+            let mut walk = RecordWalk::new(w, e, &arena, &arena);
+            let mut handed = 0;
+            while let Some((at, ..)) = walk.both(&arena, &arena) {
+                assert!(at.index() < arena.labels.len(), "a field past the labels");
+                assert_eq!(at.label(&arena), &FieldLabel::Id);
+                handed += 1;
+            }
+            assert_eq!(handed, keep.saturating_sub(exp_start));
         }
     }
 }

@@ -596,7 +596,7 @@ impl<'de> DecodeState<'de> {
         self.side
             .get_or_insert_with(SideTables::new)
             .wire_as_exp
-            .get_or_insert_with(|| Rc::new(Arena::clone(wire)))
+            .get_or_insert_with(|| Rc::new(wire.wire_as_expected()))
             .clone()
     }
 

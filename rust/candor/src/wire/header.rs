@@ -300,6 +300,15 @@ impl Arena {
     pub(crate) fn field(&self, k: usize) -> Option<FieldEntry> {
         self.fields.get(k).copied()
     }
+    /// A copy of these wire types to decode at as expected types: the same
+    /// references, and each field labelled by its id, as an expected arena has a
+    /// label per field (a struct's walk reads them without a bounds check,
+    /// `de::merge::Walked`).
+    pub(crate) fn wire_as_expected(&self) -> Arena {
+        let mut exp = self.clone();
+        exp.labels.resize(exp.fields.len(), FieldLabel::Id);
+        exp
+    }
     /// How field `k` was labelled (`Id` for wire fields).
     #[inline]
     pub(crate) fn label(&self, k: usize) -> &FieldLabel {
