@@ -493,7 +493,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         // A principal on both sides by direct reference (what `Principal` asks
         // for) is read with no arena lookup.
         if self.e() == PRINCIPAL && self.w() == PRINCIPAL {
-            return self.principal(v, false);
+            return self.direct_principal(v);
         }
         match self.bytes()? {
             Bytes::Principal(me) => me.principal(v, false),

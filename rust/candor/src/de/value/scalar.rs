@@ -172,6 +172,16 @@ impl<'a, 'de> De<'a, 'de> {
         }
     }
 
+    /// [`principal`](Self::principal) of a principal on both sides by direct
+    /// reference (what `Principal` asks for), on its own: the one path a
+    /// principal field takes, kept small enough to be taken into its caller.
+    #[inline(always)]
+    pub(super) fn direct_principal<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        let bytes = self.state.reader.principal()?;
+        self.state.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
+        visit_principal(v, bytes)
+    }
+
     /// func/service: candid charges a subtype check the size of the type table.
     pub(super) fn check_reference(&mut self) -> Result<()> {
         self.unroll()?;
