@@ -237,6 +237,14 @@ impl<'a, 'de> De<'a, 'de> {
         if self.w() == Ref::prim(p) && self.e() == Ref::prim(p) {
             return Ok(());
         }
+        self.prim_resolved(p)
+    }
+
+    /// [`prim`](Self::prim) of a pair that is not `p` by direct reference on both
+    /// sides: resolved and looked up, out of line, so that a primitive's read
+    /// stays small enough to be taken into its caller.
+    #[inline(never)]
+    fn prim_resolved(&mut self, p: Prim) -> Result<()> {
         self.unroll()?;
         match self.nodes() {
             (Node::Prim(w), Node::Prim(e)) if w == p && e == p => Ok(()),
