@@ -101,8 +101,12 @@ impl FieldMerge {
 /// shared, and is swapped only around a nested value, by
 /// `DecodeState::at_wire_type`, or between arguments, never between two steps of a
 /// walk). So a field index below its end is inside its arena, which `both` reads
-/// without a second bounds check. The other walks (subtyping, the value-level
-/// `opt` check) take [`FieldMerge::next`] alone, with no clamp to pay for.
+/// without a second bounds check. The expected end is also clamped to the label
+/// list, which grows and is truncated with the field list (every expected field
+/// has a label; an arena that lacked some would end the walk at its last one), so
+/// the label of a field `both` hands out ([`Walked`]) is read without one either.
+/// The other walks (subtyping, the value-level `opt` check) take
+/// [`FieldMerge::next`] alone, with no clamp to pay for.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RecordWalk(FieldMerge);
 
