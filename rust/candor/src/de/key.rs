@@ -19,6 +19,9 @@ use serde::de::{self, Visitor};
 /// there: an index looked up with a bounds check, or a field a struct's walk
 /// handed out ([`Walked`]), whose label is read without one.
 pub(crate) trait FieldAt: Copy {
+    /// Whether a charge the fast test does not settle is made in the key's own
+    /// function (else in one out of line, which keeps a variant case's key small).
+    const SLOW_INLINE: bool;
     /// The field's index in the expected arena.
     fn index(self) -> usize;
     /// The field's label in `exp`, the arena the index is of.
@@ -26,6 +29,7 @@ pub(crate) trait FieldAt: Copy {
 }
 
 impl FieldAt for usize {
+    const SLOW_INLINE: bool = false;
     #[inline(always)]
     fn index(self) -> usize {
         self
@@ -37,6 +41,7 @@ impl FieldAt for usize {
 }
 
 impl FieldAt for Walked {
+    const SLOW_INLINE: bool = true;
     #[inline(always)]
     fn index(self) -> usize {
         Walked::index(self)
@@ -82,6 +87,9 @@ impl<'de, const EXTRA: usize, F: FieldAt> de::Deserializer<'de> for KeyDe<'_, 'd
         if Quota::take(&mut state.quota.left, cost) {
             return visit_label(&state.exp, label, k, v);
         }
+        if !F::SLOW_INLINE {
+            return charged_key(state, self.field, cost, v);
+        }
         state.charge(cost)?;
         visit_label(&state.exp, self.field.label(&state.exp), k, v)
     }
@@ -99,6 +107,19 @@ impl<'de, const EXTRA: usize, F: FieldAt> de::Deserializer<'de> for KeyDe<'_, 'd
         bytes byte_buf option unit unit_struct newtype_struct seq tuple
         tuple_struct map struct enum ignored_any
     }
+}
+
+/// A key whose charge the fast test did not settle: charged, then visited.
+#[cold]
+#[inline(never)]
+fn charged_key<'de, F: FieldAt, V: Visitor<'de>>(
+    state: &mut DecodeState<'de>,
+    field: F,
+    cost: usize,
+    v: V,
+) -> Result<V::Value> {
+    state.charge(cost)?;
+    visit_label(&state.exp, field.label(&state.exp), field.index(), v)
 }
 
 /// Hands the visitor a field's name, or its id when it has none.
