@@ -87,11 +87,11 @@ impl<'de, const EXTRA: usize, F: FieldAt> de::Deserializer<'de> for KeyDe<'_, 'd
         if Quota::take(&mut state.quota.left, cost) {
             return visit_label(&state.exp, label, k, v);
         }
-        if !F::SLOW_INLINE {
-            return charged_key(state, self.field, cost, v);
+        if F::SLOW_INLINE {
+            charge_and_visit(state, self.field, cost, v)
+        } else {
+            charged_key(state, self.field, cost, v)
         }
-        state.charge(cost)?;
-        visit_label(&state.exp, self.field.label(&state.exp), k, v)
     }
 
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
@@ -110,6 +110,19 @@ impl<'de, const EXTRA: usize, F: FieldAt> de::Deserializer<'de> for KeyDe<'_, 'd
 }
 
 /// A key whose charge the fast test did not settle: charged, then visited.
+#[inline(always)]
+fn charge_and_visit<'de, F: FieldAt, V: Visitor<'de>>(
+    state: &mut DecodeState<'de>,
+    field: F,
+    cost: usize,
+    v: V,
+) -> Result<V::Value> {
+    state.charge(cost)?;
+    visit_label(&state.exp, field.label(&state.exp), field.index(), v)
+}
+
+/// [`charge_and_visit`] out of line, for the keys whose own function it would
+/// make too large to be taken into their visitor (`FieldAt::SLOW_INLINE`).
 #[cold]
 #[inline(never)]
 fn charged_key<'de, F: FieldAt, V: Visitor<'de>>(
@@ -118,8 +131,7 @@ fn charged_key<'de, F: FieldAt, V: Visitor<'de>>(
     cost: usize,
     v: V,
 ) -> Result<V::Value> {
-    state.charge(cost)?;
-    visit_label(&state.exp, field.label(&state.exp), field.index(), v)
+    charge_and_visit(state, field, cost, v)
 }
 
 /// Hands the visitor a field's name, or its id when it has none.

@@ -160,8 +160,7 @@ impl<'a, 'de> De<'a, 'de> {
                 return Err(self.mismatch());
             }
         }
-        let bytes = self.state.reader.principal()?;
-        self.state.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
+        let bytes = self.principal_bytes()?;
         if tagged {
             let mut buf = [0u8; 30];
             buf[0] = BytesTag::Principal as u8;
@@ -176,10 +175,18 @@ impl<'a, 'de> De<'a, 'de> {
     /// reference (what `Principal` asks for), on its own: the one path a
     /// principal field takes, kept small enough to be taken into its caller.
     #[inline(always)]
-    pub(super) fn direct_principal<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+    pub(super) fn direct_principal<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
+        let bytes = self.principal_bytes()?;
+        visit_principal(v, bytes)
+    }
+
+    /// A principal's bytes (or a service's), read and charged as candid charges
+    /// its 30-byte buffer.
+    #[inline(always)]
+    fn principal_bytes(&mut self) -> Result<&'de [u8]> {
         let bytes = self.state.reader.principal()?;
         self.state.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
-        visit_principal(v, bytes)
+        Ok(bytes)
     }
 
     /// func/service: candid charges a subtype check the size of the type table.
@@ -195,8 +202,7 @@ impl<'a, 'de> De<'a, 'de> {
 
     pub(super) fn service<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.check_reference()?;
-        let bytes = self.state.reader.principal()?;
-        self.state.charge(bytes.len().max(quota::PRINCIPAL_MIN))?;
+        let bytes = self.principal_bytes()?;
         let mut buf = [0u8; 30];
         buf[0] = BytesTag::Service as u8;
         buf[1..=bytes.len()].copy_from_slice(bytes);
