@@ -227,7 +227,7 @@ impl Interner {
                 let target = internal::find_type(id)
                     .ok_or_else(|| Error::msg(format!("recursive type {id} not computed")))?;
                 let r = self.flatten(&target, env, vars, depth + 1)?;
-                Ok(Ref::new(r.idx(), true))
+                Ok(r.as_var())
             }
             TypeInner::Var(name) => self.var(name, env, vars, depth),
             TypeInner::Unknown | TypeInner::Future | TypeInner::Class(..) => {
@@ -248,14 +248,15 @@ impl Interner {
         depth: usize,
     ) -> Result<Ref> {
         if let Some(&idx) = vars.get(name) {
-            return Ok(Ref::new(idx, true));
+            let r = Ref::new(idx, true);
+            return Ok(r.hinted(self.arena.node(r)));
         }
         let env = env.ok_or_else(|| Error::msg(format!("unbound type {name}")))?;
         let def = env.find_type(name)?.clone();
         if let Ok(resolved) = env.rec_find_type(name) {
             if crate::types::is_primitive(resolved) {
                 let r = self.flatten(&resolved.clone(), Some(env), vars, depth + 1)?;
-                return Ok(Ref::new(r.idx(), true));
+                return Ok(r.as_var());
             }
         }
         let idx = self.push(Node::Prim(Prim::Empty));
@@ -263,7 +264,7 @@ impl Interner {
         let r = self.flatten(&def, Some(env), vars, depth + 1)?;
         let node = self.arena.node(r);
         self.set(idx, node);
-        Ok(Ref::new(idx, true))
+        Ok(Ref::new(idx, true).hinted(node))
     }
 
     /// `opt`, `vec`, records, variants, functions and services: one node per `Rc`,
@@ -277,7 +278,8 @@ impl Interner {
     ) -> Result<Ref> {
         let key = Rc::as_ptr(&t.0) as usize;
         if let Some(&(idx, _)) = self.by_ptr.get(&key) {
-            return Ok(Ref::new(idx, false));
+            let r = Ref::new(idx, false);
+            return Ok(r.hinted(self.arena.node(r)));
         }
         let idx = self.push(Node::Prim(Prim::Empty));
         self.by_ptr.insert(key, (idx, t.clone()));
@@ -291,7 +293,7 @@ impl Interner {
             _ => Node::Prim(Prim::Empty),
         };
         self.set(idx, node);
-        Ok(Ref::new(idx, false))
+        Ok(Ref::new(idx, false).hinted(node))
     }
 
     /// The fields of record or variant `t`, sorted by id (a collision is an error),
@@ -492,7 +494,7 @@ impl Placer<'_> {
     /// is reached through a knot, which has the var bit.
     fn memoised(&self, r: Ref) -> Ref {
         if r.idx() >= PRIM_COUNT && self.arena.node(r) == Node::Prim(Prim::Empty) {
-            Ref::new(r.idx(), true)
+            r.as_var()
         } else {
             r
         }
@@ -539,7 +541,12 @@ impl Placer<'_> {
             StaticKind::Prim(_) => Node::Prim(Prim::Empty),
         };
         self.arena.set_node(idx, node);
-        Some(Ref::new(idx, false))
+        let r = Ref::new(idx, false).hinted(node);
+        if let (Some(o), true) = (owner, r.is_opt()) {
+            // The owner's entry, made before the node was known, with its hint.
+            self.placed.replace(o, r);
+        }
+        Some(r)
     }
 
     /// The fields of a description: their span reserved first, with the ids and
@@ -627,6 +634,9 @@ fn prim_of(t: &TypeInner) -> Option<Prim> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod opt_hints;
 
 #[cfg(test)]
 mod tests {

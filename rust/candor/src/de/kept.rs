@@ -5,7 +5,7 @@
 //! arena lookups. The decode state holds them and forgets them whenever the
 //! expected arena is replaced.
 
-use crate::wire::header::{Ref, Span};
+use crate::wire::header::{Ref, Span, MAX_INDEX};
 
 /// A (wire, expected) pair of resolved references whose shape check passed (both
 /// variants, both records, both tuple records), with the two field spans the check
@@ -25,8 +25,8 @@ pub(super) struct PairSpans {
 impl PairSpans {
     /// Matches no frame: no arena holds an entry at the largest index.
     pub(super) const NONE: PairSpans = PairSpans {
-        w: Ref::new(u32::MAX >> 1, false),
-        e: Ref::new(u32::MAX >> 1, false),
+        w: Ref::new(MAX_INDEX, false),
+        e: Ref::new(MAX_INDEX, false),
         wf: Span { start: 0, len: 0 },
         ef: Span { start: 0, len: 0 },
     };

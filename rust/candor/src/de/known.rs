@@ -107,6 +107,34 @@ const fn type_ref(b: u8, table_len: usize) -> Option<Ref> {
     }
 }
 
+/// `k` with the `opt` hint ([`Ref::is_opt`]) on every reference of its entries
+/// and of its first `fields` fields whose entry is an `opt`, as `parse_into`
+/// leaves a parsed table (`Arena::hint_opts`).
+const fn hint_opts(mut k: KnownHeader, fields: usize) -> KnownHeader {
+    const fn hint(k: &KnownHeader, r: Ref) -> Ref {
+        let i = r.idx();
+        if i < PRIM_COUNT || (i - PRIM_COUNT) as usize >= k.table_len {
+            return r;
+        }
+        r.hinted(k.nodes[(i - PRIM_COUNT) as usize])
+    }
+    let mut e = 0;
+    while e < k.table_len {
+        k.nodes[e] = match k.nodes[e] {
+            Node::Opt(r) => Node::Opt(hint(&k, r)),
+            Node::Vec(r) => Node::Vec(hint(&k, r)),
+            n => n,
+        };
+        e += 1;
+    }
+    let mut f = 0;
+    while f < fields {
+        k.fields[f].ty = hint(&k, k.fields[f].ty);
+        f += 1;
+    }
+    k
+}
+
 impl KnownHeader {
     /// The header of arguments whose trees are `args`, parsed, or none if the
     /// compiler writes none for them or it has no type table (such a header is
@@ -167,6 +195,7 @@ impl KnownHeader {
         k.table_len = p.table_len;
         k.labels = written.labels;
         k.labels_agree = written.labels_agree;
+        k = hint_opts(k, p.fields);
         k.post = post_order::of(
             h,
             k.nodes.split_at(p.table_len).0,

@@ -224,7 +224,7 @@ pub(crate) fn fill(k: &KnownHeader, post: &PostOrder, arena: &mut Arena) -> Shap
             .checked_sub(PRIM_COUNT)
             .and_then(|e| order.get(e as usize))
         {
-            Some(&j) => Ref::new(PRIM_COUNT + u32::from(j), r.is_var()),
+            Some(&j) => r.moved(PRIM_COUNT + u32::from(j)),
             None => r,
         }
     };

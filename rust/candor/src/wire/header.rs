@@ -16,14 +16,24 @@ mod parse;
 
 pub(crate) use parse::parse_into;
 
-/// A reference to a node. The low 31 bits index the arena; the top bit marks a
+/// A reference to a node. The low 30 bits index the arena; the top bit marks a
 /// reference that candid would see as a type *variable* (a wire table entry, or a
 /// Rust `Knot`): resolving such a reference costs one unit of decoding quota, as in
-/// candid's `unroll_type`.
+/// candid's `unroll_type`. The bit below it, when set, says the node is an `opt`
+/// ([`is_opt`](Self::is_opt)), so that a decoder reading an absent option tells
+/// both sides are options without looking either node up. It is a hint: a
+/// reference to an `opt` may lack it (one made before its node was known, as a
+/// forward table index is), and then the node is looked up as usual; a reference
+/// that has it always names an `opt` ([`hinted`](Self::hinted) sets it only from
+/// the node itself).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub(crate) struct Ref(u32);
 
 const VAR_BIT: u32 = 1 << 31;
+pub(crate) const OPT_BIT: u32 = 1 << 30;
+
+/// Arena indices a reference can hold: the bits below [`OPT_BIT`].
+pub(crate) const MAX_INDEX: u32 = OPT_BIT - 1;
 
 impl Ref {
     /// `null`, the wire type of a field or argument the message lacks.
@@ -35,24 +45,66 @@ impl Ref {
     pub(crate) const fn prim(p: Prim) -> Ref {
         Ref(p as u32)
     }
+    /// A reference to index `idx` (at most [`MAX_INDEX`]), with no `opt` hint.
     #[inline(always)]
     pub(crate) const fn new(idx: u32, var: bool) -> Ref {
+        debug_assert!(idx <= MAX_INDEX);
+        let idx = idx & MAX_INDEX;
         Ref(if var { idx | VAR_BIT } else { idx })
     }
     /// The arena index.
     #[inline(always)]
     pub(crate) const fn idx(self) -> u32 {
-        self.0 & !VAR_BIT
+        self.0 & MAX_INDEX
     }
     /// True if resolving this reference costs a unit (it names a table entry or knot).
     #[inline(always)]
     pub(crate) fn is_var(self) -> bool {
         self.0 & VAR_BIT != 0
     }
-    /// The same node, as a direct (already resolved) reference.
+    /// True if the reference says its node is an `opt` (a hint: false says
+    /// nothing).
+    #[inline(always)]
+    pub(crate) fn is_opt(self) -> bool {
+        self.0 & OPT_BIT != 0
+    }
+    /// The same node, as a direct (already resolved) reference, with its hint.
     #[inline(always)]
     pub(crate) fn resolved(self) -> Ref {
-        Ref(self.idx())
+        Ref(self.0 & !VAR_BIT)
+    }
+    /// The same node as a type variable (resolving it costs a unit), with its hint.
+    #[inline(always)]
+    pub(crate) fn as_var(self) -> Ref {
+        Ref(self.0 | VAR_BIT)
+    }
+    /// This reference, with the `opt` hint set when `node`, the node it names, is
+    /// an `opt`.
+    #[inline(always)]
+    pub(crate) const fn hinted(self, node: Node) -> Ref {
+        match node {
+            Node::Opt(_) if self.idx() >= PRIM_COUNT => Ref(self.0 | OPT_BIT),
+            _ => self,
+        }
+    }
+    /// This reference's kind (variable or not) and hint, for the node now at
+    /// index `idx` (the same node, renumbered).
+    #[inline(always)]
+    pub(crate) const fn moved(self, idx: u32) -> Ref {
+        Ref(Ref::new(idx, false).0 | (self.0 & (VAR_BIT | OPT_BIT)))
+    }
+    /// The reference as the 32 bits it is made of, and back ([`from_bits`]):
+    /// how a decoder frame packs two of them into one word.
+    ///
+    /// [`from_bits`]: Self::from_bits
+    #[inline(always)]
+    pub(crate) const fn bits(self) -> u32 {
+        self.0
+    }
+    /// The reference [`bits`](Self::bits) gave.
+    #[inline(always)]
+    pub(crate) const fn from_bits(bits: u32) -> Ref {
+        Ref(bits)
     }
 }
 
@@ -276,6 +328,33 @@ impl Arena {
             },
         }
     }
+    /// Sets the `opt` hint ([`Ref::is_opt`]) on the references this arena holds
+    /// in its nodes and fields (argument types included) whose node is an `opt`:
+    /// run once a whole table is in, as a reference may name a later entry.
+    pub(crate) fn hint_opts(&mut self) {
+        if !self.nodes.iter().any(|n| matches!(n, Node::Opt(_))) {
+            return;
+        }
+        fn hint(nodes: &[Node], r: Ref) -> Ref {
+            match nodes.get(r.idx().wrapping_sub(PRIM_COUNT) as usize) {
+                Some(&n) => r.hinted(n),
+                None => r,
+            }
+        }
+        for k in 0..self.nodes.len() {
+            let node = match self.nodes.get(k) {
+                Some(&Node::Opt(r)) => Node::Opt(hint(&self.nodes, r)),
+                Some(&Node::Vec(r)) => Node::Vec(hint(&self.nodes, r)),
+                _ => continue,
+            };
+            if let Some(slot) = self.nodes.get_mut(k) {
+                *slot = node;
+            }
+        }
+        for f in &mut self.fields {
+            f.ty = hint(&self.nodes, f.ty);
+        }
+    }
     /// Appends a node, returning its index.
     pub(crate) fn push_node(&mut self, n: Node) -> u32 {
         self.nodes.push(n);
@@ -434,8 +513,89 @@ impl Shape {
 }
 
 #[cfg(test)]
+impl Arena {
+    /// Every reference the arena holds: in its nodes, fields, functions and methods.
+    pub(crate) fn held_refs(&self) -> Vec<Ref> {
+        let mut refs: Vec<Ref> = self
+            .nodes
+            .iter()
+            .filter_map(|n| match *n {
+                Node::Opt(r) | Node::Vec(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        refs.extend(self.fields.iter().map(|f| f.ty));
+        for f in &self.funcs {
+            refs.extend(f.args.iter().chain(&f.rets).copied());
+        }
+        refs.extend(self.methods.iter().map(|m| m.1));
+        refs
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A parsed table's references carry the `opt` hint exactly when they name an
+    /// `opt`: entries naming later and earlier entries, an `opt` argument, `opt`
+    /// inside `opt` and `vec`, a variant's case and a recursive list. A reference
+    /// to anything else never has it.
+    #[test]
+    fn parsed_references_are_hinted_exactly_at_options() {
+        let tuple = crate::encode_args((
+            Some(1u8),
+            vec![Some(2u16), None],
+            Some(Some("x".to_string())),
+            None::<Vec<Option<bool>>>,
+            (Some(3i8), 4u8),
+        ))
+        .unwrap();
+        let headers: [&[u8]; 3] = [
+            // record {0: nat; 1: opt <record>} (a list), its opt as the argument.
+            b"DIDL\x02\x6c\x02\x00\x7d\x01\x01\x6e\x00\x01\x01",
+            // variant {0: opt bool}.
+            b"DIDL\x02\x6b\x01\x00\x01\x6e\x7e\x01\x00",
+            &tuple,
+        ];
+        for bytes in headers {
+            let mut arena = Arena::new();
+            parse_into(bytes, usize::MAX, usize::MAX, &mut arena).unwrap();
+            let refs = arena.held_refs();
+            assert!(refs.iter().any(|r| r.is_opt()), "{bytes:?}");
+            for r in refs {
+                let is_opt = matches!(arena.node(r), Node::Opt(_));
+                assert_eq!(r.is_opt(), is_opt, "{r:?} in {bytes:?}");
+                assert_eq!(r.resolved().is_opt(), is_opt);
+                assert_eq!(arena.node(r.resolved()), arena.node(r));
+            }
+        }
+    }
+
+    /// The hint is neither an index nor a kind: a hinted reference names the same
+    /// node and costs the same as its plain self, and only an `opt` node (past the
+    /// primitives) sets it.
+    #[test]
+    fn the_hint_keeps_index_and_kind() {
+        let opt = Node::Opt(Ref::prim(Prim::Nat));
+        for var in [false, true] {
+            let r = Ref::new(PRIM_COUNT + 5, var);
+            let h = r.hinted(opt);
+            assert!(h.is_opt() && !r.is_opt());
+            assert_eq!((h.idx(), h.is_var()), (r.idx(), r.is_var()));
+            assert_eq!(h.as_var().idx(), r.idx());
+            assert!(h.as_var().is_var() && h.as_var().is_opt());
+            assert_eq!(h.moved(PRIM_COUNT + 9).idx(), PRIM_COUNT + 9);
+            assert!(h.moved(PRIM_COUNT + 9).is_opt());
+            assert_eq!(h.moved(PRIM_COUNT + 9).is_var(), var);
+            assert_eq!(Ref::from_bits(h.bits()), h);
+            assert!(!r.hinted(Node::Vec(Ref::prim(Prim::Nat))).is_opt());
+            assert!(!r.hinted(Node::Prim(Prim::Null)).is_opt());
+        }
+        assert!(!Ref::prim(Prim::Nat).hinted(opt).is_opt());
+        assert_eq!(Ref::new(MAX_INDEX, true).idx(), MAX_INDEX);
+        assert!(!Ref::new(MAX_INDEX, true).is_opt());
+    }
 
     /// The one-byte table holds the primitives from `null` to `empty` in the order
     /// of `Prim`, then `principal` last; no one-byte opcode past it is one.
@@ -460,7 +620,7 @@ mod tests {
         let first = arena.push_node(Node::Opt(Ref::prim(Prim::Nat)));
         arena.push_node(Node::Vec(Ref::new(first, true)));
         let end = PRIM_COUNT + arena.nodes.len() as u32;
-        for i in (0..end + 3).chain([u32::MAX >> 1]) {
+        for i in (0..end + 3).chain([MAX_INDEX]) {
             for var in [false, true] {
                 let r = Ref::new(i, var);
                 assert_eq!(arena.entry_node(r), arena.node(r), "{i} {var}");

@@ -53,7 +53,7 @@ impl Interner {
             if r.idx() < PRIM_COUNT {
                 r
             } else {
-                Ref::new(r.idx() + base, false)
+                r.resolved().moved(r.idx() + base)
             }
         };
         let moved = |s: Span| Span {

@@ -77,6 +77,22 @@ impl Memo {
         }
     }
 
+    /// Replaces what `id` placed as, if it is there: never grows the table.
+    pub(super) fn replace(&mut self, id: TypeId, r: Ref) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(&id);
+        while let Some(Some((k, v))) = self.slots.get_mut(i) {
+            if *k == id {
+                *v = r;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     /// Twice the slots (or the first ones), every entry placed again.
     #[cold]
     fn grow(&mut self) {

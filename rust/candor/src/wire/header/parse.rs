@@ -3,7 +3,7 @@
 
 use super::{
     prim_of_opcode, Arena, FieldEntry, FuncEntry, Node, Ref, Shape, Span, FIRST_FIELDS,
-    INLINE_ARGS, ONE_BYTE_PRIMS, PRIM_COUNT,
+    INLINE_ARGS, MAX_INDEX, ONE_BYTE_PRIMS, PRIM_COUNT,
 };
 use crate::error::fault;
 use crate::error::{Error, Result};
@@ -33,7 +33,9 @@ pub(crate) fn parse_into(
     magic(&mut rd, bytes)?;
     let at = rd.offset();
     let table_len = rd.leb("type table length")?;
-    if table_len > max_type_len as u64 {
+    // A reference holds at most `MAX_INDEX`: a table past it (a billion entries,
+    // more than any heap holds the arena of) is refused as one past the limit.
+    if table_len > max_type_len as u64 || table_len > u64::from(MAX_INDEX - PRIM_COUNT) {
         return Err(Error::limit("type table size exceeded", at));
     }
     // Every entry takes at least one byte: an honest header cannot claim more
@@ -80,6 +82,7 @@ pub(crate) fn parse_into(
     if table_len > 0 {
         methods_are_functions(arena)?;
         crate::wire::empty_records::replace_empty(arena, table_len as usize);
+        arena.hint_opts();
     }
     Ok(Shape {
         args,
