@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::error::{fault, Error, PathSegment};
 use crate::types::bytes_tag::BytesTag;
 use crate::types::number::leb_to_le_bytes;
-use crate::wire::header::{Arena, FieldEntry, Node, Prim, Ref, Span};
+use crate::wire::header::{Arena, FieldEntry, Node, Prim, Ref, Span, OPT_BIT};
 use crate::wire::leb;
 use serde::de::{self, Visitor};
 
@@ -53,16 +53,16 @@ pub(crate) struct De<'a, 'de> {
     pair: u64,
 }
 
-/// A reference as the 32 bits it is made of (its index and var bit).
+/// A reference as the 32 bits it is made of (its index, var bit and hint).
 #[inline(always)]
 fn ref_bits(r: Ref) -> u64 {
-    u64::from(r.idx()) | if r.is_var() { 1 << 31 } else { 0 }
+    u64::from(r.bits())
 }
 
 /// The reference [`ref_bits`] made.
 #[inline(always)]
 fn ref_of(bits: u32) -> Ref {
-    Ref::new(bits & !(1 << 31), bits & (1 << 31) != 0)
+    Ref::from_bits(bits)
 }
 
 /// What `deserialize_bytes` reads: a principal (still to read), or a blob's bytes.
@@ -153,6 +153,21 @@ impl<'a, 'de> De<'a, 'de> {
         ref_of((self.pair >> 32) as u32)
     }
 
+    /// Whether both types say they are options ([`Ref::is_opt`]), in one test of
+    /// the pair.
+    #[inline(always)]
+    fn both_opt(&self) -> bool {
+        const BOTH: u64 = OPT_BIT as u64 | (OPT_BIT as u64) << 32;
+        self.pair & BOTH == BOTH
+    }
+
+    /// How many of the two types are type variables (each resolved for a unit):
+    /// the top bit of each half of the pair.
+    #[inline(always)]
+    fn vars(&self) -> usize {
+        ((self.pair as u32) >> 31) as usize + (self.pair >> 63) as usize
+    }
+
     /// Replaces both types (with their resolved references, say).
     #[inline(always)]
     fn set(&mut self, w: Ref, e: Ref) {
@@ -163,7 +178,7 @@ impl<'a, 'de> De<'a, 'de> {
     /// entry or a recursive Rust type (candid's `unroll_type`).
     #[inline(always)]
     fn unroll(&mut self) -> Result<()> {
-        let c = usize::from(self.w().is_var()) + usize::from(self.e().is_var());
+        let c = self.vars();
         if c != 0 {
             self.state.charge(c)?;
             self.set(self.w().resolved(), self.e().resolved());
@@ -179,14 +194,14 @@ impl<'a, 'de> De<'a, 'de> {
     /// that reads the frame's references again (a shape check, an error).
     #[inline(always)]
     fn unroll_pair(&mut self, extra: usize) -> Result<(Ref, Ref)> {
-        let c = usize::from(self.w().is_var()) + usize::from(self.e().is_var());
+        let c = self.vars();
         self.state.charge_then(c, extra)?;
         Ok((self.w().resolved(), self.e().resolved()))
     }
 
     #[inline(always)]
     fn unroll_then(&mut self, extra: usize) -> Result<()> {
-        let c = usize::from(self.w().is_var()) + usize::from(self.e().is_var());
+        let c = self.vars();
         self.state.charge_then(c, extra)?;
         self.set(self.w().resolved(), self.e().resolved());
         Ok(())
@@ -334,7 +349,7 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
         // (`IDLValue`'s above all) do not pay for it.
         if is_bignum_visitor::<V>() {
             match self.e() {
-                NAT if self.w() == NAT => return self.nat(v),
+                NAT if self.w() == NAT => return self.nat_read(v),
                 INT => return self.int(v),
                 _ => {}
             }
@@ -521,6 +536,18 @@ impl<'de> de::Deserializer<'de> for De<'_, 'de> {
 
     fn deserialize_option<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.unroll_then(quota::CALL)?;
+        // Both sides say they are options (fast path 31): the flag is read first,
+        // and an absent value needs neither node looked up.
+        if self.both_opt() {
+            if !self.state.reader.bool()? {
+                return v.visit_none();
+            }
+            let (Node::Opt(w_in), Node::Opt(e_in)) = self.nodes() else {
+                return Err(self.internal("an option"));
+            };
+            let at = self.state.offset();
+            return self.some(w_in, e_in, at, v);
+        }
         let (wire, exp) = self.nodes();
         let Node::Opt(e_in) = exp else {
             return Err(self.mismatch());
@@ -720,10 +747,12 @@ mod tests {
     /// both ends of the index range.
     #[test]
     fn frames_keep_both_references() {
-        use super::{ref_bits, ref_of, Ref};
-        for idx in [0u32, 1, 17, 18, 12_345, (1 << 31) - 1] {
-            for var in [false, true] {
+        use super::{ref_bits, ref_of, Ref, NAT};
+        let opt = crate::wire::header::Node::Opt(NAT);
+        for idx in [0u32, 1, 17, 18, 12_345, crate::wire::header::MAX_INDEX] {
+            for (var, hint) in [(false, false), (true, false), (false, true), (true, true)] {
                 let r = Ref::new(idx, var);
+                let r = if hint { r.hinted(opt) } else { r };
                 assert_eq!(ref_of(ref_bits(r) as u32), r);
                 let other = Ref::new(idx / 2, !var);
                 let pair = ref_bits(r) | ref_bits(other) << 32;

@@ -9,6 +9,12 @@ impl<'a, 'de> De<'a, 'de> {
     #[inline(always)]
     pub(super) fn nat<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         self.prim(Prim::Nat)?;
+        self.nat_read(v)
+    }
+
+    /// [`nat`](Self::nat) once the pair is known to be `nat` on both sides.
+    #[inline(always)]
+    pub(super) fn nat_read<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value> {
         if !self.state.quota.untyped {
             if let Some(x) = self.state.small_nat()? {
                 return v.visit_u64(x);
