@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::decode_same as both;
 use pretty_assertions::assert_eq;
 use serde_bytes::ByteBuf;
 
@@ -53,22 +54,6 @@ fn sample(i: u8) -> Args {
         many: (0..i % 5).map(|k| (k % 2 == 0).then_some(k)).collect(),
         tail: (i > 0 && i % 2 == 1).then(|| Box::new(sample(i - 1))),
     }
-}
-
-/// Decodes as `T` with both crates under `quota`: both succeed with the same
-/// value and quota left, or both fail.
-fn both<T>(bytes: &[u8], quota: usize) -> Option<T>
-where
-    T: candor::CandidType
-        + candid::CandidType
-        + for<'de> serde::Deserialize<'de>
-        + PartialEq
-        + std::fmt::Debug,
-{
-    common::decode_both::<T, T>(bytes, quota).map(|(ours, theirs)| {
-        assert_eq!(ours, theirs, "at quota {quota}");
-        ours
-    })
 }
 
 /// Absent and present options, nested, in vectors and in a recursive field, each

@@ -6,6 +6,7 @@
 mod common;
 
 use candor::Principal;
+use common::decode_same as both;
 use pretty_assertions::assert_eq;
 use serde_bytes::ByteBuf;
 
@@ -23,22 +24,6 @@ fn sample(i: u8) -> Ids {
         controllers: vec![p(i + 1), Principal::from_slice(&[i; 29])],
         maybe: Some(p(i + 2)),
     }
-}
-
-/// Decodes `T` with candor and candid under `quota`: both succeed with the same
-/// value and quota left, or both fail (see [`common::decode_both`]).
-fn both<T>(bytes: &[u8], quota: usize) -> Option<T>
-where
-    T: candor::CandidType
-        + candid::CandidType
-        + for<'de> serde::Deserialize<'de>
-        + PartialEq
-        + std::fmt::Debug,
-{
-    common::decode_both::<T, T>(bytes, quota).map(|(ours, theirs)| {
-        assert_eq!(ours, theirs, "at quota {quota}");
-        ours
-    })
 }
 
 /// Takes the path: principals of several lengths, alone, in a vector and in an

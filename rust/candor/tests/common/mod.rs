@@ -90,6 +90,22 @@ where
     }
 }
 
+/// [`decode_both`] of one type that is both crates' (derived for both): the
+/// two values are equal too. `Some` holds the value; `None` means both failed.
+pub fn decode_same<T>(bytes: &[u8], quota: usize) -> Option<T>
+where
+    T: candor::CandidType
+        + candid::CandidType
+        + for<'de> serde::Deserialize<'de>
+        + PartialEq
+        + std::fmt::Debug,
+{
+    decode_both::<T, T>(bytes, quota).map(|(ours, theirs)| {
+        assert_eq!(ours, theirs, "at quota {quota}");
+        ours
+    })
+}
+
 /// The header (after the magic) of a message of `Tuple`, written from the static
 /// descriptions, which must give one, and the same bytes as written from `ty()`.
 pub fn static_header<Tuple: candor::utils::ArgumentEncoder>() -> Vec<u8> {
