@@ -248,8 +248,7 @@ impl Interner {
         depth: usize,
     ) -> Result<Ref> {
         if let Some(&idx) = vars.get(name) {
-            let r = Ref::new(idx, true);
-            return Ok(r.hinted(self.arena.node(r)));
+            return Ok(Ref::new(idx, true).hinted_in(&self.arena.nodes));
         }
         let env = env.ok_or_else(|| Error::msg(format!("unbound type {name}")))?;
         let def = env.find_type(name)?.clone();
@@ -278,8 +277,7 @@ impl Interner {
     ) -> Result<Ref> {
         let key = Rc::as_ptr(&t.0) as usize;
         if let Some(&(idx, _)) = self.by_ptr.get(&key) {
-            let r = Ref::new(idx, false);
-            return Ok(r.hinted(self.arena.node(r)));
+            return Ok(Ref::new(idx, false).hinted_in(&self.arena.nodes));
         }
         let idx = self.push(Node::Prim(Prim::Empty));
         self.by_ptr.insert(key, (idx, t.clone()));

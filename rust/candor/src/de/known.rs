@@ -111,25 +111,19 @@ const fn type_ref(b: u8, table_len: usize) -> Option<Ref> {
 /// and of its first `fields` fields whose entry is an `opt`, as `parse_into`
 /// leaves a parsed table (`Arena::hint_opts`).
 const fn hint_opts(mut k: KnownHeader, fields: usize) -> KnownHeader {
-    const fn hint(k: &KnownHeader, r: Ref) -> Ref {
-        let i = r.idx();
-        if i < PRIM_COUNT || (i - PRIM_COUNT) as usize >= k.table_len {
-            return r;
-        }
-        r.hinted(k.nodes[(i - PRIM_COUNT) as usize])
-    }
     let mut e = 0;
     while e < k.table_len {
+        let entries = k.nodes.split_at(k.table_len).0;
         k.nodes[e] = match k.nodes[e] {
-            Node::Opt(r) => Node::Opt(hint(&k, r)),
-            Node::Vec(r) => Node::Vec(hint(&k, r)),
+            Node::Opt(r) => Node::Opt(r.hinted_in(entries)),
+            Node::Vec(r) => Node::Vec(r.hinted_in(entries)),
             n => n,
         };
         e += 1;
     }
     let mut f = 0;
     while f < fields {
-        k.fields[f].ty = hint(&k, k.fields[f].ty);
+        k.fields[f].ty = k.fields[f].ty.hinted_in(k.nodes.split_at(k.table_len).0);
         f += 1;
     }
     k

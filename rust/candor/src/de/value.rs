@@ -53,16 +53,11 @@ pub(crate) struct De<'a, 'de> {
     pair: u64,
 }
 
-/// A reference as the 32 bits it is made of (its index, var bit and hint).
+/// The frame's word for wire type `w` and expected type `e`: each reference's
+/// 32 bits (index, var bit and hint), the wire type in the low half.
 #[inline(always)]
-fn ref_bits(r: Ref) -> u64 {
-    u64::from(r.bits())
-}
-
-/// The reference [`ref_bits`] made.
-#[inline(always)]
-fn ref_of(bits: u32) -> Ref {
-    Ref::from_bits(bits)
+fn pack(w: Ref, e: Ref) -> u64 {
+    u64::from(w.bits()) | u64::from(e.bits()) << 32
 }
 
 /// What `deserialize_bytes` reads: a principal (still to read), or a blob's bytes.
@@ -137,20 +132,20 @@ impl<'a, 'de> De<'a, 'de> {
     pub(super) fn new(state: &'a mut DecodeState<'de>, w: Ref, e: Ref) -> Self {
         De {
             state,
-            pair: ref_bits(w) | ref_bits(e) << 32,
+            pair: pack(w, e),
         }
     }
 
     /// The wire type.
     #[inline(always)]
     pub(super) fn w(&self) -> Ref {
-        ref_of(self.pair as u32)
+        Ref::from_bits(self.pair as u32)
     }
 
     /// The expected type.
     #[inline(always)]
     pub(super) fn e(&self) -> Ref {
-        ref_of((self.pair >> 32) as u32)
+        Ref::from_bits((self.pair >> 32) as u32)
     }
 
     /// Whether both types say they are options ([`Ref::is_opt`]), in one test of
@@ -171,7 +166,7 @@ impl<'a, 'de> De<'a, 'de> {
     /// Replaces both types (with their resolved references, say).
     #[inline(always)]
     fn set(&mut self, w: Ref, e: Ref) {
-        self.pair = ref_bits(w) | ref_bits(e) << 32;
+        self.pair = pack(w, e);
     }
 
     /// Resolves type references, charging one unit for each that names a table
@@ -747,17 +742,17 @@ mod tests {
     /// both ends of the index range.
     #[test]
     fn frames_keep_both_references() {
-        use super::{ref_bits, ref_of, Ref, NAT};
+        use super::{pack, Ref, NAT};
         let opt = crate::wire::header::Node::Opt(NAT);
         for idx in [0u32, 1, 17, 18, 12_345, crate::wire::header::MAX_INDEX] {
             for (var, hint) in [(false, false), (true, false), (false, true), (true, true)] {
                 let r = Ref::new(idx, var);
                 let r = if hint { r.hinted(opt) } else { r };
-                assert_eq!(ref_of(ref_bits(r) as u32), r);
+                assert_eq!(Ref::from_bits(r.bits()), r);
                 let other = Ref::new(idx / 2, !var);
-                let pair = ref_bits(r) | ref_bits(other) << 32;
-                assert_eq!(ref_of(pair as u32), r);
-                assert_eq!(ref_of((pair >> 32) as u32), other);
+                let pair = pack(r, other);
+                assert_eq!(Ref::from_bits(pair as u32), r);
+                assert_eq!(Ref::from_bits((pair >> 32) as u32), other);
             }
         }
     }

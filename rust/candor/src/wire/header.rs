@@ -87,6 +87,16 @@ impl Ref {
             _ => self,
         }
     }
+    /// This reference, with the `opt` hint set when the node it names in `nodes`
+    /// (an arena's entries after the primitives) is an `opt`.
+    #[inline(always)]
+    pub(crate) const fn hinted_in(self, nodes: &[Node]) -> Ref {
+        let i = self.idx();
+        if i < PRIM_COUNT || (i - PRIM_COUNT) as usize >= nodes.len() {
+            return self;
+        }
+        self.hinted(nodes[(i - PRIM_COUNT) as usize])
+    }
     /// This reference's kind (variable or not) and hint, for the node now at
     /// index `idx` (the same node, renumbered).
     #[inline(always)]
@@ -335,16 +345,10 @@ impl Arena {
         if !self.nodes.iter().any(|n| matches!(n, Node::Opt(_))) {
             return;
         }
-        fn hint(nodes: &[Node], r: Ref) -> Ref {
-            match nodes.get(r.idx().wrapping_sub(PRIM_COUNT) as usize) {
-                Some(&n) => r.hinted(n),
-                None => r,
-            }
-        }
         for k in 0..self.nodes.len() {
             let node = match self.nodes.get(k) {
-                Some(&Node::Opt(r)) => Node::Opt(hint(&self.nodes, r)),
-                Some(&Node::Vec(r)) => Node::Vec(hint(&self.nodes, r)),
+                Some(&Node::Opt(r)) => Node::Opt(r.hinted_in(&self.nodes)),
+                Some(&Node::Vec(r)) => Node::Vec(r.hinted_in(&self.nodes)),
                 _ => continue,
             };
             if let Some(slot) = self.nodes.get_mut(k) {
@@ -352,7 +356,7 @@ impl Arena {
             }
         }
         for f in &mut self.fields {
-            f.ty = hint(&self.nodes, f.ty);
+            f.ty = f.ty.hinted_in(&self.nodes);
         }
     }
     /// Appends a node, returning its index.
