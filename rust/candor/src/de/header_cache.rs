@@ -160,8 +160,6 @@ pub(crate) fn take(
             if c.off {
                 return None;
             }
-            c.clock += 1;
-            let clock = c.clock;
             let found = |e: &Entry| {
                 e.state.is_some()
                     && e.limits == limits
@@ -171,17 +169,28 @@ pub(crate) fn take(
             };
             // One entry is compared whole; among several, most are told apart by
             // their head before their key is compared.
-            let slot = match c.entries.as_slice() {
-                [e] => found(e).then_some(0)?,
+            // The clock orders entries for replacement, so a lone entry's use need
+            // not be dated: every entry admitted after it is newer than its last use.
+            let (slot, several) = match c.entries.as_slice() {
+                [e] => (found(e).then_some(0)?, false),
                 entries => {
                     let word = Head::word(bytes);
-                    entries
+                    let slot = entries
                         .iter()
-                        .position(|e| e.head.admits(word) && found(e))?
+                        .position(|e| e.head.admits(word) && found(e))?;
+                    (slot, true)
                 }
             };
+            let clock = if several {
+                c.clock += 1;
+                Some(c.clock)
+            } else {
+                None
+            };
             let e = c.entries.get_mut(slot)?;
-            e.used = clock;
+            if let Some(clock) = clock {
+                e.used = clock;
+            }
             let hit = match pay(e.shape.len) {
                 // The scan found the state there.
                 Ok(decoding_quota) => e.state.take().map(|state| {
@@ -663,6 +672,41 @@ mod tests {
         let long = vec![0u8; MAX_KEY + 1];
         assert!(!parsed(&long, long.len()));
         assert_eq!(entries(), 0);
+        set_enabled(true);
+    }
+
+    /// A full cache replaces the entry used least recently. A lone entry's hits
+    /// are not dated, and need not be: every entry admitted after them is newer.
+    #[test]
+    fn the_least_recently_used_entry_is_replaced() {
+        let msgs: Vec<Vec<u8>> = (0..=ENTRIES as u32)
+            .map(|i| [b"DIDL".as_slice(), &i.to_le_bytes()].concat())
+            .collect();
+        let new = &msgs[ENTRIES];
+        let kept = |m: &Vec<u8>| take(m).is_some();
+        for hit_after_the_others in [false, true] {
+            set_enabled(true);
+            assert!(parsed(&msgs[0], 8));
+            for _ in 0..3 {
+                assert!(kept(&msgs[0]), "the lone entry");
+            }
+            for m in &msgs[1..ENTRIES] {
+                assert!(parsed(m, 8));
+            }
+            if hit_after_the_others {
+                assert!(kept(&msgs[0]));
+            }
+            assert!(parsed(new, 8));
+            assert_eq!(entries(), ENTRIES);
+            if hit_after_the_others {
+                assert!(kept(&msgs[0]));
+                assert!(!kept(&msgs[1]), "the oldest of the others replaced");
+            } else {
+                assert!(!kept(&msgs[0]), "its hits came before the others");
+                assert!(kept(&msgs[1]));
+            }
+            assert!(kept(new));
+        }
         set_enabled(true);
     }
 
