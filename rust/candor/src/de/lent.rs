@@ -1,14 +1,13 @@
 //! The decode state lent to one decoder ([`LentState`]): one pointer, given back
 //! to the header cache or the thread's spare when the decoder is dropped.
 
-use super::header_cache::Lease;
 use super::state::{DecodeState, Idle};
 use crate::wire::reader::Reader;
 use std::ptr::NonNull;
 
-/// A decode state lent to one decoder, boxed, and where it goes back when the
-/// decoder is dropped: to the header cache entry it was lent from (`lease`), or
-/// to the thread's spare.
+/// A decode state lent to one decoder, boxed. It goes back when the decoder is
+/// dropped: to the header cache entry that keeps its header (its `lease`), or to
+/// the thread's spare.
 ///
 /// The whole state is lent, not rebuilt: what it knows about the header (the
 /// wire types, the subtype answers, the checked pairs) is a function of the
@@ -24,15 +23,13 @@ use std::ptr::NonNull;
 /// Giving the state back overwrites its reader without reading it.
 pub(crate) struct LentState {
     state: NonNull<Idle>,
-    lease: Option<Lease>,
 }
 
 impl LentState {
     #[inline(always)]
-    pub(super) fn new(state: Box<Idle>, lease: Option<Lease>) -> Self {
+    pub(super) fn new(state: Box<Idle>) -> Self {
         LentState {
             state: NonNull::from(Box::leak(state)),
-            lease,
         }
     }
 
@@ -70,6 +67,6 @@ impl Drop for LentState {
             std::ptr::addr_of_mut!((*p).reader).write(Reader::new(&[], 0));
             Box::from_raw(p)
         };
-        super::header_cache::give_back(self.lease, state);
+        super::header_cache::give_back(state);
     }
 }

@@ -249,10 +249,9 @@ fn pay_header(len: usize, quota: Option<usize>) -> Result<Option<usize>> {
 
 /// Decodes a message argument by argument.
 pub struct IDLDeserialize<'de> {
-    /// The decode state, lent for this message (see [`lent::LentState`]).
+    /// The decode state, lent for this message (see [`lent::LentState`]). It
+    /// holds the header's shape: where the argument types are in its wire arena.
     state: self::lent::LentState,
-    /// Where the argument types are in the wire arena, and the header's length.
-    shape: header::Shape,
     next: usize,
     /// The limits that are not tracked in the state (for `get_config`).
     max_type_len: Option<usize>,
@@ -327,7 +326,6 @@ impl<'de> IDLDeserialize<'de> {
                         bytes,
                         config,
                         hit.state,
-                        hit.shape,
                         (hit.decoding_quota, size_bound),
                     ));
                 }
@@ -419,7 +417,6 @@ impl<'de> IDLDeserialize<'de> {
             bytes,
             config,
             state,
-            shape,
             (decoding_quota, size_bound),
         ))
     }
@@ -430,21 +427,18 @@ impl<'de> IDLDeserialize<'de> {
         bytes: &'de [u8],
         config: &DecoderConfig,
         mut state: self::lent::LentState,
-        shape: header::Shape,
         (decoding_quota, size_bound): (Option<usize>, bool),
     ) -> Self {
         // SAFETY: `bytes` lives for `'de`, as the decoder built here does.
         let s: &mut DecodeState<'de> = unsafe { state.get_mut() };
         s.begin(
             bytes,
-            &shape,
             config,
             (decoding_quota, size_bound),
             expect::shared_arena,
         );
         IDLDeserialize {
             state,
-            shape,
             next: 0,
             max_type_len: config.max_type_len,
             max_header_len: config.max_header_len,
@@ -471,7 +465,8 @@ impl<'de> IDLDeserialize<'de> {
     /// The type of the next argument on the wire, if there is one.
     #[inline(always)]
     fn next_arg(&self) -> Option<Ref> {
-        self.shape.arg(&self.state().wire, self.next)
+        let s = self.state();
+        s.shape.arg(&s.wire, self.next)
     }
 
     /// Decodes the next argument as `T`. When the message has no more arguments, a
@@ -637,7 +632,7 @@ impl<'de> IDLDeserialize<'de> {
 
     /// True once every argument on the wire has been decoded.
     pub fn is_done(&self) -> bool {
-        self.next >= self.shape.args.len as usize
+        self.next >= self.state().shape.args.len as usize
     }
 
     /// Skips the arguments not decoded, then checks no bytes are left over.

@@ -6,6 +6,7 @@
 //! that set it.
 
 use super::copy;
+use super::header_cache::Lease;
 use super::kept::{CaseMemo, KeptCases, PairSpans, VecShape};
 use super::quota::{self, Exhausted, Quota};
 use super::subtype::{LentMemo, Sides};
@@ -83,6 +84,12 @@ pub(crate) struct DecodeState<'de> {
     /// what it learnt about it (`header_cache::plain_state`); `None` for any other
     /// header, whose knowledge the spare forgets.
     pub(super) held_plain: Option<Held>,
+    /// The header the wire types are of: its argument types and length. Set with
+    /// them, and kept with them, so a kept header's next message copies nothing.
+    pub(super) shape: Shape,
+    /// Where the state goes when its decoder is dropped: the header cache entry
+    /// that keeps its header, or none (the thread's spare).
+    pub(super) lease: Option<Lease>,
 }
 
 /// The part of a decoder's state that few decodes need, behind one pointer that
@@ -229,6 +236,8 @@ impl Idle {
             exp_parked: false,
             unfinished: None,
             held_plain: None,
+            shape: Shape::NONE,
+            lease: None,
         }
     }
 
@@ -359,18 +368,18 @@ impl<'de> DecodeState<'de> {
     ) -> Self {
         let mut s = Idle::blank(wire, exp);
         s.wire.memo = start.memo;
-        let shape = Shape {
-            args: crate::wire::header::Span { start: 0, len: 0 },
+        s.shape = Shape {
             table_len,
             len: pos,
+            ..Shape::NONE
         };
         let quota = (start.decoding_quota, start.size_bound);
-        s.begin(input, &shape, config, quota, || unreachable!("not parked"));
+        s.begin(input, config, quota, || unreachable!("not parked"));
         s
     }
 
     /// Starts the decode of the message `input`, whose header (`shape`) this state's
-    /// wire types are, from a state that decoded an earlier message of the same
+    /// wire types are (both set before), from a state that decoded an earlier message of the same
     /// header or was just given them ([`Idle::holding`]): only what is the message's
     /// own is set (its input, quotas and depth); what the state knows about its
     /// header and the interned expected types stays.
@@ -378,7 +387,6 @@ impl<'de> DecodeState<'de> {
     pub(super) fn begin(
         &mut self,
         input: &'de [u8],
-        shape: &Shape,
         config: &super::DecoderConfig,
         (decoding_quota, size_bound): (Option<usize>, bool),
         interned: impl FnOnce() -> Rc<Arena>,
@@ -387,8 +395,8 @@ impl<'de> DecodeState<'de> {
             self.exp = interned();
             self.exp_parked = false;
         }
-        self.reader = Reader::new(input, shape.len);
-        self.table_len = shape.table_len;
+        self.reader = Reader::new(input, self.shape.len);
+        self.table_len = self.shape.table_len;
         self.quota
             .restart(decoding_quota, size_bound, config.skipping_quota);
         self.opt_walked = 0;
@@ -766,35 +774,4 @@ pub(super) fn test_state(decoding: Option<usize>, skipping: Option<usize>) -> De
 }
 
 #[cfg(test)]
-mod tests {
-    use super::test_state as state;
-    use crate::wire::header::Arena;
-
-    /// The least size of a vector's record element is kept for the next vector of
-    /// that element type, and only for it: another record type, or one that is not
-    /// a record, gets its own answer.
-    #[test]
-    fn elem_min_size_keeps_the_last_record_only() {
-        use crate::wire::header::{parse_into, Node};
-        let bytes = crate::Encode!(&vec![(1u64, 2u64)], &vec![(1u8,)], &vec![3u16]).unwrap();
-        let mut arena = Arena::new();
-        let shape = parse_into(&bytes, usize::MAX, usize::MAX, &mut arena).unwrap();
-        let el = |arena: &Arena, r: crate::wire::header::Ref| match arena.node(r.resolved()) {
-            Node::Vec(el) => el.resolved(),
-            _ => panic!("not a vector"),
-        };
-        let els: Vec<_> = (0..3)
-            .map(|i| el(&arena, shape.arg(&arena, i).unwrap()))
-            .collect();
-        let mut c = state(None, None);
-        c.hold(arena);
-        assert_eq!(c.elem_min_size(els[0]), 16);
-        assert_eq!(c.min_memo, (els[0], 16));
-        assert_eq!(c.elem_min_size(els[0]), 16);
-        assert_eq!(c.elem_min_size(els[1]), 1);
-        assert_eq!(c.min_memo, (els[1], 1));
-        assert_eq!(c.elem_min_size(els[2]), 2);
-        assert_eq!(c.min_memo, (els[1], 1), "a primitive element is not kept");
-        assert_eq!(c.elem_min_size(els[0]), 16);
-    }
-}
+mod tests;

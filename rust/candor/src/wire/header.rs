@@ -480,6 +480,13 @@ pub(crate) const INLINE_ARGS: usize = 3;
 const INLINE: u32 = 1 << 31;
 
 impl Shape {
+    /// No header: no arguments, no table, no bytes.
+    pub(crate) const NONE: Shape = Shape {
+        args: Span { start: 0, len: 0 },
+        table_len: 0,
+        len: 0,
+    };
+
     /// The type of argument `i` of the header whose arena is `arena`.
     #[inline(always)]
     pub(crate) fn arg(&self, arena: &Arena, i: usize) -> Option<Ref> {
