@@ -373,3 +373,34 @@ fn real_traffic_uses_a_fraction_of_the_bound_per_byte() {
         );
     }
 }
+
+/// With no quota set, the config a decode reports is the one it was given: the
+/// header limits set or left unset, the switches on or off, whether the header was
+/// parsed or taken from the header cache.
+#[test]
+fn get_config_reports_the_config_given() {
+    let bytes = Encode!(&vec![(7u64, "seven".to_string())]).unwrap();
+    for bits in 0..16u8 {
+        let mut config = DecoderConfig::new();
+        config.set_full_error_message(bits & 1 != 0);
+        config.set_size_bound(bits & 2 != 0);
+        if bits & 4 != 0 {
+            config.set_max_type_len(50);
+        }
+        if bits & 8 != 0 {
+            config.set_max_header_len(300);
+        }
+        // The first decode under these limits parses the header; the second
+        // takes it kept.
+        for round in 0..2 {
+            let mut de = candor::IDLDeserialize::new_with_config(&bytes, &config).unwrap();
+            de.get_value::<Vec<(u64, String)>>().unwrap();
+            de.done().unwrap();
+            assert_eq!(
+                format!("{:?}", de.get_config()),
+                format!("{config:?}"),
+                "switches {bits:04b}, round {round}"
+            );
+        }
+    }
+}

@@ -73,6 +73,14 @@ pub(crate) struct Limits {
     pub max_header_len: usize,
 }
 
+impl Limits {
+    /// No header read yet (a new state's).
+    pub(crate) const NONE: Limits = Limits {
+        max_type_len: 0,
+        max_header_len: 0,
+    };
+}
+
 struct Entry {
     /// The header's bytes; a replaced entry's buffer is reused for the next key.
     key: Vec<u8>,
@@ -286,6 +294,7 @@ pub(crate) fn lend_parsed(
     mut state: Box<Idle>,
 ) -> LentState {
     state.shape = *shape;
+    state.limits = limits;
     state.lease = if cacheable {
         admit(bytes, limits, shape)
     } else {

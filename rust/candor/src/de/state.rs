@@ -6,7 +6,7 @@
 //! that set it.
 
 use super::copy;
-use super::header_cache::Lease;
+use super::header_cache::{Lease, Limits};
 use super::kept::{CaseMemo, KeptCases, PairSpans, VecShape};
 use super::quota::{self, Exhausted, Quota};
 use super::subtype::{LentMemo, Sides};
@@ -90,6 +90,9 @@ pub(crate) struct DecodeState<'de> {
     /// Where the state goes when its decoder is dropped: the header cache entry
     /// that keeps its header, or none (the thread's spare).
     pub(super) lease: Option<Lease>,
+    /// The header limits the header was read under (a kept header's are part of
+    /// its key, so every message that takes it was decoded under them).
+    pub(super) limits: Limits,
 }
 
 /// The part of a decoder's state that few decodes need, behind one pointer that
@@ -238,6 +241,7 @@ impl Idle {
             held_plain: None,
             shape: Shape::NONE,
             lease: None,
+            limits: Limits::NONE,
         }
     }
 
