@@ -462,8 +462,8 @@ impl<'de> IDLDeserialize<'de> {
         config: &DecoderConfig,
         limits: header_cache::Limits,
         (known, order): (&'static KnownHeader, Order),
-        (quota, size_bound): (Option<usize>, bool),
     ) -> Result<Self> {
+        let (quota, size_bound) = config.quota_for(bytes.len());
         let mut state = header_cache::parse_state(expect::shared_arena);
         let shape = known.fill(state.wire.arena_mut(), order);
         switches::count(&switches::KNOWN);

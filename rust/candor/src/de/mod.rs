@@ -161,11 +161,13 @@ impl<'de> IDLDeserialize<'de> {
             }
             if let Some(&(header, ids)) = known {
                 if let Some(k) = Self::known(bytes, limits, header, ids) {
-                    return Self::from_known(bytes, config, limits, k, (quota, size_bound));
+                    return Self::from_known(bytes, config, limits, k);
                 }
             }
         }
-        Self::parsed(bytes, config, limits, cacheable, (quota, size_bound))
+        // The out-of-line paths work their quota out again: passed, it would be
+        // written to memory on every message, the kept header's too.
+        Self::parsed(bytes, config, limits, cacheable)
     }
 
     /// A decoder for a header that is not kept (or not yet): parsed, and admitted to
@@ -176,8 +178,8 @@ impl<'de> IDLDeserialize<'de> {
         config: &DecoderConfig,
         limits: header_cache::Limits,
         cacheable: bool,
-        (quota, size_bound): (Option<usize>, bool),
     ) -> Result<Self> {
+        let (quota, size_bound) = config.quota_for(bytes.len());
         let mut state = if cacheable {
             header_cache::parse_state(expect::shared_arena)
         } else {
