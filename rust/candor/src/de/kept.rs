@@ -42,6 +42,61 @@ impl PairSpans {
     }
 }
 
+/// Two (wire, expected) pairs of resolved references read as a struct (a record
+/// on both sides), with their field spans. A kept header's state keeps them from
+/// one message to the next, and a struct and a struct in it take turns (an ICRC
+/// argument and its `Account`, a vector's element and a record in it), so each
+/// takes its spans without looking at either arena. A pair not kept replaces the
+/// two in turn. Kept like [`PairSpans`].
+#[derive(Clone, Copy)]
+pub(super) struct RecordPairs {
+    /// The pairs, packed as a frame packs its own, and their spans.
+    first: (u64, (Span, Span)),
+    second: (u64, (Span, Span)),
+    /// Whether the next pair kept replaces `second`.
+    next_second: bool,
+}
+
+impl RecordPairs {
+    /// None kept.
+    pub(super) const NONE: RecordPairs = RecordPairs {
+        first: (NO_KEY, (PairSpans::NONE.wf, PairSpans::NONE.ef)),
+        second: (NO_KEY, (PairSpans::NONE.wf, PairSpans::NONE.ef)),
+        next_second: false,
+    };
+
+    /// The spans kept for the packed pair `pair`, if it is one of the two.
+    #[inline(always)]
+    pub(super) fn get(&self, pair: u64) -> Option<(Span, Span)> {
+        if self.first.0 == pair {
+            Some(self.first.1)
+        } else if self.second.0 == pair {
+            Some(self.second.1)
+        } else {
+            None
+        }
+    }
+
+    /// Keeps `pair`'s spans in place of one of the two, each in turn.
+    #[inline(always)]
+    pub(super) fn keep(&mut self, pair: u64, spans: (Span, Span)) {
+        if self.next_second {
+            self.second = (pair, spans);
+        } else {
+            self.first = (pair, spans);
+        }
+        self.next_second = !self.next_second;
+    }
+
+    /// Forgets both pairs.
+    pub(super) fn forget(&mut self) {
+        *self = Self::NONE;
+    }
+}
+
+/// A packed pair no frame holds: no arena has an entry at the largest index.
+const NO_KEY: u64 = PairSpans::NONE.w.bits() as u64 | (PairSpans::NONE.e.bits() as u64) << 32;
+
 /// Wire cases of a variant pair whose expected case is kept (the first ones:
 /// most variants have fewer; a case past them takes the lookup every time).
 pub(super) const KEPT_CASES: usize = 32;
@@ -188,9 +243,11 @@ mod tests {
             wf: Span { start: 1, len: 2 },
             ef: Span { start: 3, len: 4 },
         };
+        let packed = u64::from(kept.w.bits()) | u64::from(kept.e.bits()) << 32;
         let forgotten = |c: &DecodeState<'_>| {
             let none = PairSpans::NO_PAIR;
-            (c.variant_ok.w, c.variant_ok.e) == none
+            c.record_ok.get(packed).is_none()
+                && (c.variant_ok.w, c.variant_ok.e) == none
                 && (c.tuple_ok.w, c.tuple_ok.e) == none
                 && c.blob_ok == none
                 && c.held_ok == none
@@ -205,6 +262,7 @@ mod tests {
             c.held_ok = (kept.w, kept.e);
             c.vec_ok.w = kept.w;
             c.vec_ok.e = kept.e;
+            c.record_ok.keep(packed, (kept.wf, kept.ef));
         };
         keep(&mut c);
         assert_eq!(kept.get(kept.w, kept.e), Some((kept.wf, kept.ef)));
@@ -286,5 +344,39 @@ mod tests {
         de.state_mut().set_expected(Rc::new(Arena::new()));
         let none = (super::PairSpans::NONE.w, super::PairSpans::NONE.e, 0);
         assert_eq!(kept(&de), Some(none), "forgotten with the expected arena");
+    }
+
+    /// Two struct pairs are kept; a third replaces them in turn, and each kept
+    /// pair gives back its own spans.
+    #[test]
+    fn struct_pairs_are_kept_two_at_a_time() {
+        use super::RecordPairs;
+        use crate::wire::header::Span;
+        let spans = |k: u32| {
+            (
+                Span { start: k, len: 1 },
+                Span {
+                    start: k + 1,
+                    len: 2,
+                },
+            )
+        };
+        let mut r = RecordPairs::NONE;
+        assert_eq!(r.get(1), None);
+        r.keep(1, spans(1));
+        r.keep(2, spans(2));
+        assert_eq!((r.get(1), r.get(2)), (Some(spans(1)), Some(spans(2))));
+        r.keep(3, spans(3));
+        assert_eq!(
+            (r.get(1), r.get(2), r.get(3)),
+            (None, Some(spans(2)), Some(spans(3)))
+        );
+        r.keep(4, spans(4));
+        assert_eq!(
+            (r.get(2), r.get(3), r.get(4)),
+            (None, Some(spans(3)), Some(spans(4)))
+        );
+        r.forget();
+        assert_eq!((r.get(3), r.get(4)), (None, None));
     }
 }

@@ -7,7 +7,7 @@
 
 use super::copy;
 use super::header_cache::{Lease, Limits};
-use super::kept::{CaseMemo, KeptCases, PairSpans, VecShape};
+use super::kept::{CaseMemo, KeptCases, PairSpans, RecordPairs, VecShape};
 use super::quota::{self, Exhausted, Quota};
 use super::subtype::{LentMemo, Sides};
 use crate::error::Error;
@@ -49,6 +49,8 @@ pub(crate) struct DecodeState<'de> {
     /// tuple record on both sides (see [`PairSpans`]).
     pub(super) variant_ok: PairSpans,
     pub(super) tuple_ok: PairSpans,
+    /// The last two pairs read as structs (see [`RecordPairs`]).
+    pub(super) record_ok: RecordPairs,
     /// The last (wire, expected) pair of resolved references read as a vector on
     /// both sides, with how its elements are read (see [`VecShape`]).
     pub(super) vec_ok: VecShape,
@@ -226,6 +228,7 @@ impl Idle {
             side: None,
             variant_ok: PairSpans::NONE,
             tuple_ok: PairSpans::NONE,
+            record_ok: RecordPairs::NONE,
             blob_ok: PairSpans::NO_PAIR,
             held_ok: PairSpans::NO_PAIR,
             vec_ok: VecShape::NONE,
@@ -584,6 +587,7 @@ impl<'de> DecodeState<'de> {
             side.cases.forget();
         }
         self.tuple_ok = PairSpans::NONE;
+        self.record_ok.forget();
         self.blob_ok = PairSpans::NO_PAIR;
         self.held_ok = PairSpans::NO_PAIR;
         self.vec_ok = VecShape::NONE;

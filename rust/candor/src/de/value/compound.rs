@@ -234,12 +234,19 @@ impl<'de> De<'_, 'de> {
         v.visit_map(StructAccess::new(&mut *self.state, wf, ef))
     }
 
-    /// The field spans of this frame's pair, both sides records.
+    /// The field spans of this frame's pair, both sides records: one of the two
+    /// pairs kept (fast path 32), else read from both arenas.
     #[inline(always)]
     fn record_spans(&mut self) -> Result<(Span, Span)> {
         self.unroll_then(quota::CALL)?;
+        if let Some(spans) = self.state.record_ok.get(self.pair) {
+            return Ok(spans);
+        }
         match self.nodes() {
-            (Node::Record(wf), Node::Record(ef)) => Ok((wf, ef)),
+            (Node::Record(wf), Node::Record(ef)) => {
+                self.state.record_ok.keep(self.pair, (wf, ef));
+                Ok((wf, ef))
+            }
             _ => Err(self.mismatch()),
         }
     }
