@@ -177,55 +177,49 @@ pub(crate) fn take(
                         .get(..e.key.len())
                         .is_some_and(|k| same_bytes(k, &e.key))
             };
+            let Cache {
+                entries,
+                clock,
+                hits,
+                answers_taken,
+                ..
+            } = &mut *c;
             // One entry is compared whole; among several, most are told apart by
-            // their head before their key is compared.
-            // The clock orders entries for replacement, so a lone entry's use need
-            // not be dated: every entry admitted after it is newer than its last use.
-            let (slot, several) = match c.entries.as_slice() {
-                [e] => (found(e).then_some(0)?, false),
+            // their head before their key is compared. The clock orders entries
+            // for replacement, so a lone entry's use need not be dated: every
+            // entry admitted after it is newer than its last use.
+            let e = match entries.as_mut_slice() {
+                [e] => {
+                    if !found(e) {
+                        return None;
+                    }
+                    e
+                }
                 entries => {
                     let word = Head::word(bytes);
-                    let slot = entries
-                        .iter()
-                        .position(|e| e.head.admits(word) && found(e))?;
-                    (slot, true)
+                    let e = entries
+                        .iter_mut()
+                        .find(|e| e.head.admits(word) && found(e))?;
+                    *clock += 1;
+                    e.used = *clock;
+                    e
                 }
             };
-            let clock = if several {
-                c.clock += 1;
-                Some(c.clock)
-            } else {
-                None
+            *hits += 1;
+            let decoding_quota = match pay(e.shape.len) {
+                Ok(q) => q,
+                Err(err) => return Some(Err(err)),
             };
-            let e = c.entries.get_mut(slot)?;
-            if let Some(clock) = clock {
-                e.used = clock;
-            }
-            let hit = match pay(e.shape.len) {
-                // The scan found the state there.
-                // It holds its lease, given when the entry took it.
-                Ok(decoding_quota) => e.state.take().map(|state| {
-                    debug_assert!(state.lease.is_some_and(|l| l.slot == slot));
-                    let answers = state.wire.answers_kept;
-                    (
-                        Hit {
-                            state: LentState::new(state),
-                            #[cfg(test)]
-                            shape: e.shape,
-                            decoding_quota,
-                        },
-                        answers,
-                    )
-                }),
-                Err(err) => {
-                    c.hits += 1;
-                    return Some(Err(err));
-                }
-            };
-            c.hits += 1;
-            let (hit, answers) = hit?;
-            c.answers_taken += u64::from(answers);
-            Some(Ok(hit))
+            // The scan found the state there. It holds its lease, given when the
+            // entry took it.
+            let state = e.state.take()?;
+            *answers_taken += u64::from(state.wire.answers_kept);
+            Some(Ok(Hit {
+                state: LentState::new(state),
+                #[cfg(test)]
+                shape: e.shape,
+                decoding_quota,
+            }))
         })
         .ok()
         .flatten()
