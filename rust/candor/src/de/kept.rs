@@ -5,6 +5,7 @@
 //! arena lookups. The decode state holds them and forgets them whenever the
 //! expected arena is replaced.
 
+use super::value::pack;
 use crate::wire::header::{Ref, Span, MAX_INDEX};
 
 /// A (wire, expected) pair of resolved references whose shape check passed (both
@@ -95,7 +96,7 @@ impl RecordPairs {
 }
 
 /// A packed pair no frame holds: no arena has an entry at the largest index.
-const NO_KEY: u64 = PairSpans::NONE.w.bits() as u64 | (PairSpans::NONE.e.bits() as u64) << 32;
+const NO_KEY: u64 = pack(PairSpans::NONE.w, PairSpans::NONE.e);
 
 /// Wire cases of a variant pair whose expected case is kept (the first ones:
 /// most variants have fewer; a case past them takes the lookup every time).
@@ -243,7 +244,7 @@ mod tests {
             wf: Span { start: 1, len: 2 },
             ef: Span { start: 3, len: 4 },
         };
-        let packed = u64::from(kept.w.bits()) | u64::from(kept.e.bits()) << 32;
+        let packed = super::pack(kept.w, kept.e);
         let forgotten = |c: &DecodeState<'_>| {
             let none = PairSpans::NO_PAIR;
             c.record_ok.get(packed).is_none()

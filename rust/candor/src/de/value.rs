@@ -56,8 +56,8 @@ pub(crate) struct De<'a, 'de> {
 /// The frame's word for wire type `w` and expected type `e`: each reference's
 /// 32 bits (index, var bit and hint), the wire type in the low half.
 #[inline(always)]
-fn pack(w: Ref, e: Ref) -> u64 {
-    u64::from(w.bits()) | u64::from(e.bits()) << 32
+pub(super) const fn pack(w: Ref, e: Ref) -> u64 {
+    w.bits() as u64 | (e.bits() as u64) << 32
 }
 
 /// What `deserialize_bytes` reads: a principal (still to read), or a blob's bytes.

@@ -16,26 +16,25 @@ const LIMITS: Limits = Limits {
     max_header_len: 100,
 };
 
+/// Entries whose state is lent out.
+fn lent() -> usize {
+    CACHE.with(|c| {
+        c.borrow()
+            .entries
+            .iter()
+            .filter(|e| e.state.is_none())
+            .count()
+    })
+}
+
 /// A state for the decoder that parsed `msg`'s header (`len` bytes), kept for
 /// it when the cache admits it: dropping it gives it back.
 fn lend(msg: &[u8], len: usize) -> (LentState, bool) {
     let state = parse_state(|| Rc::new(Arena::new()));
-    let admitted = CACHE.with(|c| {
-        c.borrow()
-            .entries
-            .iter()
-            .filter(|e| e.state.is_none())
-            .count()
-    });
+    let before = lent();
     let state = lend_parsed(msg, LIMITS, &shape(len), true, state);
-    let lent_now = CACHE.with(|c| {
-        c.borrow()
-            .entries
-            .iter()
-            .filter(|e| e.state.is_none())
-            .count()
-    });
-    (state, lent_now > admitted)
+    let admitted = lent() > before;
+    (state, admitted)
 }
 
 /// `take`, paying nothing.
