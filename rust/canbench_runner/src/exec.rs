@@ -135,6 +135,9 @@ impl Canister {
         // 2,048-deep values need tens of thousands of frames.
         config.set_max_recursion_depth(1 << 20);
         config.set_max_stack_height(1 << 30);
+        // The IC runs the deterministic SIMD of the core specification, not relaxed
+        // SIMD, whose results may differ from one machine to the next.
+        config.wasm_simd(true).wasm_relaxed_simd(false);
         let engine = Engine::new(&config);
         let module = Module::new(&engine, instrumented)
             .map_err(|e| format!("cannot compile the canister: {e}"))?;

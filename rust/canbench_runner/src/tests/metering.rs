@@ -79,6 +79,47 @@ fn charges_bulk_memory_by_size() {
     assert_eq!(total, 1 + 3 + 100 + 5 + 1000 + 500);
 }
 
+/// A canister built with WebAssembly SIMD (`-C target-feature=+simd128`, which the IC
+/// runs) runs here too, its vector operators charged at the IC's costs.
+#[test]
+fn runs_and_meters_simd() {
+    let wat = format!(
+        r#"(module {IMPORTS}
+  (data (i32.const 16) "\03\00\00\00\00\00\00\00\05\00\00\00\00\00\00\00")
+  (data (i32.const 32) "\07\00\00\00\00\00\00\00\0b\00\00\00\00\00\00\00")
+  (func (export "canister_query simd")
+    (v128.store (i32.const 0)
+      (i64x2.mul (v128.load (i32.const 16)) (v128.load (i32.const 32))))
+    (call $append (i32.const 0) (i32.const 16))
+    (call $reply)))"#
+    );
+    let run = canister(&wat)
+        .unwrap()
+        .install_and_query("simd", QUERY_ARG)
+        .unwrap();
+    let mut lanes = [0u8; 16];
+    lanes[0] = 21;
+    lanes[8] = 55;
+    assert!(
+        matches!(run.outcome, Outcome::Reply(ref b) if b[..] == lanes),
+        "{:?}",
+        run.outcome
+    );
+    // entry 1 + 5 consts + 2 v128.load (1 each) + i64x2.mul 4 + v128.store 1 + 2 calls
+    // (5 each), then msg_reply_data_append (500 + 16 bytes) and msg_reply (500).
+    assert_eq!(run.instructions, 1 + 5 + 2 + 4 + 1 + 10 + 516 + 500);
+    // Relaxed SIMD (results that may differ between machines) the IC refuses.
+    let relaxed = format!(
+        r#"(module {IMPORTS}
+  (func (export "canister_query relaxed")
+    (v128.store (i32.const 0)
+      (i8x16.relaxed_swizzle (v128.load (i32.const 16)) (v128.load (i32.const 32))))
+    (call $reply)))"#
+    );
+    let err = canister(&relaxed).err().expect("relaxed SIMD is refused");
+    assert!(err.contains("cannot compile the canister"), "{err}");
+}
+
 #[test]
 fn decodes_a_canbench_reply() {
     let mut r = BenchResult {
