@@ -118,7 +118,7 @@ for f in rust/candor_cli/tests/golden/explain_*.out; do
 done
 
 runs=${ASAN_FUZZ_RUNS:-0}
-for target in decode header_cache direct known explain roundtrip parse assemble; do
+for target in decode header_cache direct known differential explain roundtrip parse assemble; do
   case $target in
     parse) dir="$corpus/text" ;;
     assemble) dir="$corpus/explained" ;;

@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use arbitrary::{Arbitrary, Unstructured};
 use candor::{CandidType, Deserialize, Int, Nat, Principal, Reserved};
 
+pub mod differential;
+
 /// What the bench canister's `post_order.rs` imports as `crate::lib`.
 mod lib {
     pub use candor::types;
