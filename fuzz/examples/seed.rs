@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use candor::{Int, Nat, Principal, Reserved};
+use candor_fuzz::differential::ours::{Account, Reply, Transfer};
 use candor_fuzz::{List, Part, Rec, Shape, Tree, Val};
 
 fn rec(n: u32) -> Rec {
@@ -55,6 +56,20 @@ fn part() -> Part {
     }
 }
 
+fn transfer() -> Transfer {
+    Transfer {
+        to: Account {
+            owner: Principal::from_slice(&[4; 29]),
+            subaccount: Some(serde_bytes::ByteBuf::from(vec![1; 32])),
+        },
+        fee: Some(Nat::from(10_000u32)),
+        memo: Some(serde_bytes::ByteBuf::from(b"invoice 7".to_vec())),
+        from_subaccount: None,
+        created_at_time: Some(1_700_000_000_000_000_000),
+        amount: Nat::from(1_000_000u32),
+    }
+}
+
 fn main() -> std::io::Result<()> {
     let dir = PathBuf::from(std::env::args().nth(1).unwrap_or("corpus/decode".into()));
     std::fs::create_dir_all(&dir)?;
@@ -92,6 +107,16 @@ fn main() -> std::io::Result<()> {
         candor::encode_one(part()).unwrap(),
         candor::encode_one(Val::Wide(u128::MAX)).unwrap(),
         candor::encode_one(vec![Some((1u8, "a".to_string())), None]).unwrap(),
+        // The `differential` target's own shapes: ICRC-1 transfer arguments, a
+        // variant with a record case, `Result`.
+        candor::encode_one(transfer()).unwrap(),
+        candor::encode_one(Reply::Err {
+            code: 3,
+            message: "busy".into(),
+        })
+        .unwrap(),
+        candor::encode_one(Ok::<_, String>(vec![Shape::Circle(2.0)])).unwrap(),
+        candor::encode_args((7u8, Some(transfer().to), vec![Shape::Empty])).unwrap(),
     ];
     for (i, s) in seeds.iter().enumerate() {
         std::fs::write(dir.join(format!("seed-{i:02}")), s)?;
