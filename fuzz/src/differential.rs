@@ -90,9 +90,11 @@ macro_rules! zoo {
                 pub ignored: Reserved,
             }
 
+            /// `rename` on a case, which both derives read (`rename_all` only
+            /// candor's, docs/switching.md).
             #[derive(CandidType, Deserialize, Debug)]
-            #[serde(rename_all = "snake_case")]
             pub enum Reply {
+                #[serde(rename = "ok")]
                 Ok(Nat),
                 Err { code: u32, message: String },
                 Later,
