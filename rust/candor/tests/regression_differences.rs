@@ -305,3 +305,39 @@ fn regression_d16_a_newtype_wrapping_itself_derives() {
     assert!(<(Option<Boxed>,)>::_const_header().is_none());
     assert!(<(Vec<Shared>,)>::_const_header().is_none());
 }
+
+/// D17: with `rename_all`, candor's derive puts the renamed labels on the wire and
+/// decodes what it encodes; candid's derive keeps the Rust names, which its own
+/// `Deserialize` (expecting the renamed ones) then refuses.
+#[test]
+fn regression_d17_rename_all_names_the_labels() {
+    #[derive(candor::CandidType, candor::Deserialize, Debug, PartialEq)]
+    #[serde(rename_all = "camelCase")]
+    struct Ours {
+        some_field: u8,
+    }
+    #[derive(candid::CandidType, candid::Deserialize, Debug, PartialEq)]
+    #[serde(rename_all = "camelCase")]
+    struct Theirs {
+        some_field: u8,
+    }
+    let ours = candor::encode_one(Ours { some_field: 7 }).unwrap();
+    assert_eq!(
+        candor::decode_one::<Ours>(&ours).unwrap(),
+        Ours { some_field: 7 }
+    );
+    let theirs = candid::encode_one(Theirs { some_field: 7 }).unwrap();
+    assert!(candid::decode_one::<Theirs>(&theirs).is_err());
+    // The labels: `someField` in candor's bytes, `some_field` in candid's.
+    #[derive(candid::CandidType, candid::Deserialize)]
+    struct Named {
+        #[serde(rename = "someField")]
+        some_field: u8,
+    }
+    #[derive(candor::CandidType)]
+    struct Plain {
+        some_field: u8,
+    }
+    assert_eq!(ours, candid::encode_one(Named { some_field: 7 }).unwrap());
+    assert_eq!(theirs, candor::encode_one(Plain { some_field: 7 }).unwrap());
+}
