@@ -4,6 +4,8 @@
 //! both be refused. A difference that `spec/differences.md` lists is let through by
 //! the check named for its entry.
 //!
+//! Values built from the input alike on both sides must encode to the same bytes.
+//!
 //! The types are written once and built twice (`zoo!`: `ours` on candor, `theirs` on
 //! candid), against each crate's `CandidType`, `Nat`, `Int`, `Principal` and
 //! `Reserved`, so the two decodes see the same declarations and their values print
@@ -22,6 +24,9 @@ pub struct Got {
 /// What a decode gave, or the error's kind (candor's; candid's errors have none) and
 /// text.
 pub type Answer = Result<Got, (Option<ErrorKind>, String)>;
+
+/// A message, or the encoder's error text.
+pub type Encoded = Result<Vec<u8>, String>;
 
 /// What a type holds that a documented difference depends on.
 #[derive(Clone, Copy)]
@@ -65,23 +70,54 @@ macro_rules! zoo {
     ($module:ident, $krate:ident) => {
         /// The shared declarations, built on this crate.
         pub mod $module {
+            use arbitrary::{Arbitrary, Unstructured};
+            use serde_bytes::ByteBuf;
             use std::collections::BTreeMap;
             use $krate::{CandidType, Deserialize, Int, Nat, Principal, Reserved};
 
-            #[derive(CandidType, Deserialize, Debug)]
+            // Values of the crate's own types, built alike on both sides.
+            fn arb_nat(u: &mut Unstructured<'_>) -> arbitrary::Result<Nat> {
+                // Past 128 bits too, so LEB128 longer than a u128's is written.
+                let (hi, lo): (u128, u128) = (u.arbitrary()?, u.arbitrary()?);
+                Ok(Nat::from(hi) * Nat::from(u128::MAX) + Nat::from(lo))
+            }
+            fn arb_opt_nat(u: &mut Unstructured<'_>) -> arbitrary::Result<Option<Nat>> {
+                Ok(if u.arbitrary()? {
+                    Some(arb_nat(u)?)
+                } else {
+                    None
+                })
+            }
+            fn arb_int(u: &mut Unstructured<'_>) -> arbitrary::Result<Int> {
+                let (hi, lo): (i128, i128) = (u.arbitrary()?, u.arbitrary()?);
+                Ok(Int::from(hi) * Int::from(i128::MAX) + Int::from(lo))
+            }
+            fn arb_principal(u: &mut Unstructured<'_>) -> arbitrary::Result<Principal> {
+                let len = u.int_in_range(0..=29)?;
+                Ok(Principal::from_slice(u.bytes(len)?))
+            }
+            fn arb_opt_blob(u: &mut Unstructured<'_>) -> arbitrary::Result<Option<ByteBuf>> {
+                let blob: Option<Vec<u8>> = u.arbitrary()?;
+                Ok(blob.map(ByteBuf::from))
+            }
+            fn arb_reserved(_: &mut Unstructured<'_>) -> arbitrary::Result<Reserved> {
+                Ok(Reserved)
+            }
+
+            #[derive(CandidType, Deserialize, Arbitrary, Debug)]
             pub struct List {
                 pub head: i32,
                 pub tail: Option<Box<List>>,
             }
 
-            #[derive(CandidType, Deserialize, Debug)]
+            #[derive(CandidType, Deserialize, Arbitrary, Debug)]
             pub enum Tree {
                 Leaf(i64),
                 Node { left: Box<Tree>, right: Box<Tree> },
                 Many(Vec<Tree>),
             }
 
-            #[derive(CandidType, Deserialize, Debug)]
+            #[derive(CandidType, Deserialize, Arbitrary, Debug)]
             pub enum Shape {
                 Empty,
                 Circle(f64),
@@ -90,25 +126,33 @@ macro_rules! zoo {
                 Nested(Option<Box<Shape>>),
             }
 
-            #[derive(CandidType, Deserialize, Debug)]
+            #[derive(CandidType, Deserialize, Arbitrary, Debug)]
             pub struct Account {
+                #[arbitrary(with = arb_principal)]
                 pub owner: Principal,
-                pub subaccount: Option<serde_bytes::ByteBuf>,
+                #[arbitrary(with = arb_opt_blob)]
+                pub subaccount: Option<ByteBuf>,
             }
 
-            #[derive(CandidType, Deserialize, Debug)]
+            #[derive(CandidType, Deserialize, Arbitrary, Debug)]
             pub struct Transfer {
                 pub to: Account,
+                #[arbitrary(with = arb_opt_nat)]
                 pub fee: Option<Nat>,
-                pub memo: Option<serde_bytes::ByteBuf>,
-                pub from_subaccount: Option<serde_bytes::ByteBuf>,
+                #[arbitrary(with = arb_opt_blob)]
+                pub memo: Option<ByteBuf>,
+                #[arbitrary(with = arb_opt_blob)]
+                pub from_subaccount: Option<ByteBuf>,
                 pub created_at_time: Option<u64>,
+                #[arbitrary(with = arb_nat)]
                 pub amount: Nat,
             }
 
-            #[derive(CandidType, Deserialize, Debug)]
+            #[derive(CandidType, Deserialize, Arbitrary, Debug)]
             pub struct Rec {
+                #[arbitrary(with = arb_nat)]
                 pub id: Nat,
+                #[arbitrary(with = arb_int)]
                 pub delta: Int,
                 pub name: String,
                 pub flag: bool,
@@ -123,15 +167,16 @@ macro_rules! zoo {
                 pub blob: Vec<u8>,
                 pub tree: Tree,
                 pub list: Option<Box<List>>,
+                #[arbitrary(with = arb_reserved)]
                 pub ignored: Reserved,
             }
 
             /// `rename` on a case, which both derives read (`rename_all` only
             /// candor's, docs/switching.md).
-            #[derive(CandidType, Deserialize, Debug)]
+            #[derive(CandidType, Deserialize, Arbitrary, Debug)]
             pub enum Reply {
                 #[serde(rename = "ok")]
-                Ok(Nat),
+                Ok(#[arbitrary(with = arb_nat)] Nat),
                 Err {
                     code: u32,
                     message: String,
@@ -157,6 +202,43 @@ macro_rules! zoo {
                     })
                     .map_err(|e| (super::kind_of(&e), e.to_string()));
                 (answer, ::candor::de::spec_only_reads() != before)
+            }
+
+            /// Values built from `data` (one after another, while it lasts), each
+            /// printed and encoded: by name, the value's `Debug` text and its message.
+            pub fn encodings(data: &[u8]) -> Vec<(&'static str, String, super::Encoded)> {
+                fn one<T: CandidType + std::fmt::Debug>(v: T) -> (String, super::Encoded) {
+                    let bytes = $krate::encode_one(&v).map_err(|e| e.to_string());
+                    (format!("{v:?}"), bytes)
+                }
+                let mut u = Unstructured::new(data);
+                let mut out = Vec::new();
+                let mut next = |name, made: arbitrary::Result<(String, super::Encoded)>| match made
+                {
+                    Ok((debug, bytes)) => {
+                        out.push((name, debug, bytes));
+                        true
+                    }
+                    Err(_) => false,
+                };
+                let _ = next("List", u.arbitrary::<Option<Box<List>>>().map(one))
+                    && next("Tree", u.arbitrary::<Tree>().map(one))
+                    && next("Transfer", u.arbitrary::<Transfer>().map(one))
+                    && next("Reply", u.arbitrary::<Reply>().map(one))
+                    && next(
+                        "Result",
+                        u.arbitrary::<Result<Vec<Shape>, String>>().map(one),
+                    )
+                    && next("Rec", u.arbitrary::<Rec>().map(one))
+                    && next(
+                        "three args",
+                        u.arbitrary::<(u8, Option<Account>, Vec<Shape>)>().map(|v| {
+                            let bytes =
+                                $krate::encode_args((&v.0, &v.1, &v.2)).map_err(|e| e.to_string());
+                            (format!("{v:?}"), bytes)
+                        }),
+                    );
+                out
             }
 
             /// Each type's answer, with its name and what it holds.
@@ -241,6 +323,27 @@ pub fn decode_both(data: &[u8]) {
         });
     }
     untyped(data);
+    encode_both(data);
+}
+
+/// Values built from `data` alike on both sides, encoded by both crates: the same
+/// bytes (or both refuse).
+fn encode_both(data: &[u8]) {
+    for ((name, ours, o), (_, theirs, t)) in ours::encodings(data)
+        .into_iter()
+        .zip(theirs::encodings(data))
+    {
+        assert_eq!(ours, theirs, "{name}: the two sides built different values");
+        let agree = match (&o, &t) {
+            (Ok(o), Ok(t)) => o == t,
+            (Err(_), Err(_)) => true,
+            _ => false,
+        };
+        assert!(
+            agree,
+            "{name} {ours}: candor encodes {o:02x?}\ncandid {t:02x?}"
+        );
+    }
 }
 
 /// Both crates' untyped values (`IDLArgs`), printed.
