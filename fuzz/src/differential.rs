@@ -50,6 +50,11 @@ const RECURSIVE: Holds = Holds {
     recursive: true,
     tuple: false,
 };
+const EVERYTHING: Holds = Holds {
+    opt: true,
+    recursive: true,
+    tuple: true,
+};
 const TUPLE: Holds = Holds {
     tuple: true,
     ..PLAIN
@@ -76,48 +81,56 @@ macro_rules! zoo {
             use $krate::{CandidType, Deserialize, Int, Nat, Principal, Reserved};
 
             // Values of the crate's own types, built alike on both sides.
-            fn arb_nat(u: &mut Unstructured<'_>) -> arbitrary::Result<Nat> {
+            pub fn arb_nat(u: &mut Unstructured<'_>) -> arbitrary::Result<Nat> {
                 // Past 128 bits too, so LEB128 longer than a u128's is written.
                 let (hi, lo): (u128, u128) = (u.arbitrary()?, u.arbitrary()?);
                 Ok(Nat::from(hi) * Nat::from(u128::MAX) + Nat::from(lo))
             }
-            fn arb_opt_nat(u: &mut Unstructured<'_>) -> arbitrary::Result<Option<Nat>> {
+            pub fn arb_opt_nat(u: &mut Unstructured<'_>) -> arbitrary::Result<Option<Nat>> {
                 Ok(if u.arbitrary()? {
                     Some(arb_nat(u)?)
                 } else {
                     None
                 })
             }
-            fn arb_int(u: &mut Unstructured<'_>) -> arbitrary::Result<Int> {
+            pub fn arb_int(u: &mut Unstructured<'_>) -> arbitrary::Result<Int> {
                 let (hi, lo): (i128, i128) = (u.arbitrary()?, u.arbitrary()?);
                 Ok(Int::from(hi) * Int::from(i128::MAX) + Int::from(lo))
             }
-            fn arb_principal(u: &mut Unstructured<'_>) -> arbitrary::Result<Principal> {
+            pub fn arb_opt_int(u: &mut Unstructured<'_>) -> arbitrary::Result<(u16, Option<Int>)> {
+                let n: u16 = u.arbitrary()?;
+                let i: Option<i64> = u.arbitrary()?;
+                Ok((n, i.map(Int::from)))
+            }
+            pub fn arb_principal(u: &mut Unstructured<'_>) -> arbitrary::Result<Principal> {
                 let len = u.int_in_range(0..=29)?;
                 Ok(Principal::from_slice(u.bytes(len)?))
             }
-            fn arb_opt_blob(u: &mut Unstructured<'_>) -> arbitrary::Result<Option<ByteBuf>> {
+            pub fn arb_opt_blob(u: &mut Unstructured<'_>) -> arbitrary::Result<Option<ByteBuf>> {
                 let blob: Option<Vec<u8>> = u.arbitrary()?;
                 Ok(blob.map(ByteBuf::from))
             }
-            fn arb_reserved(_: &mut Unstructured<'_>) -> arbitrary::Result<Reserved> {
+            pub fn arb_reserved(_: &mut Unstructured<'_>) -> arbitrary::Result<Reserved> {
                 Ok(Reserved)
             }
 
-            #[derive(CandidType, Deserialize, Arbitrary, Debug)]
+            /// A recursive list (recursion through `Option<Box<_>>`).
+            #[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
             pub struct List {
                 pub head: i32,
                 pub tail: Option<Box<List>>,
             }
 
-            #[derive(CandidType, Deserialize, Arbitrary, Debug)]
+            /// A recursive variant (recursion through `Box` and `Vec`).
+            #[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
             pub enum Tree {
                 Leaf(i64),
                 Node { left: Box<Tree>, right: Box<Tree> },
                 Many(Vec<Tree>),
             }
 
-            #[derive(CandidType, Deserialize, Arbitrary, Debug)]
+            /// Every variant payload shape.
+            #[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
             pub enum Shape {
                 Empty,
                 Circle(f64),
@@ -126,7 +139,7 @@ macro_rules! zoo {
                 Nested(Option<Box<Shape>>),
             }
 
-            #[derive(CandidType, Deserialize, Arbitrary, Debug)]
+            #[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
             pub struct Account {
                 #[arbitrary(with = arb_principal)]
                 pub owner: Principal,
@@ -134,7 +147,7 @@ macro_rules! zoo {
                 pub subaccount: Option<ByteBuf>,
             }
 
-            #[derive(CandidType, Deserialize, Arbitrary, Debug)]
+            #[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
             pub struct Transfer {
                 pub to: Account,
                 #[arbitrary(with = arb_opt_nat)]
@@ -148,12 +161,17 @@ macro_rules! zoo {
                 pub amount: Nat,
             }
 
-            #[derive(CandidType, Deserialize, Arbitrary, Debug)]
+            /// A record touching most of the decoder: nested vecs, maps, opts,
+            /// variants, bignums, principals, blobs, floats, text, a tuple and
+            /// reserved.
+            #[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
             pub struct Rec {
                 #[arbitrary(with = arb_nat)]
                 pub id: Nat,
                 #[arbitrary(with = arb_int)]
                 pub delta: Int,
+                #[arbitrary(with = arb_principal)]
+                pub owner: Principal,
                 pub name: String,
                 pub flag: bool,
                 pub small: i8,
@@ -167,13 +185,15 @@ macro_rules! zoo {
                 pub blob: Vec<u8>,
                 pub tree: Tree,
                 pub list: Option<Box<List>>,
+                #[arbitrary(with = arb_opt_int)]
+                pub pair: (u16, Option<Int>),
                 #[arbitrary(with = arb_reserved)]
                 pub ignored: Reserved,
             }
 
             /// `rename` on a case, which both derives read (`rename_all` only
             /// candor's, docs/switching.md).
-            #[derive(CandidType, Deserialize, Arbitrary, Debug)]
+            #[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
             pub enum Reply {
                 #[serde(rename = "ok")]
                 Ok(#[arbitrary(with = arb_nat)] Nat),
@@ -184,18 +204,33 @@ macro_rules! zoo {
                 Later,
             }
 
+            /// The limits both crates decode under (what a canister would set).
+            fn config() -> $krate::DecoderConfig {
+                let mut config = $krate::DecoderConfig::new();
+                config
+                    .set_decoding_quota(super::DECODING)
+                    .set_skipping_quota(super::SKIPPING);
+                config
+            }
+
+            /// The untyped values (`IDLArgs`) of `data`, printed.
+            pub fn untyped(data: &[u8]) -> super::Answer {
+                $krate::IDLArgs::from_bytes_with_config(data, &config())
+                    .map(|a| super::Got {
+                        value: a.to_string(),
+                        units: None,
+                    })
+                    .map_err(|e| (super::kind_of(&e), e.to_string()))
+            }
+
             /// Decodes `data` as `Tuple` under the fuzzers' limits; says too
             /// whether candor read a value by a spec-only coercion meanwhile.
             fn answer<Tuple>(data: &[u8]) -> (super::Answer, bool)
             where
                 Tuple: for<'a> $krate::utils::ArgumentDecoder<'a> + std::fmt::Debug,
             {
-                let mut config = $krate::DecoderConfig::new();
-                config
-                    .set_decoding_quota(super::DECODING)
-                    .set_skipping_quota(super::SKIPPING);
                 let before = ::candor::de::spec_only_reads();
-                let answer = $krate::utils::decode_args_with_config_debug::<Tuple>(data, &config)
+                let answer = $krate::utils::decode_args_with_config_debug::<Tuple>(data, &config())
                     .map(|(v, used)| super::Got {
                         value: format!("{v:?}"),
                         units: used.decoding_quota.zip(used.skipping_quota),
@@ -245,7 +280,7 @@ macro_rules! zoo {
             pub fn answers(
                 data: &[u8],
             ) -> Vec<(&'static str, super::Holds, (super::Answer, bool))> {
-                use super::{OPT, PLAIN, RECURSIVE, TUPLE};
+                use super::{EVERYTHING, OPT, PLAIN, RECURSIVE, TUPLE};
                 vec![
                     ("nat64", PLAIN, answer::<(u64,)>(data)),
                     ("text", PLAIN, answer::<(String,)>(data)),
@@ -260,7 +295,7 @@ macro_rules! zoo {
                     ("Tree", RECURSIVE, answer::<(Tree,)>(data)),
                     ("Account", OPT, answer::<(Account,)>(data)),
                     ("Transfer", OPT, answer::<(Transfer,)>(data)),
-                    ("Rec", RECURSIVE, answer::<(Rec,)>(data)),
+                    ("Rec", EVERYTHING, answer::<(Rec,)>(data)),
                     ("Reply", PLAIN, answer::<(Reply,)>(data)),
                     (
                         "Result",
@@ -283,7 +318,7 @@ macro_rules! zoo {
 zoo!(ours, candor);
 zoo!(theirs, candid);
 
-/// The limits both crates decode under (what a canister would set).
+/// The quotas both crates decode under.
 const DECODING: usize = 20_000_000;
 const SKIPPING: usize = 10_000;
 
@@ -322,7 +357,13 @@ pub fn decode_both(data: &[u8]) {
             spec_only,
         });
     }
-    untyped(data);
+    judge(&Pair {
+        name: "untyped",
+        holds: PLAIN,
+        ours: ours::untyped(data),
+        theirs: theirs::untyped(data),
+        spec_only: false,
+    });
     encode_both(data);
 }
 
@@ -344,32 +385,6 @@ fn encode_both(data: &[u8]) {
             "{name} {ours}: candor encodes {o:02x?}\ncandid {t:02x?}"
         );
     }
-}
-
-/// Both crates' untyped values (`IDLArgs`), printed.
-fn untyped(data: &[u8]) {
-    let got = |value: String| Got { value, units: None };
-    let mut config = ::candor::DecoderConfig::new();
-    config
-        .set_decoding_quota(DECODING)
-        .set_skipping_quota(SKIPPING);
-    let ours = ::candor::IDLArgs::from_bytes_with_config(data, &config)
-        .map(|a| got(a.to_string()))
-        .map_err(|e| (Some(e.kind()), e.to_string()));
-    let mut config = ::candid::DecoderConfig::new();
-    config
-        .set_decoding_quota(DECODING)
-        .set_skipping_quota(SKIPPING);
-    let theirs = ::candid::IDLArgs::from_bytes_with_config(data, &config)
-        .map(|a| got(a.to_string()))
-        .map_err(|e| (None, e.to_string()));
-    judge(&Pair {
-        name: "untyped",
-        holds: PLAIN,
-        ours,
-        theirs,
-        spec_only: false,
-    });
 }
 
 fn judge(p: &Pair) {

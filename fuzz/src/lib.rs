@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use arbitrary::{Arbitrary, Unstructured};
+use arbitrary::Arbitrary;
 use candor::{CandidType, Deserialize, Int, Nat, Principal, Reserved};
 
 pub mod differential;
@@ -17,85 +17,9 @@ mod lib {
 #[path = "../../benches/canister/src/post_order.rs"]
 mod post_order;
 
-fn arb_nat(u: &mut Unstructured<'_>) -> arbitrary::Result<Nat> {
-    // Up to 256 bits, so multi-byte LEB128 beyond u128 is covered.
-    let (hi, lo): (u128, u128) = (u.arbitrary()?, u.arbitrary()?);
-    Ok(Nat::from(hi) * Nat::from(u128::MAX) + Nat::from(lo))
-}
-
-fn arb_int(u: &mut Unstructured<'_>) -> arbitrary::Result<Int> {
-    let (hi, lo): (i128, i128) = (u.arbitrary()?, u.arbitrary()?);
-    Ok(Int::from(hi) * Int::from(i128::MAX) + Int::from(lo))
-}
-
-fn arb_opt_int(u: &mut Unstructured<'_>) -> arbitrary::Result<(u16, Option<Int>)> {
-    let n: u16 = u.arbitrary()?;
-    let i: Option<i64> = u.arbitrary()?;
-    Ok((n, i.map(Int::from)))
-}
-
-fn arb_principal(u: &mut Unstructured<'_>) -> arbitrary::Result<Principal> {
-    let len = u.int_in_range(0..=29)?;
-    Ok(Principal::from_slice(u.bytes(len)?))
-}
-
-fn arb_reserved(_: &mut Unstructured<'_>) -> arbitrary::Result<Reserved> {
-    Ok(Reserved)
-}
-
-/// A recursive list (recursion through `Option<Box<_>>`).
-#[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
-pub struct List {
-    pub head: i32,
-    pub tail: Option<Box<List>>,
-}
-
-/// A recursive variant (recursion through `Box` and `Vec`).
-#[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
-pub enum Tree {
-    Leaf(i64),
-    Node { left: Box<Tree>, right: Box<Tree> },
-    Many(Vec<Tree>),
-}
-
-/// Every variant payload shape.
-#[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
-pub enum Shape {
-    Empty,
-    Circle(f64),
-    Rect { w: u32, h: u32 },
-    Tagged(String, #[serde(with = "serde_bytes")] Vec<u8>),
-    Nested(Option<Box<Shape>>),
-}
-
-/// A record touching most of the decoder: nested vecs, maps, opts, variants,
-/// bignums, principals, blobs, floats, text and reserved.
-#[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
-pub struct Rec {
-    #[arbitrary(with = arb_nat)]
-    pub id: Nat,
-    #[arbitrary(with = arb_int)]
-    pub delta: Int,
-    #[arbitrary(with = arb_principal)]
-    pub owner: Principal,
-    pub name: String,
-    pub flag: bool,
-    pub small: i8,
-    pub ratio: f32,
-    pub tags: Vec<String>,
-    pub matrix: Vec<Vec<i16>>,
-    pub attrs: BTreeMap<String, Vec<Option<u64>>>,
-    pub maybe: Option<Option<Shape>>,
-    pub shapes: Vec<Shape>,
-    #[serde(with = "serde_bytes")]
-    pub blob: Vec<u8>,
-    pub tree: Tree,
-    pub list: Option<Box<List>>,
-    #[arbitrary(with = arb_opt_int)]
-    pub pair: (u16, Option<Int>),
-    #[arbitrary(with = arb_reserved)]
-    pub ignored: Reserved,
-}
+/// The recursive types and the record most targets decode into, declared once with
+/// the differential target's (`differential::zoo!`), built on candor.
+pub use differential::ours::{List, Rec, Shape, Tree};
 
 /// A case of [`Part`]'s map: text, a blob, a small and a wide number.
 #[derive(CandidType, Deserialize, Arbitrary, Debug, Clone, PartialEq)]
@@ -114,7 +38,7 @@ pub struct Part {
     pub purpose: Option<bool>,
     pub data: BTreeMap<String, Val>,
     pub tags: Vec<(u32, String)>,
-    #[arbitrary(with = arb_principal)]
+    #[arbitrary(with = differential::ours::arb_principal)]
     pub owner: Principal,
 }
 
@@ -151,10 +75,7 @@ fn outcome<T: for<'a> Deserialize<'a> + CandidType + std::fmt::Debug>(
     config: &candor::DecoderConfig,
 ) -> String {
     match candor::decode_args_with_config_debug::<(T,)>(data, config) {
-        Ok(((v,), cost)) => format!(
-            "{v:?} {:?} {:?}",
-            cost.decoding_quota, cost.skipping_quota
-        ),
+        Ok(((v,), cost)) => format!("{v:?} {:?} {:?}", cost.decoding_quota, cost.skipping_quota),
         Err(e) => format!("error: {e}"),
     }
 }
@@ -168,7 +89,10 @@ fn same_with_and_without_cache<T: for<'a> Deserialize<'a> + CandidType + std::fm
     // Parsed and kept, then taken from the cache twice.
     for round in 0..3 {
         let cached = outcome::<T>(data, &config());
-        assert_eq!(cached, plain, "round {round}: the header cache changed the outcome");
+        assert_eq!(
+            cached, plain,
+            "round {round}: the header cache changed the outcome"
+        );
     }
 }
 
