@@ -46,9 +46,12 @@ const PLAIN: Holds = Holds {
 };
 const OPT: Holds = Holds { opt: true, ..PLAIN };
 const RECURSIVE: Holds = Holds {
-    opt: true,
     recursive: true,
-    tuple: false,
+    ..PLAIN
+};
+const OPT_RECURSIVE: Holds = Holds {
+    opt: true,
+    ..RECURSIVE
 };
 const EVERYTHING: Holds = Holds {
     opt: true,
@@ -280,7 +283,7 @@ macro_rules! zoo {
             pub fn answers(
                 data: &[u8],
             ) -> Vec<(&'static str, super::Holds, (super::Answer, bool))> {
-                use super::{EVERYTHING, OPT, PLAIN, RECURSIVE, TUPLE};
+                use super::{EVERYTHING, OPT, OPT_RECURSIVE, PLAIN, RECURSIVE, TUPLE};
                 vec![
                     ("nat64", PLAIN, answer::<(u64,)>(data)),
                     ("text", PLAIN, answer::<(String,)>(data)),
@@ -291,7 +294,7 @@ macro_rules! zoo {
                     ("nat", PLAIN, answer::<(Nat,)>(data)),
                     ("int", PLAIN, answer::<(Int,)>(data)),
                     ("principal", PLAIN, answer::<(Principal,)>(data)),
-                    ("List", RECURSIVE, answer::<(Option<Box<List>>,)>(data)),
+                    ("List", OPT_RECURSIVE, answer::<(Option<Box<List>>,)>(data)),
                     ("Tree", RECURSIVE, answer::<(Tree,)>(data)),
                     ("Account", OPT, answer::<(Account,)>(data)),
                     ("Transfer", OPT, answer::<(Transfer,)>(data)),
@@ -299,14 +302,14 @@ macro_rules! zoo {
                     ("Reply", PLAIN, answer::<(Reply,)>(data)),
                     (
                         "Result",
-                        RECURSIVE,
+                        OPT_RECURSIVE,
                         answer::<(Result<Vec<Shape>, String>,)>(data),
                     ),
                     ("map", PLAIN, answer::<(BTreeMap<String, Nat>,)>(data)),
                     ("pairs", TUPLE, answer::<(Vec<(u32, String)>,)>(data)),
                     (
                         "three args",
-                        RECURSIVE,
+                        OPT_RECURSIVE,
                         answer::<(u8, Option<Account>, Vec<Shape>)>(data),
                     ),
                 ]
