@@ -223,7 +223,7 @@ macro_rules! zoo {
                         value: a.to_string(),
                         units: None,
                     })
-                    .map_err(|e| (super::kind_of(&e), e.to_string()))
+                    .map_err(|e| (super::KindOf::kind_of(&e), e.to_string()))
             }
 
             /// Decodes `data` as `Tuple` under the fuzzers' limits; says too
@@ -238,7 +238,7 @@ macro_rules! zoo {
                         value: format!("{v:?}"),
                         units: used.decoding_quota.zip(used.skipping_quota),
                     })
-                    .map_err(|e| (super::kind_of(&e), e.to_string()));
+                    .map_err(|e| (super::KindOf::kind_of(&e), e.to_string()));
                 (answer, ::candor::de::spec_only_reads() != before)
             }
 
@@ -342,12 +342,8 @@ impl KindOf for ::candid::Error {
     }
 }
 
-fn kind_of<E: KindOf>(e: &E) -> Option<ErrorKind> {
-    e.kind_of()
-}
-
-/// Decodes `data` with both crates at every type and untyped; panics on a difference
-/// no entry of `spec/differences.md` explains.
+/// Decodes `data` with both crates at every type and untyped, then encodes the values
+/// built from it; panics on a difference no entry of `spec/differences.md` explains.
 pub fn decode_both(data: &[u8]) {
     let ours = ours::answers(data);
     let theirs = theirs::answers(data);
@@ -378,25 +374,25 @@ fn encode_both(data: &[u8]) {
         .zip(theirs::encodings(data))
     {
         assert_eq!(ours, theirs, "{name}: the two sides built different values");
-        let agree = match (&o, &t) {
-            (Ok(o), Ok(t)) => o == t,
-            (Err(_), Err(_)) => true,
-            _ => false,
-        };
         assert!(
-            agree,
+            same_outcome(&o, &t),
             "{name} {ours}: candor encodes {o:02x?}\ncandid {t:02x?}"
         );
     }
 }
 
-fn judge(p: &Pair) {
-    let agree = match (&p.ours, &p.theirs) {
-        (Ok(o), Ok(t)) => o == t,
+/// Both succeeded with equal results, or both failed (errors are not compared: their
+/// texts differ by design, spec/differences.md C4).
+fn same_outcome<T: PartialEq, E, F>(a: &Result<T, E>, b: &Result<T, F>) -> bool {
+    match (a, b) {
+        (Ok(a), Ok(b)) => a == b,
         (Err(_), Err(_)) => true,
         _ => false,
-    };
-    if agree || explained(p) {
+    }
+}
+
+fn judge(p: &Pair) {
+    if same_outcome(&p.ours, &p.theirs) || explained(p) {
         return;
     }
     panic!("{}: candor {:?}\ncandid {:?}", p.name, p.ours, p.theirs);
